@@ -1,0 +1,234 @@
+"""Exact returns of paytables (docs/spec-format.md "Paytables", "Odds") over an enumeration.
+
+All money is exact: ``Fraction``.  The *return* of a wager here is the player's expected net
+result per unit wagered (negative: the house advantage), e.g. ``-7/256``.  A payout of
+``P% of meter`` makes the return an :class:`Affine` function ``a + b * meter`` of the meter
+amount at the time of payment (in the same currency unit as the stake, see ``stake``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from compiler.runtime.rankings import Ranking
+
+from .enumerate import Distribution, enumerate_hands
+
+__all__ = ["Payout", "parse_payout", "Affine", "RowResult", "PaytableResult", "paytable_return",
+           "paytable_returns", "envy_value", "card_hands_of"]
+
+
+@dataclass(frozen=True)
+class Payout:
+    """A parsed payout string: kind ``to`` | ``for`` | ``meter`` | ``amount`` | ``push``."""
+
+    kind: str
+    ratio: Fraction = Fraction(0)     # N/M for to/for, share for meter, amount for amount
+    text: str = ""
+
+    def net(self, stake: Fraction | int = 1) -> "Fraction | Affine":
+        """Net result of a winning wager of ``stake`` (Affine in the meter for ``meter``)."""
+        stake = Fraction(stake)
+        if self.kind == "to":
+            return self.ratio * stake
+        if self.kind == "for":
+            return self.ratio * stake - stake
+        if self.kind == "push":
+            return Fraction(0)
+        if self.kind == "amount":
+            return self.ratio
+        return Affine(-stake, self.ratio)
+
+
+_NUM = r"(\d[\d,]*(?:\.\d+)?)"
+
+
+def _num(s: str) -> Fraction:
+    return Fraction(s.replace(",", ""))
+
+
+def parse_payout(text: Any) -> Payout:
+    """Parse ``3 to 2``, ``1,000 to 1``, ``500 for 1``, ``10% of meter``, ``$125``, ``Push``."""
+    s = " ".join(str(text).split())
+    m = re.fullmatch(_NUM + r" (to|for) " + _NUM, s, flags=re.I)
+    if m:
+        return Payout(m.group(2).lower(), _num(m.group(1)) / _num(m.group(3)), s)
+    m = re.fullmatch(_NUM + r" ?% of (?:the )?(?:progressive )?meter", s, flags=re.I)
+    if m:
+        return Payout("meter", _num(m.group(1)) / 100, s)
+    m = re.fullmatch(r"\$ ?" + _NUM, s)
+    if m:
+        return Payout("amount", _num(m.group(1)), s)
+    if s.lower() == "push":
+        return Payout("push", Fraction(0), s)
+    raise ValueError(f"cannot read payout {text!r}")
+
+
+@dataclass(frozen=True)
+class Affine:
+    """``a + b * meter`` with exact coefficients."""
+
+    a: Fraction
+    b: Fraction
+
+    def __call__(self, meter: Fraction | int) -> Fraction:
+        return self.a + self.b * Fraction(meter)
+
+    def _co(self, o):
+        return o if isinstance(o, Affine) else Affine(Fraction(o), Fraction(0))
+
+    def __add__(self, o):
+        o = self._co(o)
+        return Affine(self.a + o.a, self.b + o.b)
+
+    __radd__ = __add__
+
+    def __mul__(self, k):
+        k = Fraction(k)
+        return Affine(self.a * k, self.b * k)
+
+    __rmul__ = __mul__
+
+    def __str__(self) -> str:
+        return f"{self.a} + {self.b} * meter"
+
+
+def _as_affine(x) -> Affine:
+    return x if isinstance(x, Affine) else Affine(Fraction(x), Fraction(0))
+
+
+@dataclass
+class RowResult:
+    hand: str
+    label: str
+    pays: str
+    count: int
+    probability: Fraction
+    net: Any                    # Fraction, or Affine for a meter payout
+
+
+@dataclass
+class PaytableResult:
+    """Exact result of one column of a paytable."""
+
+    paytable: str
+    column: str
+    total: int                  # number of equally likely hands
+    rows: list[RowResult]
+    lose_count: int             # hands matching no row: the wager loses
+    expected: Any               # expected net per unit wagered: Fraction, or Affine (meter)
+    hit_frequency: Fraction     # probability the wager is paid (rows with a positive net)
+    push_frequency: Fraction = Fraction(0)
+    seconds: float = 0.0
+
+    def expected_at(self, meter: Fraction | int = 0) -> Fraction:
+        e = self.expected
+        return e(meter) if isinstance(e, Affine) else e
+
+    def table(self) -> str:
+        out = [f"{self.paytable} [{self.column}]: {self.total} hands"]
+        for r in self.rows:
+            out.append(f"  {r.label:<48} {r.pays:>14} {r.count:>12} {float(r.probability):.8f}")
+        out.append(f"  {'(loses)':<48} {'':>14} {self.lose_count:>12} {self.lose_count / self.total:.8f}")
+        e = self.expected
+        es = f"{e}" if isinstance(e, Affine) else f"{e} = {float(e):+.6f}"
+        out.append(f"  expected net per unit: {es}; hit frequency {float(self.hit_frequency):.6f}")
+        return "\n".join(out)
+
+
+def card_hands_of(ranking: Ranking, paytable: Mapping[str, Any]) -> list[str]:
+    """Ids of the card-defined named hands a paytable's rows use."""
+    return [r["hand"] for r in paytable["rows"] if ranking.card_sets(r["hand"]) is not None]
+
+
+def paytable_return(dist: Distribution, paytable: Mapping[str, Any], column: int | str = 0,
+                    stake: Fraction | int = 1, name: str = "") -> PaytableResult:
+    """Exact return of a paytable column over an enumeration of equally likely hands.
+
+    Each hand takes the first row (highest first) it matches; a hand matching no row loses the
+    stake.  ``stake``: amount of the wager (matters only for meter and ``$`` amounts).
+    """
+    ranking = dist.ranking
+    cols = list(paytable.get("columns") or ["Payout"])
+    ci = cols.index(column) if isinstance(column, str) else int(column)
+    rows = paytable["rows"]
+    for r in rows:
+        if len(r["pays"]) != len(cols):
+            raise ValueError(f"row {r['hand']!r} has {len(r['pays'])} payouts for {len(cols)} columns "
+                             "(in YAML flow lists quote amounts with commas: \"1,000 to 1\")")
+    payouts = [parse_payout(r["pays"][ci]) for r in rows]
+    flags_pos = {h: i for i, h in enumerate(dist.card_hands)}
+    for r in rows:
+        if ranking.card_sets(r["hand"]) is not None and r["hand"] not in flags_pos:
+            raise ValueError(f"the enumeration does not flag card hand {r['hand']!r}")
+    counts = [0] * len(rows)
+    lose = 0
+    for flags, v, n in dist.items():
+        for i, r in enumerate(rows):
+            h = r["hand"]
+            hit = flags[flags_pos[h]] if h in flags_pos else ranking.value_matches(v, h)
+            if hit:
+                counts[i] += n
+                break
+        else:
+            lose += n
+    total = dist.total
+    stake = Fraction(stake)
+    exp: Any = Fraction(-lose, total)
+    hits = 0
+    pushes = 0
+    results = []
+    for r, p, n in zip(rows, payouts, counts):
+        net = p.net(stake)
+        if isinstance(net, Affine):
+            net = net * (1 / stake)
+        else:
+            net = net / stake
+        exp = exp + net * Fraction(n, total) if n else exp
+        is_push = p.kind == "push"
+        if is_push:
+            pushes += n
+        elif isinstance(net, Affine) or net > 0:
+            hits += n
+        results.append(RowResult(r["hand"], r.get("label", r["hand"]), p.text, n, Fraction(n, total), net))
+    return PaytableResult(name or paytable.get("title", ""), cols[ci], total, results, lose, exp,
+                          Fraction(hits, total), Fraction(pushes, total))
+
+
+def paytable_returns(ranking: Ranking, paytable: Mapping[str, Any], k: int, deck: Sequence[int] | None = None,
+                     stake: Fraction | int = 1, dist: Distribution | None = None) -> list[PaytableResult]:
+    """Returns of every column of a paytable for k-card hands of the deck."""
+    import time
+
+    t0 = time.perf_counter()
+    ch = card_hands_of(ranking, paytable)
+    if dist is None or set(ch) - set(dist.card_hands):
+        dist = enumerate_hands(ranking, k, deck, ch)
+    out = []
+    for ci in range(len(paytable.get("columns") or ["Payout"])):
+        res = paytable_return(dist, paytable, ci, stake)
+        out.append(res)
+    dt = time.perf_counter() - t0
+    for r in out:
+        r.seconds = dt
+    return out
+
+
+def envy_value(dist: Distribution, envy_table: Mapping[str, Any], column: int | str = 0) -> Fraction:
+    """Expected Envy Bonus (in currency) paid to one player *per other player* at the table.
+
+    ``sum over rows of P(another player's hand is that row) * amount``, rows exclusive, highest
+    first.  By symmetry this is exact without conditioning on one's own cards: the expected
+    number of qualifying hands among the other players is their number times the marginal
+    probability.
+    """
+    res = paytable_return(dist, envy_table, column)
+    total = Fraction(0)
+    for r in res.rows:
+        p = parse_payout(r.pays)
+        if p.kind != "amount":
+            raise ValueError(f"Envy Bonus row {r.hand!r} is not a fixed amount: {r.pays!r}")
+        total += r.probability * p.ratio
+    return total

@@ -1,0 +1,218 @@
+"""`rulespec analyze`: the exact figures of a chapter's wagers, computed from its spec.
+
+Games whose rankings ignore suits (single-card comparison games such as War) are solved by
+enumerating the compiled game itself (:mod:`compiler.analysis.exact_engine`); the poker
+chapters use the vectorised enumerators of :mod:`compiler.analysis.enumerate`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from compiler.analysis.exact_engine import enumerate_round, rank_level_ok
+from compiler.runtime.engine import FixedStrategy
+
+
+def dec(x: Fraction, places: int = 10) -> str:
+    """A Fraction as a decimal string (rounded half away from zero), e.g. -0.0233005681."""
+    from decimal import ROUND_HALF_UP, Decimal, localcontext
+
+    with localcontext() as c:
+        c.prec = 60
+        d = Decimal(x.numerator) / Decimal(x.denominator)
+        return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def pct(x: Fraction, places: int = 4) -> str:
+    return dec(x * 100, places) + "%"
+
+
+@dataclass
+class Figure:
+    wager: str
+    name: str
+    policy: str
+    expected_return: Fraction  # per unit of the named wager
+    per_total_wagered: Fraction | None
+    hit_frequency: Fraction
+    outcomes: dict[str, Fraction]
+    method: str
+    includes: tuple[str, ...] = ()
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.expected_return
+
+    def to_json(self) -> dict:
+        d = {
+            "wager": self.wager, "name": self.name, "policy": self.policy,
+            "expected_return": {"fraction": str(self.expected_return), "decimal": dec(self.expected_return)},
+            "house_edge": {"fraction": str(self.house_edge), "percent": pct(self.house_edge)},
+            "hit_frequency": {"fraction": str(self.hit_frequency), "decimal": dec(self.hit_frequency)},
+            "outcomes": {k: {"fraction": str(v), "decimal": dec(v)} for k, v in sorted(self.outcomes.items())},
+            "method": self.method,
+        }
+        if self.per_total_wagered is not None:
+            d["per_total_wagered"] = {"fraction": str(self.per_total_wagered), "decimal": dec(self.per_total_wagered)}
+        if self.includes:
+            d["includes"] = list(self.includes)
+        return d
+
+
+def policies(game) -> list[tuple[str, dict[str, str]]]:
+    """'always X' for each choice of each decision step (other steps: their first choice)."""
+    steps = []
+
+    def walk(ss):
+        for s in ss:
+            if s.kind == "decide":
+                steps.append(s)
+            walk(s.steps)
+
+    walk(game.procedure)
+    if not steps:
+        return [("no decisions", {})]
+    out = []
+    for s in steps:
+        for c in s.choices:
+            pref = {x.id: x.choices[0].id for x in steps}
+            pref[s.id] = c.id
+            out.append((f"always {c.id} ({s.id}, {c.cite})", pref))
+    return out
+
+
+def analyze_engine(game, options: dict | None = None, decks: int | None = None) -> list[Figure]:
+    """Exact figures by enumerating the engine (games with suit-free rankings)."""
+    if not rank_level_ok(game):
+        raise ValueError("this game's rankings use suits; use the poker enumerators")
+    required = [w for w, d in game.wagers.items() if d.required]
+    during = [w for w, d in game.wagers.items() if not d.required and _during(game, w)]
+    optional = [w for w, d in game.wagers.items() if not d.required and w not in during]
+    figs: list[Figure] = []
+    base = {w: 1 for w in required}
+    for label, pref in policies(game):
+        res = enumerate_round(game, base, FixedStrategy(pref), options=options, decks=decks)
+        net = sum((res.wagers[w].expected_net for w in res.wagers), Fraction(0))
+        stake = sum((res.wagers[w].expected_stake for w in res.wagers), Fraction(0))
+        names = " + ".join(game.wagers[w].name for w in required)
+        win = sum((p for (w, o), p in res.by_outcome.items() if w in required and o == "win"), Fraction(0))
+        n = len(required)
+        outcomes = {("+" if k > 0 else "") + str(k / n): v for k, v in sorted(res.round_net.items())}
+        figs.append(Figure("+".join(required), names, label, net / len(required), net / stake, win, outcomes,
+                           f"exact: engine enumerated over {res.paths} deals",
+                           tuple(w for w in res.wagers if w not in required)))
+    for w in optional:
+        if not _offered(game, w, options):
+            continue
+        bets = dict(base)
+        bets[w] = 1
+        pref = policies(game)[0][1]
+        res = enumerate_round(game, bets, FixedStrategy(pref), options=options, decks=decks)
+        st = res.wagers[w]
+        figs.append(Figure(w, game.wagers[w].name, "any", st.expected_net, None, st.outcomes.get("win", Fraction(0)),
+                           dict(st.outcomes), f"exact: engine enumerated over {res.paths} deals"))
+    return figs
+
+
+def _offered(game, w, options) -> bool:
+    wd = game.wagers[w]
+    if wd.offered_by is None:
+        return True
+    return bool({**game.defaults(), **(options or {})}.get(wd.offered_by))
+
+
+def _during(game, w: str) -> bool:
+    """A wager placed during the round (War wager, Double Down), not with the bets before the deal."""
+    return game.wagers[w].placed == "during_round"
+
+
+@dataclass
+class Report:
+    chapter: str
+    title: str
+    settings: dict[str, Any]
+    figures: list[Figure]
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"chapter": self.chapter, "title": self.title,
+                "settings": {k: (str(v) if not isinstance(v, (bool, int, str)) or v is None else v)
+                             for k, v in self.settings.items()},
+                "figures": [f.to_json() for f in self.figures], "notes": self.notes}
+
+    def to_text(self) -> str:
+        lines = [f"Chapter {self.chapter}. {self.title}: exact analysis"]
+        lines.append("settings: " + ", ".join(f"{k}={v}" for k, v in self.settings.items()))
+        for f in self.figures:
+            lines.append("")
+            lines.append(f"{f.name}  [{f.policy}]")
+            lines.append(f"  expected return per unit wagered: {f.expected_return} = {dec(f.expected_return)}"
+                         f"  (house edge {pct(f.house_edge)})")
+            if f.per_total_wagered is not None and f.per_total_wagered != f.expected_return:
+                lines.append(f"  per total amount wagered:         {f.per_total_wagered} = {dec(f.per_total_wagered)}")
+            lines.append(f"  hit frequency: {f.hit_frequency} = {dec(f.hit_frequency)}")
+            if f.includes:
+                lines.append(f"  includes the wagers it leads to: {', '.join(f.includes)}")
+            lines.append("  outcomes: " + ", ".join(f"{k}: {dec(v, 6)}" for k, v in f.outcomes.items()))
+            lines.append(f"  method: {f.method}")
+        for n in self.notes:
+            lines.append("")
+            lines.append("note: " + n)
+        return "\n".join(lines)
+
+
+def analyze(game, chapter, options: dict | None = None, decks: int | None = None) -> Report:
+    """Every figure of a chapter, by the route that fits its rankings."""
+    from compiler.runtime.engine import Table
+
+    options = dict(options or {})
+    table = Table(game, options, seed=0)
+    cd = game.cards
+    if decks is not None:
+        allowed = _legal_shoe_decks(game, chapter, table)
+        if allowed and decks not in allowed:
+            raise ValueError(f"{decks} decks is not legal for Chapter {game.chapter}: a dealing shoe holds "
+                             f"{', '.join(map(str, sorted(allowed)))} decks under the spec's constraints")
+    settings = {**table.options, "decks_in_shoe": decks if decks is not None else table.shoe_decks()}
+    if rank_level_ok(game):
+        figs = analyze_engine(game, options, decks)
+        return Report(game.chapter, game.title, settings, figs,
+                      ["exact over every deal of a freshly shuffled shoe (one seat; by exchangeability other "
+                       "seats and burned cards do not change it)"])
+    from compiler.analysis import poker_report
+
+    return poker_report.analyze(game, chapter, options, settings)
+
+
+def _legal_shoe_decks(game, chapter, table) -> set[int]:
+    """Deck counts per shoe allowed by the options and constraints of the spec."""
+    from compiler.runtime.engine import Context, Table
+
+    cd = game.cards
+    if not cd.decks_option:
+        return set()
+    opt = game.options[cd.decks_option]
+    lo, hi = int(opt.get("minimum", 1)), int(opt.get("maximum", 16))
+    out = set()
+    flags = [k for k, v in game.options.items() if v.get("type") == "boolean"]
+    import itertools
+
+    for combo in itertools.product([False, True], repeat=len(flags)):
+        for n in range(lo, hi + 1):
+            o = {**table.options, **dict(zip(flags, combo)), cd.decks_option: n}
+            t = Table(game, o, seed=0)
+            if _constraints_ok(chapter, t):
+                out.add(t.shoe_decks())
+    return out
+
+
+def _constraints_ok(chapter, table) -> bool:
+    from compiler.codegen.generate import compile_expr
+    from compiler.runtime.engine import Context
+
+    ctx = Context(table, None)
+    for c in chapter.constraints:
+        if not eval(compile_expr(c.require), {"ctx": ctx}):  # compiled from the rule language only
+            return False
+    return True

@@ -1,0 +1,369 @@
+"""Exact optimal strategy of a "stud raise" game (Raise It Up Stud Poker, § 669a.11), by data.
+
+The game, as parameters:
+
+* the player holds ``hole`` cards; ``community`` cards are then revealed one at a time;
+* before some reveals (the decision ``schedule``), a player who has not yet made the Play wager
+  may make it at one of the allowed multiples of the Ante, or ``check``; the last decision may
+  offer ``fold`` (forfeit the fixed wagers, Ante and Blind);
+* the final hand is the best ``ranking.cards``-card hand of all ``hole + community`` cards;
+* below the qualifier every wager loses (§ 669a.11(i)(2)(i)); otherwise each wager is paid by
+  its paytable (first row matched; a hand matching no row loses the wager).
+
+Schedule example (669a): ``[{known: 3, options: [3, 2, 1, check]}, {known: 4, options: [2, 1, check]},
+{known: 5, options: [1, fold]}]``.
+
+Method.  The final hand depends only on the *set* of known cards, and so does the value of a
+decision (the unseen cards are uniform over the rest of the deck, whatever their order).  So a
+state is a set of known cards: every T-card set (T = hole + community) is valued once
+(vectorised), then sums over supersets walk down the levels T-1, ..., hole, in the
+combinatorial number system (colex indices), and the decisions are taken by backward induction.
+All sums are integers (payoffs scaled by the common denominator), so the result is exact.
+
+Units: at level s, ``A[S]``/``B[S]`` are sums over the ordered completions of S (the unseen
+community cards in order) of the fixed wagers' net and of the Play wager's net per unit Ante;
+``V[S]`` is the sum of the net result under optimal play.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import permutations
+from math import comb, lcm, perm
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from compiler.runtime.cards import card_str
+from compiler.runtime.rankings import HandValue, Ranking
+
+from .enumerate import Vectoriser, colex_combinations, iter_colex_blocks
+from .paytables import parse_payout
+
+__all__ = ["StudGame", "StudSolution", "solve_stud", "stud_game_from_spec"]
+
+
+@dataclass
+class StudGame:
+    """Parameters of a stud raise game (all data).
+
+    ``fixed``: ``[(name, multiple of the Ante, paytable dict)]`` for the wagers made before the
+    deal (Ante 1, Blind 1); ``play``: the Play paytable (net per unit of Play wager);
+    ``qualifier``: a category id or a named hand of the ranking (e.g. ``pair_of_10s_or_better``).
+    """
+
+    ranking: Ranking
+    hole: int
+    community: int
+    schedule: list
+    qualifier: str
+    fixed: list
+    play: Mapping[str, Any]
+    deck: list = field(default_factory=lambda: list(range(52)))
+
+
+def stud_game_from_spec(ranking: Ranking, paytables: Mapping[str, Any], *, hole: int = 3, community: int = 3,
+                        schedule: Sequence[Mapping[str, Any]], qualifier: str,
+                        fixed: Sequence[tuple[str, int]] = (("ante", 1), ("blind", 1)), play: str = "play",
+                        deck: Sequence[int] | None = None) -> StudGame:
+    """Build a :class:`StudGame` from a rulespec's ``paytables`` mapping by ids."""
+    return StudGame(ranking, hole, community, [dict(d) for d in schedule], qualifier,
+                    [(name, mult, paytables[name]) for name, mult in fixed], paytables[play],
+                    list(range(52)) if deck is None else list(deck))
+
+
+def _row_net(ranking: Ranking, table: Mapping[str, Any], v: HandValue) -> Fraction:
+    for r in table["rows"]:
+        if ranking.value_matches(v, r["hand"]):
+            p = parse_payout(r["pays"][0])
+            if p.kind not in ("to", "for", "push"):
+                raise ValueError(f"stud solver: payout {p.text!r} is not a fixed odds payout")
+            return p.net(1)
+    return Fraction(-1)
+
+
+def _drop_indices(rows: np.ndarray, j: int) -> np.ndarray:
+    """Colex index of each row with its j-th element removed."""
+    idx = np.zeros(rows.shape[0], dtype=np.int64)
+    out_pos = 0
+    for i in range(rows.shape[1]):
+        if i == j:
+            continue
+        out_pos += 1
+        idx += _B[rows[:, i].astype(np.int64), out_pos]
+    return idx
+
+
+_B = np.array([[comb(a, b) for b in range(10)] for a in range(64)], dtype=np.int64)
+_EXACT = float(2 ** 52)
+
+
+def _scatter_down(rows: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
+    """out[T] = sum of vals[S] over the rows S that are T plus one element (exact int64)."""
+    out = np.zeros(size, dtype=np.float64)
+    w = vals.astype(np.float64)
+    if np.abs(vals).max(initial=0) >= _EXACT:
+        raise OverflowError("values exceed the exact range of float64")
+    for j in range(rows.shape[1]):
+        out += np.bincount(_drop_indices(rows, j), weights=w, minlength=size)
+    if np.abs(out).max(initial=0) >= _EXACT:
+        raise OverflowError("sums exceed the exact range of float64")
+    return np.rint(out).astype(np.int64)
+
+
+def _gather_up(rows: np.ndarray, vals: np.ndarray) -> np.ndarray:
+    """out[S] = sum of vals[T] over the subsets T of S with one element fewer."""
+    out = np.zeros(rows.shape[0], dtype=np.int64)
+    for j in range(rows.shape[1]):
+        out += vals[_drop_indices(rows, j)]
+    return out
+
+
+@dataclass
+class StudSolution:
+    game: StudGame
+    ev_per_ante: Fraction              # expected net per unit Ante under optimal play
+    expected_wager: Fraction           # expected total wagered (Ante + Blind + Play) per unit Ante
+    ev_per_wagered: Fraction           # ev_per_ante / expected_wager
+    level_options: dict                # known -> option list
+    decisions: dict                    # known -> int8 array over colex sets of deck positions
+    option_frequencies: dict           # known -> {option: probability of taking it there}
+    payoff_classes: list               # [(a, b, description)] per class
+    seconds: float
+    timings: dict
+
+    def decision_of(self, cards: Sequence[int]):
+        """The optimal option for a holding (card ints) at its decision level."""
+        pos = {c: i for i, c in enumerate(self.game.deck)}
+        p = sorted(pos[c] for c in cards)
+        idx = sum(comb(x, i + 1) for i, x in enumerate(p))
+        s = len(p)
+        return self.level_options[s][int(self.decisions[s][idx])]
+
+    def strategy_table(self, known: int) -> list[dict]:
+        """Decisions at a level, one row per suit-isomorphism class, best first:
+        ``{hand: "Ka Qa 9b", sets: 12, decision: 3, ev: {"3": Fraction, ...}}`` (suits shown
+        as a, b, c, d in order of appearance; ev per unit Ante of each option)."""
+        return _strategy_rows(self, known)
+
+    def format_strategy(self, known: int, max_rows: int | None = None) -> str:
+        rows = self.strategy_table(known)
+        opts = self.level_options[known]
+        out = [f"Known cards: {known}; options {opts}"]
+        for o in opts:
+            sel = [r for r in rows if r["decision"] == o]
+            n = sum(r["sets"] for r in sel)
+            out.append(f"  {o!s:>6}: {len(sel)} classes, {n} holdings")
+            shown = sel if max_rows is None else sel[:max_rows]
+            for r in shown:
+                evs = ", ".join(f"{k}={float(v):+.4f}" for k, v in r["ev"].items())
+                out.append(f"      {r['hand']:<24} x{r['sets']:<6} {evs}")
+            if max_rows is not None and len(sel) > max_rows:
+                out.append(f"      ... {len(sel) - max_rows} more")
+        return "\n".join(out)
+
+
+def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
+    """Exact optimal strategy and return of a stud raise game (see the module docstring)."""
+    t_start = time.perf_counter()
+    timings = {}
+    r = game.ranking
+    deck = list(game.deck)
+    N = len(deck)
+    p, T = game.hole, game.hole + game.community
+    sched = {int(d["known"]): list(d["options"]) for d in game.schedule}
+    if min(sched) < p or max(sched) >= T:
+        raise ValueError("decisions must come after the deal and before the last card")
+    for s, opts in sched.items():
+        for o in opts:
+            if not (o in ("check", "fold") or (isinstance(o, int) and o > 0)):
+                raise ValueError(f"unknown option {o!r}")
+
+    # ---- payoff classes of the final values
+    t0 = time.perf_counter()
+    vec = Vectoriser(r, T, deck)
+    fixed_total = sum(m for _, m, _ in game.fixed)
+    classes: dict[tuple, int] = {}
+    class_of = np.zeros(len(vec.values), dtype=np.int64)
+    descr = {}
+    for i, v in enumerate(vec.values):
+        if r.value_matches(v, game.qualifier):
+            a = sum(m * _row_net(r, tbl, v) for _, m, tbl in game.fixed)
+            b = _row_net(r, game.play, v)
+        else:
+            a, b = Fraction(-fixed_total), Fraction(-1)
+        key = (a, b)
+        if key not in classes:
+            classes[key] = len(classes)
+            descr[key] = v.name if key[1] != -1 else "below qualifier"
+        class_of[i] = classes[key]
+    keys = sorted(classes, key=lambda k: classes[k])
+    D = 1
+    for a, b in keys:
+        D = lcm(D, a.denominator, b.denominator)
+    a_int = np.array([int(a * D) for a, _ in keys], dtype=np.int64)
+    b_int = np.array([int(b * D) for _, b in keys], dtype=np.int64)
+    C = len(keys)
+    timings["tables"] = time.perf_counter() - t0
+
+    # ---- level T -> T-1: class counts of every (T-1)-set's completions (exact ints)
+    t0 = time.perf_counter()
+    size = comb(N, T - 1)
+    counts = np.zeros(size * C, dtype=np.int64)
+    deck_arr = np.array(deck, dtype=np.uint8)
+    deck_sorted = bool(np.all(np.diff(deck_arr.astype(np.int64)) > 0))
+    for _, block in iter_colex_blocks(N, T, max_rows=2_000_000):
+        cards = deck_arr[block]                    # increasing positions: sorted cards if the deck is
+        if not deck_sorted:
+            cards = np.sort(cards, axis=1)
+        cls = class_of[vec.evaluate_cards(cards)]
+        for j in range(T):
+            counts += np.bincount(_drop_indices(block, j) * C + cls, minlength=size * C)
+    counts = counts.reshape(size, C)
+    A = {T - 1: counts @ a_int}
+    B = {T - 1: counts @ b_int}
+    del counts
+    timings["final_sets"] = time.perf_counter() - t0
+
+    # ---- sums over supersets down to the deal
+    t0 = time.perf_counter()
+    rows_of = {}
+    for s in range(T - 2, p - 1, -1):
+        rows_of[s + 1] = colex_combinations(N, s + 1)
+        A[s] = _scatter_down(rows_of[s + 1], A[s + 1], comb(N, s))
+        B[s] = _scatter_down(rows_of[s + 1], B[s + 1], comb(N, s))
+    timings["superset_sums"] = time.perf_counter() - t0
+
+    # ---- backward induction
+    t0 = time.perf_counter()
+    V: dict[int, np.ndarray] = {}
+    decisions: dict[int, np.ndarray] = {}
+    option_values: dict[int, np.ndarray] = {}
+    for s in range(T - 1, p - 1, -1):
+        W = perm(N - s, T - s)                     # ordered completions of an s-set
+        # continuing without a Play wager: sum of the next level's values
+        if s == T - 1:
+            cont = A[s]                            # no Play wager: only the fixed wagers settle
+        else:
+            if s + 1 not in rows_of:
+                rows_of[s + 1] = colex_combinations(N, s + 1)
+            cont = _scatter_down(rows_of[s + 1], V[s + 1], comb(N, s))
+        if s not in sched:
+            V[s] = cont
+            continue
+        opts = sched[s]
+        vals = []
+        for o in opts:
+            if o == "check":
+                vals.append(cont)
+            elif o == "fold":
+                vals.append(np.full(comb(N, s), -fixed_total * D * W, dtype=np.int64))
+            else:
+                vals.append(A[s] + o * B[s])
+        M = np.stack(vals)
+        dec = np.argmax(M, axis=0).astype(np.int8)     # first listed option among equals
+        decisions[s] = dec
+        option_values[s] = M
+        V[s] = M[dec, np.arange(M.shape[1])]
+    total_sets = comb(N, p)
+    Wp = perm(N - p, T - p)
+    denom = total_sets * Wp * D
+    ev = Fraction(int(V[p].sum()), denom)
+    timings["induction"] = time.perf_counter() - t0
+
+    # ---- forward: how often each option is taken, expected Play wager
+    t0 = time.perf_counter()
+    reach = np.ones(comb(N, p), dtype=np.int64)    # (hole set, community prefix) paths per set
+    exp_play = Fraction(0)
+    freqs = {}
+    for s in range(p, T):
+        W = perm(N - s, T - s)
+        if s in sched:
+            opts = sched[s]
+            dec = decisions[s]
+            f = {}
+            for oi, o in enumerate(opts):
+                n = int((reach * (dec == oi)).sum()) * W
+                f[o] = Fraction(n, total_sets * Wp)
+                if isinstance(o, int):
+                    exp_play += o * f[o]
+            freqs[s] = f
+            carry = reach * (np.array([o == "check" for o in opts])[dec])
+        else:
+            carry = reach
+        if s + 1 < T:
+            if s + 1 not in rows_of:
+                rows_of[s + 1] = colex_combinations(N, s + 1)
+            reach = _gather_up(rows_of[s + 1], carry)
+    timings["forward"] = time.perf_counter() - t0
+    exp_wager = Fraction(fixed_total) + exp_play
+    sol = StudSolution(game, ev, exp_wager, ev / exp_wager, {s: list(o) for s, o in sched.items()},
+                       decisions, freqs, [(a, b, descr[(a, b)]) for a, b in keys],
+                       time.perf_counter() - t_start, timings)
+    if keep_values:
+        sol._option_values = option_values
+        sol._D = D
+    return sol
+
+
+# ----------------------------------------------------------------------------- strategy tables
+_PERMS = np.array(list(permutations(range(4))), dtype=np.int64)
+
+
+def _canonical(cards: np.ndarray) -> np.ndarray:
+    """Canonical code of each row of cards under the 24 suit permutations (jokerless)."""
+    ranks = cards >> 2
+    suits = cards & 3
+    best = None
+    k = cards.shape[1]
+    for pm in _PERMS:
+        c = np.sort(ranks * 4 + pm[suits], axis=1)
+        code = np.zeros(len(cards), dtype=np.int64)
+        for i in range(k):
+            code = code * 64 + c[:, k - 1 - i]
+        best = code if best is None else np.minimum(best, code)
+    return best
+
+
+def _describe(code: int, k: int) -> str:
+    cards = []
+    for _ in range(k):
+        cards.append(code % 64)
+        code //= 64
+    cards = sorted(cards, key=lambda c: (-(c >> 2), c & 3))
+    label: dict[int, str] = {}
+    for c in cards:
+        label.setdefault(c & 3, "abcd"[len(label)])
+    return " ".join(card_str(c)[0] + label[c & 3] for c in cards)
+
+
+def _strategy_rows(sol: StudSolution, known: int) -> list[dict]:
+    game = sol.game
+    deck = np.array(game.deck, dtype=np.int64)
+    if (deck >= 52).any():
+        raise ValueError("strategy tables need a deck without jokers")
+    rows = colex_combinations(len(deck), known)
+    cards = deck[rows]
+    codes = _canonical(cards)
+    uniq, first, inv, cnt = np.unique(codes, return_index=True, return_inverse=True, return_counts=True)
+    dec = sol.decisions[known]
+    # every member of a class takes the same decision (suit symmetry); checked here
+    d_first = dec[first]
+    if not np.array_equal(dec, d_first[inv]):
+        raise AssertionError("a decision differs inside a suit class (tie broken differently)")
+    M = sol._option_values[known]
+    opts = sol.level_options[known]
+    N = len(deck)
+    W = perm(N - known, game.hole + game.community - known)
+    scale = W * sol._D
+    out = []
+    for u, f, n in zip(uniq.tolist(), first.tolist(), cnt.tolist()):
+        out.append({
+            "hand": _describe(u, known),
+            "sets": n,
+            "decision": opts[int(dec[f])],
+            "ev": {str(o): Fraction(int(M[i, f]), scale) for i, o in enumerate(opts)},
+        })
+    out.sort(key=lambda r: -max(r["ev"].values()))
+    return out

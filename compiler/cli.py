@@ -1,0 +1,42 @@
+"""The ``rulespec`` command line.
+
+Each group of subcommands lives beside the machinery it drives and exposes
+``register(subparsers)``; every handler returns an exit status (0 ok, 1 error).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from compiler import commands as core_commands
+from compiler.text import commands as text_commands
+
+COMMAND_MODULES = (core_commands, text_commands)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulespec",
+        description="Compile Pennsylvania table-game chapters written as YAML rulespecs.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for module in COMMAND_MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except KeyboardInterrupt:  # pragma: no cover
+        return 1
+    except BrokenPipeError:  # pragma: no cover
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Code generation: IR -> Jinja2 templates (named after their output) -> files.
+
+* StrictUndefined: a template that names a missing field fails the build;
+* every literal goes through ``pyrepr`` (Python) or autoescaping (HTML), so a spec string
+  holding quotes, newlines or ``{{ }}`` comes out inert;
+* no timestamps: a rebuild is byte-identical.
+"""
+from __future__ import annotations
+
+import pprint
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import jinja2
+
+from compiler.ir.model import Chapter, Rule, Step
+from compiler.lang.rules import compile_action, compile_expr
+from compiler.runtime.money import Odds, parse_odds
+
+
+def pyrepr(value: Any, indent: int = 0) -> str:
+    """A Python literal for ``value`` (dicts keep their order; strings are repr()-escaped)."""
+    if isinstance(value, (dict, list, tuple)) and value:
+        text = pprint.pformat(value, width=110 - indent, sort_dicts=False)
+        if indent:
+            text = text.replace("\n", "\n" + " " * indent)
+        return text
+    return repr(value)
+
+
+def comment(value: Any) -> str:
+    """Text safe inside a ``#`` comment: one line, control characters escaped."""
+    return repr(str(value))[1:-1]
+
+
+def _env(autoescape: bool) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("compiler.codegen", "templates"),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=autoescape,
+    )
+    env.filters["pyrepr"] = pyrepr
+    env.filters["comment"] = comment
+    return env
+
+
+PY_ENV = _env(False)
+HTML_ENV = _env(True)
+
+
+def odds_src(o: Odds) -> str:
+    return f"Odds({o.kind!r}, {_frac(o.num)}, {_frac(o.den)})"
+
+
+def _frac(x: Fraction) -> str:
+    x = Fraction(x)
+    return f"Fraction({x.numerator}, {x.denominator})"
+
+
+class _Functions:
+    def __init__(self):
+        self.items: list[dict] = []
+
+    def add(self, kind: str, cite: str, src, text: str, body: list[str]) -> str:
+        name = f"_r{len(self.items) + 1}"
+        self.items.append({"name": name, "kind": kind, "cite": cite, "src": f"{src.path}:{src.line}",
+                           "text": text, "body": body})
+        return name
+
+    def when(self, node, text, cite, src) -> str:
+        if node is None:
+            return "None"
+        return self.add("when", cite, src, text, [f"return {compile_expr(node)}"])
+
+    def then(self, actions, text, cite, src) -> str:
+        if not actions:
+            return "None"
+        return self.add("then", cite, src, text, [compile_action(a, cite) for a in actions])
+
+
+def game_context(ch: Chapter) -> dict:
+    d = ch.data
+    fns = _Functions()
+
+    def rule(r: Rule) -> dict:
+        return {"cite": r.cite, "when": fns.when(r.when, r.when_text, r.cite, r.src),
+                "then": fns.then(r.then, r.then_text, r.cite, r.src), "src": f"{r.src.path}:{r.src.line}"}
+
+    def step(s: Step) -> dict:
+        return {
+            "id": s.id, "kind": s.kind, "cite": s.cite, "order": s.order, "src": f"{s.src.path}:{s.src.line}",
+            "params": dict(s.params),
+            "when": fns.when(s.when, s.when_text, s.cite, s.src),
+            "players": fns.when(s.players, s.players_text, s.cite, s.src),
+            "rules": [rule(r) for r in s.rules],
+            "choices": [{"id": c.id, "cite": c.cite, "src": f"{c.src.path}:{c.src.line}",
+                         "when": fns.when(c.when, c.when_text, c.cite, c.src),
+                         "then": fns.then(c.then, c.then_text, c.cite, c.src)} for c in s.choices],
+            "steps": [step(x) for x in s.steps],
+        }
+
+    procedure = [step(s) for s in ch.procedure]
+    irregularities = [{"id": i.id, "event": i.event, "cite": i.cite, "title": i.title,
+                       "rules": [rule(r) for r in i.rules]} for i in ch.irregularities]
+    cards = d.get("cards") or {}
+    cut = cards.get("cut") or {}
+    marker = cards.get("reshuffle_marker")
+    batches = cards.get("batches") or {}
+    batches_when = "None"
+    if ch.batches_when is not None:
+        batches_when = fns.add("when", batches["cite"], ch.data and _src0(ch), batches["when"],
+                               [f"return {compile_expr(ch.batches_when)}"])
+    options = d.get("options") or {}
+    decks_default = int(cards.get("decks", 1))
+    if cards.get("decks_option"):
+        decks_default = int(options[cards["decks_option"]].get("default", decks_default))
+    ctx = {
+        "spec_path": ch.spec_path,
+        "chapter": ch.chapter,
+        "title": ch.title,
+        "max_positions": int((d.get("table") or {}).get("max_positions", 7)),
+        "rankings": d.get("rankings") or {},
+        "payouts": [{"id": k, "odds": odds_src(parse_odds(v["odds"])), "cite": v["cite"]}
+                    for k, v in (d.get("payouts") or {}).items()],
+        "paytables": [{
+            "id": k, "title": v.get("title", k), "cite": v["cite"], "columns": tuple(v["columns"]),
+            "option": v.get("option"), "ranking": v.get("ranking"),
+            "rows": [{"hand": r["hand"], "label": r["label"],
+                      "odds": [odds_src(parse_odds(x)) for x in (r["pays"] if isinstance(r["pays"], list)
+                                                                 else [r["pays"]])]} for r in v["rows"]],
+        } for k, v in (d.get("paytables") or {}).items()],
+        "wagers": [{"id": k, "name": v["name"], "cite": v["cite"], "pays": v.get("pays"),
+                    "required": bool(v.get("required", False)), "offered_by": v.get("offered_by"),
+                    "requires": tuple(v.get("requires") or ()), "progressive": v.get("progressive"),
+                    "placed": v.get("placed", "before_deal")}
+                   for k, v in (d.get("wagers") or {}).items()],
+        "options": options,
+        "meters": [{"id": k, "cite": v["cite"], "rate_option": v.get("rate_option"),
+                    "reset_option": v.get("reset_option")} for k, v in (d.get("meters") or {}).items()],
+        "cards": {
+            "decks_option": cards.get("decks_option"),
+            "decks_default": decks_default,
+            "jokers": int((cards.get("deck") or {}).get("jokers", 0)),
+            "cut_min_from_edge": int(cut.get("min_from_edge", 0)),
+            "marker_from_bottom": _frac(Fraction(marker["from_bottom"])) if marker else "None",
+            "reshuffle": (cards.get("reshuffle") or {}).get("when", "every_round"),
+            "reshuffle_cite": (cards.get("reshuffle") or {}).get("cite", ""),
+            "batches": int(batches.get("count", 1)),
+            "batches_when": batches_when,
+            "cut_cite": cut.get("min_from_edge_cite", cut.get("cite", "")),
+            "shuffle_cite": (cards.get("shuffle") or {}).get("cite", ""),
+            "cut_offer": tuple((o["situation"], o["to"], o["cite"]) for o in cut.get("offer") or ()),
+            "cut_refused": ((cut.get("refused") or {}).get("rotate", "clockwise"),
+                            (cut.get("refused") or {}).get("cite", "")),
+            "marker_cite": marker["cite"] if marker else "",
+        },
+        "procedure": procedure,
+        "irregularities": irregularities,
+        "functions": fns.items,
+    }
+    return ctx
+
+
+def _src0(ch: Chapter):
+    from compiler.ir.model import Src
+
+    return Src(ch.spec_path, 1, 1, "/cards/batches")
+
+
+def render_game_module(ch: Chapter) -> str:
+    return PY_ENV.get_template("game.py.jinja").render(**game_context(ch))

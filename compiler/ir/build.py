@@ -1,0 +1,176 @@
+"""From a validated rulespec document to the IR, parsing every rule-language string.
+
+Rule-language errors are positioned inside the YAML file: the position of the YAML scalar
+plus the offset of the error inside the expression.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from compiler.ir.model import Chapter, Choice, Constraint, Interpretation, Irregularity, Rule, Src, Step
+from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_actions, check_expr, parse_actions,
+                                 parse_expr)
+from compiler.spec.diagnostics import Diagnostic
+from compiler.spec.loader import Document
+
+STEP_PARAMS = ("text", "count", "to", "zone", "face", "wager", "equal_to")
+
+
+def slug_of(chapter: str, title: str) -> str:
+    words = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return f"{chapter}-{words}"
+
+
+class _Builder:
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.data = doc.data
+        self.diags: list[Diagnostic] = []
+        self.names = self._names()
+
+    # -- names ------------------------------------------------------------------------------
+    def _names(self) -> Names:
+        d = self.data
+        n = Names()
+        for rid, r in (d.get("rankings") or {}).items():
+            n.rankings.add(rid)
+            for c in r.get("categories") or ():
+                n.categories.add(c["id"])
+            n.hands.update((r.get("hands") or {}).keys())
+            n.categories.update((r.get("thresholds") or {}).keys())
+        n.wagers.update((d.get("wagers") or {}).keys())
+        n.payouts.update((d.get("payouts") or {}).keys())
+        n.paytables.update((d.get("paytables") or {}).keys())
+        n.options.update((d.get("options") or {}).keys())
+
+        def walk(steps):
+            for s in steps or ():
+                if s.get("do") == "decide":
+                    n.decisions[s["id"]] = {c["id"] for c in s.get("choices") or ()}
+                if s.get("zone"):
+                    n.zones.add(s["zone"])
+                walk(s.get("steps"))
+
+        walk(d.get("procedure"))
+        return n
+
+    # -- positions --------------------------------------------------------------------------
+    def src(self, ptr: str) -> Src:
+        line, col = self.doc.position(ptr)
+        return Src(self.doc.path, line, col, ptr)
+
+    def _at(self, ptr: str, line: int, col: int) -> tuple[int, int]:
+        """Position in the file of (line, col) inside the scalar at ``ptr``."""
+        base_line, base_col = self.doc.position(ptr)
+        text = self.doc.line_text(base_line) or ""
+        start = base_col - 1
+        if start < len(text) and text[start] in "\"'":
+            start += 1
+        elif start < len(text) and text[start] in "|>":
+            return base_line + line, col  # block scalar: indentation unknown, point at the column
+        if line == 1:
+            return base_line, start + col
+        return base_line + line - 1, col
+
+    def error(self, ptr: str, message: str, line: int | None = None, col: int | None = None) -> None:
+        if line is None:
+            l, c = self.doc.position(ptr)
+        else:
+            l, c = self._at(ptr, line, col)
+        self.diags.append(Diagnostic(self.doc.path, l, c, "error", message, ptr))
+
+    # -- parsing ----------------------------------------------------------------------------
+    def expr(self, text: str | None, ptr: str):
+        if text is None:
+            return None
+        try:
+            node = parse_expr(str(text))
+        except RuleSyntaxError as e:
+            self.error(ptr, f"rule syntax: {e.message}", e.line, e.column)
+            return None
+        problems: list[NameProblem] = []
+        check_expr(node, self.names, problems)
+        for p in problems:
+            self.error(ptr, p.message, p.line, p.column)
+        return node
+
+    def actions(self, text: str | None, ptr: str):
+        if text is None:
+            return ()
+        try:
+            acts = parse_actions(str(text))
+        except RuleSyntaxError as e:
+            self.error(ptr, f"rule syntax: {e.message}", e.line, e.column)
+            return ()
+        problems: list[NameProblem] = []
+        check_actions(acts, self.names, problems)
+        for p in problems:
+            self.error(ptr, p.message, p.line, p.column)
+        return acts
+
+    def rule(self, r: dict, ptr: str) -> Rule:
+        return Rule(r["cite"], self.expr(r.get("when"), ptr + "/when"), r.get("when"),
+                    self.actions(r["then"], ptr + "/then"), r["then"], self.src(ptr))
+
+    def step(self, s: dict, ptr: str) -> Step:
+        params = tuple((k, s[k]) for k in STEP_PARAMS if k in s)
+        rules = tuple(self.rule(r, f"{ptr}/rules/{i}") for i, r in enumerate(s.get("rules") or ()))
+        choices = tuple(
+            Choice(c["id"], c["cite"], self.expr(c.get("when"), f"{ptr}/choices/{i}/when"), c.get("when"),
+                   self.actions(c.get("then"), f"{ptr}/choices/{i}/then"), c.get("then"), self.src(f"{ptr}/choices/{i}"))
+            for i, c in enumerate(s.get("choices") or ()))
+        steps = tuple(self.step(x, f"{ptr}/steps/{i}") for i, x in enumerate(s.get("steps") or ()))
+        if s.get("do") == "offer" and s.get("wager") not in self.names.wagers:
+            self.error(ptr + "/wager", f"unknown wager {s.get('wager')!r}")
+        return Step(s["id"], s["do"], s["cite"], self.src(ptr), self.expr(s.get("when"), ptr + "/when"), s.get("when"),
+                    self.expr(s.get("players"), ptr + "/players"), s.get("players"), s.get("order", "clockwise"),
+                    params, rules, choices, steps, s.get("title", ""))
+
+    def build(self) -> Chapter | None:
+        d = self.data
+        procedure = tuple(self.step(s, f"/procedure/{i}") for i, s in enumerate(d.get("procedure") or ()))
+        seen: dict[str, str] = {}
+        for st in _walk(procedure):
+            if st.id in seen:
+                self.error(st.src.pointer + "/id", f"duplicate step id {st.id!r} (first at {seen[st.id]})")
+            seen.setdefault(st.id, str(st.src))
+        irregs = tuple(
+            Irregularity(x["id"], x["event"], x.get("title", ""), x["cite"],
+                         tuple(self.rule(r, f"/irregularities/{i}/rules/{j}") for j, r in enumerate(x["rules"])),
+                         self.src(f"/irregularities/{i}"))
+            for i, x in enumerate(d.get("irregularities") or ()))
+        constraints = tuple(
+            Constraint(self.expr(c["require"], f"/constraints/{i}/require"), c["require"], c["message"], c["cite"],
+                       self.src(f"/constraints/{i}"))
+            for i, c in enumerate(d.get("constraints") or ()))
+        interps = tuple(
+            Interpretation(x["id"], tuple(x["cites"]), x["text"], x["chosen"], self.src(f"/interpretations/{i}"))
+            for i, x in enumerate(d.get("interpretations") or ()))
+        batches = (d.get("cards") or {}).get("batches") or {}
+        batches_when = self.expr(batches.get("when"), "/cards/batches/when") if batches.get("when") else None
+        for i, item in enumerate((d.get("table") or {}).get("equipment") or ()):
+            if item.get("when"):
+                self.expr(item["when"], f"/table/equipment/{i}/when")
+        for i, item in enumerate((d.get("table") or {}).get("layout") or ()):
+            if item.get("when"):
+                self.expr(item["when"], f"/table/layout/{i}/when")
+        for oid, o in (d.get("options") or {}).items():
+            if o.get("when"):
+                self.expr(o["when"], f"/options/{oid}/when")
+        if any(x for x in self.diags if x.is_error):
+            return None
+        return Chapter(d["chapter"], d["title"], self.doc.path, slug_of(d["chapter"], d["title"]), d, procedure,
+                       irregs, constraints, interps, batches_when)
+
+
+def _walk(steps):
+    for s in steps:
+        yield s
+        yield from _walk(s.steps)
+
+
+def build_ir(doc: Document) -> tuple[Chapter | None, list[Diagnostic], Names]:
+    b = _Builder(doc)
+    ch = b.build()
+    return ch, b.diags, b.names

@@ -1,0 +1,198 @@
+"""Lint: what the schema cannot see.
+
+* every citation resolves to a provision of the spec, or its section is declared external
+  (or missing, in a partial chapter);
+* names: unused wagers, payouts, paytables, options, rankings (warnings);
+* paytable rows out of the ranking's order (error);
+* wagers that no rule ever settles (error: money would be left on the table);
+* options a rule reads that are not declared (caught by the name check in compiler.ir.build).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from compiler.ir.model import Chapter
+from compiler.lang.citations import Citation, CitationSyntaxError, expand, parse_citation
+from compiler.lang.rules import Names
+from compiler.spec.diagnostics import Diagnostic
+from compiler.spec.loader import Document
+
+CITE_KEYS = ("cite", "min_from_edge_cite")
+
+
+def iter_cites(data: Any, ptr: str = "") -> Iterator[tuple[str, str]]:
+    """(pointer, citation text) for every citation field of a spec (not the provision text)."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            p = f"{ptr}/{k.replace('~', '~0').replace('/', '~1')}"
+            if k == "provisions":
+                continue
+            if k in CITE_KEYS and isinstance(v, str):
+                yield p, v
+            elif k == "cites" and isinstance(v, list):
+                for i, x in enumerate(v):
+                    if isinstance(x, str):
+                        yield f"{p}/{i}", x
+            else:
+                yield from iter_cites(v, p)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from iter_cites(v, f"{ptr}/{i}")
+
+
+def split_cites(text: str) -> list[str]:
+    return [t.strip() for t in text.split(";") if t.strip()]
+
+
+def provision_index(data: dict) -> dict[str, set[tuple[str, ...]]]:
+    """section -> every label path that exists in the spec's provision tree."""
+    out: dict[str, set[tuple[str, ...]]] = {}
+
+    def walk(nodes, section, path):
+        for n in nodes or ():
+            if n.get("elided"):
+                continue
+            p = path + (str(n["label"]),)
+            out[section].add(p)
+            walk(n.get("children"), section, p)
+
+    for s in data.get("provisions") or ():
+        sec = str(s["section"])
+        if s.get("status") == "absent":
+            continue
+        out.setdefault(sec, {()})
+        walk(s.get("children"), sec, ())
+        for d in s.get("definitions") or ():
+            walk(d.get("children"), sec, ())
+    return out
+
+
+def resolve(cit: Citation, index, externals: set[str], missing: set[str]) -> str | None:
+    """None when the citation resolves; otherwise why not."""
+    if cit.section in index:
+        if cit.path in index[cit.section]:
+            return None
+        return f"{cit.format()} names no provision of § {cit.section} in this spec"
+    if cit.section in externals:
+        return None
+    if cit.section in missing:
+        return None
+    return (f"{cit.format()} cites § {cit.section}, which is neither in this spec's provisions nor declared in "
+            "'externals'")
+
+
+def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
+    d = ch.data
+    diags: list[Diagnostic] = []
+
+    def err(ptr: str, msg: str, severity: str = "error") -> None:
+        line, col = doc.position(ptr)
+        diags.append(Diagnostic(doc.path, line, col, severity, msg, ptr))
+
+    # -- citations --------------------------------------------------------------------------
+    index = provision_index(d)
+    externals = set()
+    for i, e in enumerate(d.get("externals") or ()):
+        try:
+            for c in expand(parse_citation(e["cite"])):
+                externals.add(c.section)
+                if c.section in index:
+                    err(f"/externals/{i}/cite", f"{c.format()} is declared external but is a provision of this spec",
+                        "warning")
+        except CitationSyntaxError as exc:
+            err(f"/externals/{i}/cite", f"bad citation: {exc}")
+    missing = set()
+    for i, m in enumerate(d.get("missing") or ()):
+        try:
+            for c in expand(parse_citation(m["cite"])):
+                missing.add(c.section)
+        except CitationSyntaxError as exc:
+            err(f"/missing/{i}/cite", f"bad citation: {exc}")
+    for ptr, text in iter_cites(d):
+        for part in split_cites(text):
+            try:
+                cits = expand(parse_citation(part))
+            except CitationSyntaxError as exc:
+                err(ptr, f"bad citation {part!r}: {getattr(exc, 'message', exc)}")
+                continue
+            for c in cits:
+                why = resolve(c, index, externals, missing)
+                if why:
+                    err(ptr, f"dangling citation: {why}")
+
+    # -- unused names -----------------------------------------------------------------------
+    used = names.used
+    wagers = d.get("wagers") or {}
+    pays_used = {w.get("pays") for w in wagers.values()} | used.get("payout", set())
+    for pid in d.get("payouts") or {}:
+        if pid not in pays_used:
+            err(f"/payouts/{pid}", f"payout {pid!r} is never used", "warning")
+    for tid in d.get("paytables") or {}:
+        if tid not in used.get("paytable", set()) and not any(w.get("paytable") == tid for w in wagers.values()):
+            err(f"/paytables/{tid}", f"paytable {tid!r} is never used by a rule", "warning")
+    opt_used = set(used.get("option", set()))
+    cards = d.get("cards") or {}
+    opt_used.add(cards.get("decks_option"))
+    opt_used.update(t.get("option") for t in (d.get("paytables") or {}).values())
+    opt_used.update(w.get("offered_by") for w in wagers.values())
+    for m in (d.get("meters") or {}).values():
+        opt_used.update((m.get("rate_option"), m.get("reset_option")))
+    for oid in d.get("options") or {}:
+        if oid not in opt_used and not (d.get("options")[oid].get("type") in ("house_way", "text")):
+            err(f"/options/{oid}", f"option {oid!r} is never read by a rule, a constraint or the cards", "warning")
+    rk_used = used.get("ranking", set()) | {t.get("ranking") for t in (d.get("paytables") or {}).values()}
+    for rid in d.get("rankings") or {}:
+        if rid not in rk_used:
+            err(f"/rankings/{rid}", f"ranking {rid!r} is never used", "warning")
+
+    # -- wagers that nothing settles --------------------------------------------------------
+    settled: set[str] = set()
+    all_wild = False
+
+    def collect(rules):
+        nonlocal all_wild
+        for r in rules:
+            for a in r.then:
+                if a.kind in ("win", "lose", "push", "return", "surrender"):
+                    if a.wager == "*":
+                        all_wild = True
+                    settled.add(a.wager)
+                if a.kind == "void_round":
+                    all_wild = True
+
+    for st in ch.all_steps():
+        collect(st.rules)
+        for c in st.choices:
+            collect([c])
+    for ir in ch.irregularities:
+        collect(ir.rules)
+    for wid in wagers:
+        if wid not in settled:
+            err(f"/wagers/{wid}", f"wager {wid!r} is never won, lost, pushed or returned by any rule")
+
+    # -- paytable order ---------------------------------------------------------------------
+    rankings = d.get("rankings") or {}
+    for tid, t in (d.get("paytables") or {}).items():
+        r = rankings.get(t.get("ranking"))
+        if not r:
+            if t.get("ranking"):
+                err(f"/paytables/{tid}/ranking", f"unknown ranking {t.get('ranking')!r}")
+            continue
+        order = [c["id"] for c in r.get("categories") or ()]
+        extra = list((r.get("hands") or {}).keys()) + list((r.get("thresholds") or {}).keys())
+        ncols = len(t["columns"])
+        last = -1
+        for i, row in enumerate(t["rows"]):
+            h = row["hand"]
+            pays = row["pays"] if isinstance(row["pays"], list) else [row["pays"]]
+            if len(pays) != ncols:
+                err(f"/paytables/{tid}/rows/{i}/pays", f"row {row['label']!r} has {len(pays)} payouts for {ncols} columns")
+            if h in order:
+                k = order.index(h)
+                if k < last:
+                    err(f"/paytables/{tid}/rows/{i}/hand",
+                        f"paytable rows out of rank order: {h!r} is listed below a lower-ranking hand")
+                last = max(last, k)
+            elif h not in extra:
+                err(f"/paytables/{tid}/rows/{i}/hand", f"unknown hand {h!r} in ranking {t.get('ranking')!r}")
+    return diags

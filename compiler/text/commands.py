@@ -1,0 +1,169 @@
+"""Subcommands of the text tools: ``text``, ``diff``, ``import`` (owned by compiler/text).
+
+    rulespec text parse FILE [--format text|json]
+    rulespec text render SPEC.yaml [--format text|html] [-o OUT]
+    rulespec text check SPEC.yaml SOURCE [--format text|json]
+    rulespec import FILE [--chapter 669a] [-o rulespecs/NEW.yaml]
+    rulespec diff OLD NEW [--chapter C] [--format text|json|html] [--amendment]
+
+Errors are printed as ``path:line:col: error: message`` on stderr; exit status 1.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .errors import TextError
+
+
+def _fail(exc: Exception, path: str = "<input>") -> int:
+    if isinstance(exc, TextError):
+        print(str(exc), file=sys.stderr)
+    else:
+        print(f"{path}:1:1: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return 1
+
+
+def _write(text: str, out: str | None) -> None:
+    if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+# ----------------------------------------------------------------------- handlers
+
+def cmd_parse(args) -> int:
+    from .model import to_jsonable
+    from .outline import outline
+    from .parser import parse_file
+
+    try:
+        doc = parse_file(args.file)
+        if args.format == "json":
+            _write(json.dumps(to_jsonable(doc), indent=1, ensure_ascii=False) + "\n", None)
+        else:
+            _write(outline(doc), None)
+        return 0
+    except Exception as exc:  # noqa: BLE001 - every failure is reported, never a traceback
+        return _fail(exc, args.file)
+
+
+def cmd_import(args) -> int:
+    from .importer import dump_yaml, import_file
+
+    try:
+        spec = import_file(args.file, args.chapter)
+        _write(dump_yaml(spec), args.output)
+        return 0
+    except Exception as exc:  # noqa: BLE001
+        return _fail(exc, args.file)
+
+
+def cmd_render(args) -> int:
+    from .render import load_spec, render_html, render_text
+
+    try:
+        spec = load_spec(args.spec)
+        _write(render_html(spec) if args.format == "html" else render_text(spec), args.output)
+        return 0
+    except Exception as exc:  # noqa: BLE001
+        return _fail(exc, args.spec)
+
+
+def cmd_check(args) -> int:
+    from .parser import parse_file
+    from .render import compare_to_source, load_spec
+
+    try:
+        spec = load_spec(args.spec)
+        doc = parse_file(args.source)
+        diffs = compare_to_source(spec, doc)
+        if args.format == "json":
+            _write(json.dumps([d.as_dict() for d in diffs], indent=1, ensure_ascii=False) + "\n", None)
+        else:
+            if not diffs:
+                print(f"{args.spec}: matches {args.source}")
+            for d in diffs:
+                print(d.describe())
+        return 0
+    except Exception as exc:  # noqa: BLE001
+        return _fail(exc, args.spec)
+
+
+def cmd_diff(args) -> int:
+    from .diff import diff_files, format_amendment, format_html, format_json, format_text
+
+    try:
+        result = diff_files(args.old, args.new, chapter=args.chapter)
+        if args.amendment:
+            _write(format_amendment(result, html=args.format == "html"), args.output)
+        elif args.format == "json":
+            _write(format_json(result), args.output)
+        elif args.format == "html":
+            _write(format_html(result), args.output)
+        else:
+            _write(format_text(result), args.output)
+        return 0
+    except Exception as exc:  # noqa: BLE001
+        path = getattr(exc, "path", None) or args.old
+        return _fail(exc, path)
+
+
+# ----------------------------------------------------------------------- argparse
+
+def register(sub) -> None:
+    text = sub.add_parser("text", help="regulation text tools (parse, render, check)")
+    tsub = text.add_subparsers(dest="text_command", metavar="TEXT_COMMAND")
+    tsub.required = True
+
+    p = tsub.add_parser("parse", help="parse a Bulletin or Code page into a provision tree")
+    p.add_argument("file")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=cmd_parse)
+
+    p = tsub.add_parser("render", help="print a rulespec as Code-style text or HTML")
+    p.add_argument("spec")
+    p.add_argument("--format", choices=("text", "html"), default="text")
+    p.add_argument("-o", "--output")
+    p.set_defaults(handler=cmd_render)
+
+    p = tsub.add_parser("check", help="compare a rulespec's text and paytables with a source page")
+    p.add_argument("spec")
+    p.add_argument("source")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=cmd_check)
+
+    p = sub.add_parser("import", help="write a rulespec skeleton from a Bulletin or Code page")
+    p.add_argument("file")
+    p.add_argument("--chapter", help="chapter to import (required when the file holds several)")
+    p.add_argument("-o", "--output", help="output YAML file (default: stdout)")
+    p.set_defaults(handler=cmd_import)
+
+    p = sub.add_parser("diff", help="compare two versions of a chapter or section")
+    p.add_argument("old", help="Bulletin page, Code page or rulespec YAML")
+    p.add_argument("new", help="Bulletin page, Code page or rulespec YAML")
+    p.add_argument("--chapter", help="chapter to compare when a side holds several")
+    p.add_argument("--format", choices=("text", "json", "html"), default="text")
+    p.add_argument("--amendment", action="store_true",
+                   help="print the change as a Bulletin amendment (**new**, **[deleted]**, * * * * *)")
+    p.add_argument("-o", "--output")
+    p.set_defaults(handler=cmd_diff)
+
+
+def main(argv=None) -> int:
+    """Run the text-tool subcommands on their own (``python -m compiler.text.commands``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="rulespec")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    register(sub)
+    args = parser.parse_args(argv)
+    return int(args.handler(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

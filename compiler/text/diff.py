@@ -1,0 +1,563 @@
+"""``rulespec diff OLD NEW``: compare two versions of a chapter (or of one section).
+
+Either side may be a Bulletin page, a Code page or a rulespec YAML.  Provisions are
+matched by citation; renumbering and moves are found by text similarity; inside an
+amended provision the changes are word by word; typography alone (quotes, '' vs ",
+dashes, the mis-decoded section sign, line wrapping) is "no substantive change"; tables
+are compared cell by cell (row = hand, column = paytable).  Two rulespecs are also
+compared path by path over their ``paytables``, ``options``, ``cards`` and ``wagers``.
+"""
+from __future__ import annotations
+
+import difflib
+import html as _html
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from .errors import TextError
+from .flat import FlatItem, TableData, flatten_document, flatten_spec, normalize
+
+KINDS = ("added", "removed", "amended", "renumbered", "moved", "no substantive change", "unchanged")
+DATA_KEYS = ("paytables", "options", "cards", "wagers")
+
+
+@dataclass
+class Side:
+    path: str
+    kind: str                      # bulletin | code | spec
+    chapters: dict[str, list[FlatItem]]
+    complete: dict[str, bool]
+    headings: dict[str, dict[str, str]]
+    spec: Optional[dict] = None
+
+
+@dataclass
+class Change:
+    kind: str
+    old_cite: Optional[str]
+    new_cite: Optional[str]
+    old_text: Optional[str] = None
+    new_text: Optional[str] = None
+    words: list = field(default_factory=list)       # [op, old, new]
+    cells: list = field(default_factory=list)       # table changes: dicts
+    section: str = ""
+
+    @property
+    def cite(self) -> str:
+        if self.old_cite and self.new_cite and self.old_cite != self.new_cite:
+            return f"{self.old_cite} -> {self.new_cite}"
+        return self.new_cite or self.old_cite or ""
+
+
+@dataclass
+class ChapterDiff:
+    chapter: str
+    scope: Optional[str]
+    changes: list[Change]
+    data: list[dict] = field(default_factory=list)
+    old_items: list[FlatItem] = field(default_factory=list)
+    new_items: list[FlatItem] = field(default_factory=list)
+
+    def summary(self) -> dict[str, int]:
+        out = {k: 0 for k in KINDS}
+        for c in self.changes:
+            out[c.kind] += 1
+        return out
+
+    @property
+    def substantive(self) -> bool:
+        return any(c.kind not in ("unchanged", "no substantive change") for c in self.changes) or bool(self.data)
+
+
+@dataclass
+class DiffResult:
+    old: str
+    new: str
+    chapters: list[ChapterDiff]
+
+
+# ------------------------------------------------------------------------ loading
+
+def load_side(path: str) -> Side:
+    p = Path(path)
+    if p.suffix in (".yaml", ".yml"):
+        from .render import load_spec
+
+        spec = load_spec(path)
+        items = flatten_spec(spec)
+        ch = str(spec["chapter"])
+        return Side(path, "spec", {ch: items}, {ch: spec.get("completeness") == "complete"},
+                    {ch: {it.section: it.text for it in items if it.kind == "heading"}}, spec)
+    from .parser import parse_file
+
+    doc = parse_file(path)
+    chapters, complete, headings = {}, {}, {}
+    for ch in doc.chapters:
+        items = flatten_document(doc, ch.number)
+        chapters[ch.number] = items
+        complete[ch.number] = ch.complete
+        headings[ch.number] = {it.section: it.text for it in items if it.kind == "heading"}
+    return Side(path, doc.format, chapters, complete, headings)
+
+
+def diff_files(old: str, new: str, chapter: Optional[str] = None) -> DiffResult:
+    a, b = load_side(old), load_side(new)
+    if chapter:
+        for side in (a, b):
+            if chapter not in side.chapters:
+                raise TextError(f"chapter {chapter} is not in this file (it has: {', '.join(side.chapters)})",
+                                side.path)
+        common = [chapter]
+    else:
+        common = [c for c in a.chapters if c in b.chapters]
+        if not common:
+            raise TextError(f"no chapter in common: {old} has {', '.join(a.chapters)}, "
+                            f"{new} has {', '.join(b.chapters)}", new)
+    return DiffResult(old, new, [diff_chapter(a, b, ch) for ch in common])
+
+
+# ------------------------------------------------------------------------ matching
+
+def _words(text: str) -> list[str]:
+    return normalize(text).split()
+
+
+def _sim(a: FlatItem, b: FlatItem) -> float:
+    wa, wb = _words(a.text), _words(b.text)
+    if not wa and not wb:
+        return 1.0
+    sm = difflib.SequenceMatcher(None, wa, wb, autojunk=False)
+    if sm.real_quick_ratio() < 0.5 or sm.quick_ratio() < 0.5:
+        return sm.quick_ratio() * 0.9
+    return sm.ratio()
+
+
+def _tables_equal(a: list[TableData], b: list[TableData]) -> bool:
+    return [(t.columns, t.rows, normalize(t.caption or "")) for t in a] == \
+           [(t.columns, t.rows, normalize(t.caption or "")) for t in b]
+
+
+def _scope(a: Side, b: Side, ch: str) -> tuple[set[str], Optional[str]]:
+    sa = {it.section for it in a.chapters[ch]}
+    sb = {it.section for it in b.chapters[ch]}
+    if sa == sb:
+        return sa, None
+    pa, pb = not a.complete[ch], not b.complete[ch]
+    if pa and not pb or (pa and pb and sa < sb):
+        small, other, which = sa, sb, "OLD"
+    elif pb and not pa or (pa and pb and sb < sa):
+        small, other, which = sb, sa, "NEW"
+    else:
+        return sa | sb, None
+    shown = ", ".join(f"§ {s}" for s in sorted(small, key=_skey))
+    return small, (f"{shown} only: {which} holds {len(small)} of the {len(other | small)} sections of "
+                   f"chapter {ch} compared; the other sections are not compared")
+
+
+def _skey(number: str):
+    m = re.match(r"(\d+)([a-z]?)\.(\d+)", number)
+    return (int(m.group(1)), m.group(2), int(m.group(3))) if m else (0, "", 0)
+
+
+def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
+    scope, note = _scope(a, b, ch)
+    old = [it for it in a.chapters[ch] if it.section in scope]
+    new = [it for it in b.chapters[ch] if it.section in scope]
+    changes: list[Change] = []
+
+    # headings: section added / removed / retitled
+    oh = {it.section: it for it in old if it.kind == "heading"}
+    nh = {it.section: it for it in new if it.kind == "heading"}
+    for sec in sorted(set(oh) | set(nh), key=_skey):
+        o, n = oh.get(sec), nh.get(sec)
+        if o and n:
+            changes.append(_classify(o, n, heading=True))
+        elif o:
+            changes.append(Change("removed", o.cite, None, o.text, None, section=sec))
+        else:
+            changes.append(Change("added", None, n.cite, None, n.text, section=sec))
+
+    O = [it for it in old if it.kind not in ("heading", "elided")]
+    N = [it for it in new if it.kind not in ("heading", "elided")]
+    match: dict[int, int] = {}
+    used: set[int] = set()
+    nkey = {it.key: j for j, it in enumerate(N)}
+    norm_o = [normalize(it.full_text) for it in O]
+    norm_n = [normalize(it.full_text) for it in N]
+
+    # A: same citation, same text
+    for i, it in enumerate(O):
+        j = nkey.get(it.key)
+        if j is not None and j not in used and norm_o[i] == norm_n[j] and _tables_equal(it.tables, N[j].tables):
+            match[i] = j
+            used.add(j)
+    # B: same text elsewhere (renumbered / moved), same section first
+    by_text: dict[str, list[int]] = {}
+    for j, t in enumerate(norm_n):
+        by_text.setdefault(t, []).append(j)
+    for i, it in enumerate(O):
+        if i in match or not norm_o[i]:
+            continue
+        cands = [j for j in by_text.get(norm_o[i], []) if j not in used and N[j].kind == it.kind]
+        if cands:
+            cands.sort(key=lambda j: (N[j].section != it.section, abs(j - i)))
+            match[i] = cands[0]
+            used.add(cands[0])
+    # C: same citation, similar text (amended)
+    for i, it in enumerate(O):
+        if i in match:
+            continue
+        j = nkey.get(it.key)
+        if j is not None and j not in used and (_sim(it, N[j]) >= 0.5 or _tables_equal(it.tables, N[j].tables)
+                                                and it.tables):
+            match[i] = j
+            used.add(j)
+    # D: similar text elsewhere (renumbered or moved and amended)
+    rest_o = [i for i in range(len(O)) if i not in match]
+    rest_n = [j for j in range(len(N)) if j not in used]
+    pairs = []
+    for i in rest_o:
+        for j in rest_n:
+            if O[i].kind != N[j].kind:
+                continue
+            s = _sim(O[i], N[j])
+            if s >= 0.6:
+                pairs.append((s + (0.05 if O[i].section == N[j].section else 0), i, j))
+    for s, i, j in sorted(pairs, reverse=True):
+        if i in match or j in used:
+            continue
+        match[i] = j
+        used.add(j)
+    # C': same citation, whatever is left (heavily amended)
+    for i, it in enumerate(O):
+        if i in match:
+            continue
+        j = nkey.get(it.key)
+        if j is not None and j not in used and _sim(it, N[j]) >= 0.3:
+            match[i] = j
+            used.add(j)
+
+    inv = {j: i for i, j in match.items()}
+    key_map = {O[i].key: N[j].key for i, j in match.items()}
+    # report in the order of the new text; removed provisions where they stood
+    emitted_removed: set[int] = set()
+    body: list[Change] = []
+    for j, n in enumerate(N):
+        i = inv.get(j)
+        if i is None:
+            body.append(Change("added", None, n.cite, None, n.full_text, cells=_table_cells([], n.tables),
+                               section=n.section))
+            continue
+        # removed ones that stood before this old provision
+        for k in range(i):
+            if k not in match and k not in emitted_removed:
+                emitted_removed.add(k)
+                body.append(Change("removed", O[k].cite, None, O[k].full_text, None, section=O[k].section))
+        o = O[i]
+        c = _classify(o, n)
+        if o.key != n.key:
+            moved_with_parent = o.label == n.label and o.parent is not None and key_map.get(o.parent) == n.parent \
+                and o.parent != n.parent
+            if not moved_with_parent:
+                same_parent = (key_map.get(o.parent, o.parent) == n.parent) and o.section == n.section
+                c.kind = "renumbered" if same_parent else "moved"
+                if c.words or c.cells:
+                    c.kind += ""  # stays renumbered/moved; words/cells carry the amendment
+        body.append(c)
+    for k in range(len(O)):
+        if k not in match and k not in emitted_removed:
+            body.append(Change("removed", O[k].cite, None, O[k].full_text, None, section=O[k].section))
+    changes.extend(body)
+    cd = ChapterDiff(ch, note, changes, old_items=old, new_items=new)
+    if a.spec is not None and b.spec is not None:
+        cd.data = data_diff(a.spec, b.spec)
+    return cd
+
+
+def _classify(o: FlatItem, n: FlatItem, heading: bool = False) -> Change:
+    cells = _table_cells(o.tables, n.tables)
+    if o.full_text == n.full_text and not cells:
+        kind = "unchanged"
+        words = []
+    elif normalize(o.full_text) == normalize(n.full_text) and not cells:
+        kind = "no substantive change"
+        words = []
+    else:
+        words = word_diff(o.full_text, n.full_text)
+        kind = "amended"
+        if not any(w[0] != "equal" for w in words) and not cells:
+            kind = "no substantive change"
+    return Change(kind, o.cite, n.cite, o.full_text, n.full_text, words, cells, n.section)
+
+
+def word_diff(a: str, b: str) -> list[list]:
+    """Word-level opcodes; words equal after typography normalisation count as equal."""
+    wa, wb = a.split(), b.split()
+    na, nb = [normalize(w) for w in wa], [normalize(w) for w in wb]
+    sm = difflib.SequenceMatcher(None, na, nb, autojunk=False)
+    out = []
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        out.append([op, " ".join(wa[i1:i2]), " ".join(wb[j1:j2])])
+    return out
+
+
+def _table_cells(a: list[TableData], b: list[TableData]) -> list[dict]:
+    out = []
+    for k in range(max(len(a), len(b))):
+        ta = a[k] if k < len(a) else None
+        tb = b[k] if k < len(b) else None
+        name = (tb or ta).name or (tb or ta).caption or f"table {k + 1}"
+        if ta is None or tb is None:
+            out.append({"table": name, "change": "added" if ta is None else "removed"})
+            continue
+        for col in ta.columns:
+            if col not in tb.columns:
+                out.append({"table": name, "column": col, "change": "column removed"})
+        for col in tb.columns:
+            if col not in ta.columns:
+                out.append({"table": name, "column": col, "change": "column added"})
+        ra, rb = dict(ta.rows), dict(tb.rows)
+        for label in list(ra) + [x for x in rb if x not in ra]:
+            if label not in rb:
+                out.append({"table": name, "hand": label, "change": "row removed", "old": list(ra[label])})
+            elif label not in ra:
+                out.append({"table": name, "hand": label, "change": "row added", "new": list(rb[label])})
+            else:
+                for col in tb.columns:
+                    if col not in ta.columns:
+                        continue
+                    x = ra[label][ta.columns.index(col)] if ta.columns.index(col) < len(ra[label]) else None
+                    y = rb[label][tb.columns.index(col)] if tb.columns.index(col) < len(rb[label]) else None
+                    if x != y:
+                        out.append({"table": name, "hand": label, "column": col, "change": "cell",
+                                    "old": x, "new": y})
+        if [r for r, _ in ta.rows if r in rb] != [r for r, _ in tb.rows if r in ra]:
+            out.append({"table": name, "change": "rows reordered"})
+    return out
+
+
+# -------------------------------------------------------------- structured data
+
+def _keyed(items: list) -> Optional[dict]:
+    keys = []
+    for x in items:
+        if not isinstance(x, dict):
+            return None
+        k = x.get("id", x.get("hand", x.get("name")))
+        if k is None:
+            return None
+        keys.append(str(k))
+    if len(set(keys)) != len(keys):
+        return None
+    return dict(zip(keys, items))
+
+
+def _walk(a: Any, b: Any, path: str, out: list[dict]) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            p = f"{path}.{k}" if path else str(k)
+            if k not in b:
+                out.append({"path": p, "change": "removed", "old": a[k]})
+            elif k not in a:
+                out.append({"path": p, "change": "added", "new": b[k]})
+            else:
+                _walk(a[k], b[k], p, out)
+        return
+    if isinstance(a, list) and isinstance(b, list):
+        ka, kb = _keyed(a), _keyed(b)
+        if ka is not None and kb is not None:
+            _walk(ka, kb, path, out)
+            return
+        for i in range(max(len(a), len(b))):
+            p = f"{path}[{i}]"
+            if i >= len(b):
+                out.append({"path": p, "change": "removed", "old": a[i]})
+            elif i >= len(a):
+                out.append({"path": p, "change": "added", "new": b[i]})
+            else:
+                _walk(a[i], b[i], p, out)
+        return
+    if a != b:
+        out.append({"path": path, "change": "changed", "old": a, "new": b})
+
+
+def data_diff(a: dict, b: dict) -> list[dict]:
+    """Path-by-path comparison of the structured data of two rulespecs."""
+    out: list[dict] = []
+    for key in DATA_KEYS:
+        if key in a or key in b:
+            _walk(a.get(key) or {}, b.get(key) or {}, key, out)
+    return out
+
+
+# ------------------------------------------------------------------------ output
+
+def _words_text(words: list) -> str:
+    parts = []
+    for op, old, new in words:
+        if op == "equal":
+            parts.append(old if len(old) < 80 else old[:30] + " ... " + old[-30:])
+        elif op == "delete":
+            parts.append(f"[-{old}-]")
+        elif op == "insert":
+            parts.append(f"{{+{new}+}}")
+        else:
+            parts.append(f"[-{old}-]{{+{new}+}}")
+    return " ".join(p for p in parts if p)
+
+
+def _cell_text(c: dict) -> str:
+    if c["change"] == "cell":
+        return f"table {c['table']}: {c['hand']} / {c['column']}: {c['old']} -> {c['new']}"
+    bits = [f"table {c['table']}"]
+    for k in ("hand", "column"):
+        if k in c:
+            bits.append(str(c[k]))
+    return ": ".join(bits) + f": {c['change']}"
+
+
+def format_text(result: DiffResult) -> str:
+    out = [f"diff {result.old} {result.new}"]
+    for cd in result.chapters:
+        out.append(f"chapter {cd.chapter}")
+        if cd.scope:
+            out.append(f"scope: {cd.scope}")
+        for c in cd.changes:
+            if c.kind == "unchanged":
+                continue
+            if c.kind == "no substantive change":
+                out.append(f"  {c.cite}: no substantive change (typography only)")
+                continue
+            if c.kind == "added":
+                out.append(f"  {c.cite}: added: {c.new_text}")
+            elif c.kind == "removed":
+                out.append(f"  {c.cite}: removed: {c.old_text}")
+            else:
+                out.append(f"  {c.cite}: {c.kind}")
+                if any(w[0] != "equal" for w in c.words):
+                    out.append(f"      {_words_text(c.words)}")
+            for cell in c.cells:
+                out.append(f"      {_cell_text(cell)}")
+        for d in cd.data:
+            if d["change"] == "changed":
+                out.append(f"  data {d['path']}: {d['old']!r} -> {d['new']!r}")
+            else:
+                out.append(f"  data {d['path']}: {d['change']}")
+        s = cd.summary()
+        if not cd.substantive:
+            out.append("  no substantive change")
+        out.append("summary: " + ", ".join(f"{v} {k}" for k, v in s.items()))
+    return "\n".join(out) + "\n"
+
+
+def to_dict(result: DiffResult) -> dict:
+    return {
+        "old": result.old,
+        "new": result.new,
+        "chapters": [{
+            "chapter": cd.chapter,
+            "scope": cd.scope,
+            "substantive": cd.substantive,
+            "summary": cd.summary(),
+            "changes": [{k: v for k, v in asdict(c).items()} | {"cite": c.cite} for c in cd.changes],
+            "data": cd.data,
+        } for cd in result.chapters],
+    }
+
+
+def format_json(result: DiffResult) -> str:
+    return json.dumps(to_dict(result), indent=1, ensure_ascii=False, default=str) + "\n"
+
+
+def format_html(result: DiffResult) -> str:
+    from .render import _env
+
+    chapters = []
+    for cd in result.chapters:
+        rows = []
+        for c in cd.changes:
+            if c.kind == "unchanged":
+                continue
+            segs = []
+            if c.kind == "added":
+                segs = [("insert", "", c.new_text or "")]
+            elif c.kind == "removed":
+                segs = [("delete", c.old_text or "", "")]
+            else:
+                segs = [tuple(w) for w in c.words] or [("equal", c.new_text or "", "")]
+            rows.append({"cite": c.cite, "kind": c.kind, "segments": segs,
+                         "cells": [_cell_text(x) for x in c.cells]})
+        chapters.append({"chapter": cd.chapter, "scope": cd.scope, "rows": rows,
+                         "summary": cd.summary(), "substantive": cd.substantive,
+                         "data": [f"{d['path']}: {d['change']}" + (f" {d.get('old')!r} -> {d.get('new')!r}"
+                                                                   if d["change"] == "changed" else "")
+                                  for d in cd.data]})
+    return _env(True).get_template("diff.html.jinja").render(old=result.old, new=result.new, chapters=chapters)
+
+
+def format_amendment(result: DiffResult, html: bool = False) -> str:
+    """The change as a Bulletin amendment: new text in bold, deleted text in bold
+    brackets, ``* * * * *`` for unchanged runs."""
+    esc = _html.escape if html else (lambda s: s)
+    bold = (lambda s: f"<b>{esc(s)}</b>") if html else (lambda s: f"**{s}**")
+    dele = (lambda s: f"<b>[{esc(s)}]</b>") if html else (lambda s: f"**[{s}]**")
+    lines: list[str] = []
+    for cd in result.chapters:
+        if cd.scope:
+            lines.append(f"({cd.scope})")
+        by_sec: dict[str, list[Change]] = {}
+        for c in cd.changes:
+            by_sec.setdefault(c.section, []).append(c)
+        headings = {it.section: it.text for it in cd.new_items if it.kind == "heading"}
+        headings.update({it.section: it.text for it in cd.old_items
+                         if it.kind == "heading" and it.section not in headings})
+        for sec in sorted(by_sec, key=_skey):
+            cs = by_sec[sec]
+            if all(c.kind in ("unchanged", "no substantive change") for c in cs):
+                continue
+            lines.append(f"§ {sec}. {esc(headings.get(sec, ''))}")
+            gap = False
+            for c in cs:
+                if c.old_cite == f"§ {sec}" and c.new_cite == f"§ {sec}" and c.kind in ("unchanged", "no substantive change") \
+                        and (c.old_text or "") == headings.get(sec):
+                    continue  # the heading itself
+                if c.kind in ("unchanged", "no substantive change"):
+                    gap = True
+                    continue
+                if gap:
+                    lines.append("* * * * *")
+                    gap = False
+                label = _label_of(c.new_cite or c.old_cite or "")
+                if c.kind == "added":
+                    lines.append(f"{bold(label + ' ' + (c.new_text or ''))}")
+                elif c.kind == "removed":
+                    lines.append(f"{dele(label + ' ' + (c.old_text or ''))}")
+                else:
+                    old_label = _label_of(c.old_cite or "")
+                    head = label if old_label == label else f"{dele(old_label)} {bold(label)}"
+                    parts = []
+                    for op, old, new in c.words or [["equal", c.new_text or "", ""]]:
+                        if op == "equal":
+                            parts.append(esc(old))
+                        if op in ("delete", "replace") and old:
+                            parts.append(dele(old))
+                        if op in ("insert", "replace") and new:
+                            parts.append(bold(new))
+                    lines.append(f"{head} {' '.join(p for p in parts if p)}")
+                    for cell in c.cells:
+                        lines.append(f"    {esc(_cell_text(cell))}")
+            if gap:
+                lines.append("* * * * *")
+    if html:
+        body = "\n".join(f"<p>{ln}</p>" for ln in lines)
+        return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n"
+                "<title>Amendment</title>\n</head>\n<body>\n" + body + "\n</body>\n</html>\n")
+    return "\n".join(lines) + "\n"
+
+
+def _label_of(cite: str) -> str:
+    m = re.search(r"(\([^()]*\))$", cite)
+    return m.group(1) if m else ""

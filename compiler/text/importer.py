@@ -1,0 +1,233 @@
+"""``rulespec import``: a rulespec skeleton (YAML) from a parsed Bulletin or Code page."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+import yaml
+
+from .errors import TextError
+from .hands import guess_ranking, slug
+from .model import Chapter, Definition, Document, Provision, Section, Table
+
+SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/rulespec.schema.json"
+
+CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def straight_quotes(text: str) -> str:
+    """Curly quotes to straight ASCII ones; ``''`` stays as printed (docs/spec-format.md)."""
+    return text.translate(CURLY)
+
+
+# ------------------------------------------------------------------ YAML output
+
+class FlowList(list):
+    """A short list written on one line: ``pays: [40 to 1, 40 to 1]``."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _flow_list(dumper, data):
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
+
+
+def _str(dumper, data):
+    # plain style where YAML allows it, quoted only where needed; never folded
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data)
+
+
+_Dumper.add_representer(FlowList, _flow_list)
+_Dumper.add_representer(str, _str)
+
+
+def dump_yaml(data: dict) -> str:
+    body = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                     default_flow_style=False, width=10_000, indent=2)
+    return SCHEMA_LINE + "\n" + body
+
+
+# ------------------------------------------------------------------ conversion
+
+def _section_key(number: str) -> tuple:
+    m = re.match(r"(\d+)([a-z]?)\.(\d+)([a-z]?)", number)
+    if not m:
+        return (10**9, number)
+    return (int(m.group(1)), m.group(2), int(m.group(3)), m.group(4))
+
+
+class _Paytables:
+    def __init__(self) -> None:
+        self.tables: dict[str, dict] = {}
+
+    def add(self, table: Table, cite: str, text: str) -> str:
+        ident, title = _paytable_name(table, text)
+        base, n = ident, 2
+        while ident in self.tables:
+            ident = f"{base}_{n}"
+            n += 1
+        hands = [r.hand for r in table.rows]
+        self.tables[ident] = {
+            "title": title,
+            "cite": cite,
+            "ranking": guess_ranking(hands),
+            "columns": FlowList(table.columns),
+            "header": table.header,
+            "rows": [{"hand": r.hand, "label": r.label, "pays": FlowList(r.pays)} for r in table.rows],
+        }
+        return ident
+
+
+WAGER_RE = re.compile(r"((?:[A-Z][A-Za-z-]*\s)+)(?:Wagers?|Payouts?)\b")
+
+
+def _wager(text: str) -> Optional[str]:
+    m = WAGER_RE.search(text)
+    if not m:
+        return None
+    name = m.group(1).strip()
+    name = re.sub(r"^(?:A|An|The)\s+", "", name)
+    return name or None
+
+
+def _paytable_name(table: Table, text: str) -> tuple[str, str]:
+    """Id (snake_case from the wager name) and title of a paytable."""
+    if table.caption:
+        m = re.match(r"\$([\d,]+)\s+(.*)$", table.caption)
+        if m and "Envy Bonus" in table.columns:
+            name = _wager(m.group(2) + " ") or m.group(2)
+            ident = "envy_" + re.sub(r"_payout$", "", slug(name)) + "_" + m.group(1).replace(",", "")
+            return ident, f"Envy Bonus ({table.caption})"
+        name = _wager(table.caption + " ") or table.caption
+        return re.sub(r"_payout$", "", slug(name)), name
+    name = _wager(text) or "paytable"
+    return re.sub(r"_payout$", "", slug(name)), re.sub(r"\s+Payout$", "", name)
+
+
+def _node(p: Provision, pay: _Paytables) -> dict:
+    if p.elided:
+        return {"elided": True}
+    d: dict[str, Any] = {"label": p.label, "text": straight_quotes(p.text)}
+    if p.tables:
+        tabs = []
+        for t in p.tables:
+            ident = pay.add(t, p.cite, p.text)
+            entry: dict[str, Any] = {"paytable": ident}
+            if t.caption:
+                entry["caption"] = t.caption
+            tabs.append(entry)
+        d["tables"] = tabs
+    if p.after:
+        d["after"] = straight_quotes(p.after)
+    if p.children:
+        d["children"] = [_node(c, pay) for c in p.children]
+    return d
+
+
+def _definition(df: Definition, pay: _Paytables) -> dict:
+    d: dict[str, Any] = {"term": df.term, "text": straight_quotes(df.text)}
+    if df.children:
+        d["children"] = [_node(c, pay) for c in df.children]
+    return d
+
+
+def _section(s: Section, pay: _Paytables) -> dict:
+    d: dict[str, Any] = {"section": s.number, "heading": s.heading}
+    if s.text:
+        d["text"] = straight_quotes(s.text)
+    if s.definitions:
+        d["definitions"] = [_definition(x, pay) for x in s.definitions]
+    if s.tables:
+        d["tables"] = [{"paytable": pay.add(t, s.cite, s.text or "")} for t in s.tables]
+    if s.children:
+        d["children"] = [_node(c, pay) for c in s.children]
+    return d
+
+
+def _all_refs(s: Section):
+    yield from s.refs
+    for df in s.definitions:
+        yield from df.refs
+        for c in df.children:
+            yield from _node_refs(c)
+    for c in s.children:
+        yield from _node_refs(c)
+
+
+def _node_refs(p: Provision):
+    yield from p.refs
+    for c in p.children:
+        yield from _node_refs(c)
+
+
+def externals(ch: Chapter) -> list[dict]:
+    """Every section cited by the chapter that is not in it, with its "relating to" title."""
+    titles: dict[str, Optional[str]] = {}
+    for s in ch.sections:
+        for r in _all_refs(s):
+            secs = []
+            for t, st in zip(r.targets, r.status):
+                sec = re.match(r"§ (\S+?)(?:\(|$)", t).group(1)
+                if sec not in secs:
+                    secs.append(sec)
+            parts = [None] * len(secs)
+            if r.relating_to:
+                if len(secs) == 1:
+                    parts = [r.relating_to]
+                else:
+                    split = re.split(r";\s(?:and\s)?", r.relating_to)
+                    if len(split) == len(secs):
+                        parts = split
+            for (t, st) in zip(r.targets, r.status):
+                if st != "external":
+                    continue
+                sec = re.match(r"§ (\S+?)(?:\(|$)", t).group(1)
+                title = parts[secs.index(sec)]
+                if titles.get(sec) is None:
+                    titles[sec] = title
+    out = []
+    for sec in sorted(titles, key=_section_key):
+        entry: dict[str, Any] = {"cite": f"§ {sec}"}
+        if titles[sec]:
+            entry["title"] = straight_quotes(titles[sec])
+        out.append(entry)
+    return out
+
+
+def chapter_to_spec(doc: Document, chapter: str) -> dict:
+    ch = doc.chapter(chapter)
+    if ch is None:
+        have = ", ".join(c.number for c in doc.chapters)
+        raise TextError(f"chapter {chapter} is not in this file (it has: {have})", doc.path, 1, 1)
+    pay = _Paytables()
+    provisions = [_section(s, pay) for s in ch.sections]
+    source: dict[str, Any] = {"cite": doc.source_cite or ""}
+    if doc.date:
+        source["date"] = doc.date
+    source["file"] = Path(doc.path).name
+    spec: dict[str, Any] = {
+        "rulespec": 1,
+        "chapter": ch.number,
+        "title": ch.title or "",
+        "source": source,
+        "completeness": "complete" if ch.complete else "partial",
+        "externals": externals(ch),
+        "provisions": provisions,
+        "paytables": pay.tables,
+    }
+    return spec
+
+
+def import_file(path: str, chapter: Optional[str]) -> dict:
+    from .parser import parse_file
+
+    doc = parse_file(path)
+    if chapter is None:
+        if len(doc.chapters) != 1:
+            raise TextError("this file holds chapters " + ", ".join(c.number for c in doc.chapters)
+                            + "; choose one with --chapter", path, 1, 1)
+        chapter = doc.chapters[0].number
+    return chapter_to_spec(doc, chapter)

@@ -1,0 +1,543 @@
+"""Parse Bulletin and Code pages into a provision tree (see docs/text-tools.md).
+
+Pipeline: ``lexer.lex`` (logical lines, furniture set apart) -> lark LALR grammar
+(``compiler/lang/bulletin.lark`` or ``pacode.lark``) -> ``_Build`` transformer into the
+frozen dataclasses of ``model`` -> levels decided by the label sequence -> cross
+references parsed with ``compiler/lang/citation.lark`` and resolved.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+from lark import Lark, Transformer, v_args
+from lark.exceptions import UnexpectedInput, VisitError
+from lark.lexer import Lexer
+
+from compiler.lang.citations import (
+    CitationSyntaxError,
+    STYLES,
+    expand,
+    is_first_label,
+    label_style,
+    label_styles,
+    next_label,
+    parse_citation,
+)
+
+from .errors import TextError
+from .hands import hand_id, parse_odds
+from .lexer import lex
+from .model import (
+    LEVELS,
+    Chapter,
+    CrossRef,
+    Definition,
+    Document,
+    FurnitureItem,
+    Pos,
+    PreambleLine,
+    Provision,
+    Row,
+    SecEntry,
+    Section,
+    Table,
+)
+
+LANG = Path(__file__).resolve().parent.parent / "lang"
+
+
+class _TokenListLexer(Lexer):
+    """Feeds the tokens of the line-oriented lexer stage to lark."""
+
+    def __init__(self, lexer_conf):  # noqa: D401 - lark interface
+        pass
+
+    def lex(self, data):
+        yield from data
+
+
+@lru_cache(maxsize=None)
+def grammar(name: str) -> Lark:
+    # strict=True: no shift/reduce conflicts allowed (terminals are %declare'd, so no
+    # regex-collision check is needed).
+    return Lark((LANG / name).read_text(encoding="utf-8"), parser="lalr", lexer=_TokenListLexer,
+                strict=True, propagate_positions=True, maybe_placeholders=False)
+
+
+def _pos(tok) -> Pos:
+    return Pos(tok.line, tok.column)
+
+
+# ----------------------------------------------------------------- raw items
+
+class _Item:
+    __slots__ = ("kind", "label", "text", "pos", "table")
+
+    def __init__(self, kind, label="", text="", pos=Pos(0, 0), table=None):
+        self.kind, self.label, self.text, self.pos, self.table = kind, label, text, pos, table
+
+
+class _Build(Transformer):
+    """Parse tree -> dataclasses. Sections are nested by ``_nest``."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    # items
+    def provision(self, c):
+        return _Item("prov", c[0].value[1:-1], c[1].value, _pos(c[0]), (_pos(c[1]),))
+
+    def definition(self, c):
+        return _Item("def", c[0].value, c[1].value, _pos(c[0]), (_pos(c[1]),))
+
+    def text(self, c):
+        return _Item("text", "", c[0].value, _pos(c[0]), (_pos(c[0]),))
+
+    def elision(self, c):
+        return _Item("elision", pos=_pos(c[0]))
+
+    def row(self, c):
+        label = c[0].value
+        pays = tuple(t.value for t in c[1:])
+        return Row(hand_id(label), label, pays, tuple(parse_odds(p) for p in pays), _pos(c[0]))
+
+    def table(self, c):
+        caption = None
+        if c[0].type == "CAPTION":
+            caption = c[0].value
+            c = c[1:]
+        head = c[0]
+        cols = tuple(t.value for t in c[1:] if getattr(t, "type", None) == "COLUMN")
+        rows = tuple(r for r in c[1:] if isinstance(r, Row))
+        for r in rows:
+            if len(r.pays) != len(cols):
+                raise TextError(f"paytable row {r.label!r} has {len(r.pays)} payouts for {len(cols)} columns",
+                                self.path, r.pos.line, r.pos.column)
+        return _Item("table", pos=_pos(c[0] if caption is None else head),
+                     table=Table(head.value, cols, rows, caption, _pos(head)))
+
+    # sections
+    def section(self, c):
+        head = c[0]
+        m = re.match(r"§\s(\S+)\.\s+(.*)$", head.value)
+        return self._section(m.group(1), m.group(2).strip(), _pos(head), c[1:])
+
+    def code_section(self, c):
+        site = [t for t in c if getattr(t, "type", None) == "SITE_SECTION"]
+        head = [t for t in c if getattr(t, "type", None) == "SECTION_HEAD"]
+        items = [x for x in c if isinstance(x, _Item)]
+        if head:
+            m = re.match(r"§\s(\S+)\.\s+(.*)$", head[0].value)
+            number, heading, pos = m.group(1), m.group(2).strip(), _pos(head[0])
+        elif site:
+            m = re.match(r"Section (\S+) - (.*)$", site[0].value)
+            # the site drops the heading's final period; the Code prints it
+            heading = m.group(2).strip()
+            number, heading, pos = m.group(1), heading if heading.endswith(".") else heading + ".", _pos(site[0])
+        else:
+            first = items[0].pos if items else Pos(1, 1)
+            raise TextError("Code page without a section heading", self.path, first.line, first.column)
+        return self._section(number, heading, pos, items)
+
+    def _section(self, number, heading, pos, items):
+        return _nest(self.path, number, heading, pos, [x for x in items if isinstance(x, _Item)])
+
+    def sec_list(self, c):
+        out = []
+        for t in c[1:]:
+            m = re.match(r"(\S+?)\.\s+(.*)$", t.value)
+            out.append(SecEntry(m.group(1), m.group(2).strip(), _pos(t)))
+        return ("sec_list", tuple(out))
+
+    def chapter(self, c):
+        head = c[0]
+        m = re.match(r"CHAPTER\s+(\S+)\.\s+(.*)$", head.value)
+        sec_list = ()
+        sections = []
+        for x in c[1:]:
+            if isinstance(x, tuple) and x and x[0] == "sec_list":
+                sec_list = x[1]
+            elif isinstance(x, Section):
+                sections.append(x)
+        return Chapter(m.group(1), m.group(2).strip(), sec_list, tuple(sections), _pos(head))
+
+    def loose_sections(self, c):
+        secs = tuple(x for x in c if isinstance(x, Section))
+        return Chapter(secs[0].number.split(".")[0], None, (), secs, secs[0].pos)
+
+    def preamble(self, c):
+        return ("preamble", tuple(PreambleLine("heading" if t.type == "PRE_HEADING" else "text",
+                                               t.value, _pos(t)) for t in c))
+
+    def annex(self, c):
+        return ("annex", " ".join(t.value for t in c))
+
+
+# ------------------------------------------------------------------------ nesting
+
+class _Node:
+    __slots__ = ("label", "style", "text", "pos", "text_pos", "children", "tables", "after",
+                 "elided", "is_def")
+
+    def __init__(self, label, style, text="", pos=Pos(0, 0), text_pos=Pos(0, 0), elided=False, is_def=False):
+        self.label, self.style, self.text, self.pos, self.text_pos = label, style, text, pos, text_pos
+        self.children, self.tables, self.after = [], [], None
+        self.elided, self.is_def = elided, is_def
+
+
+def _opens_children(text: str) -> bool:
+    return text.rstrip().endswith((":", "\u2014"))
+
+
+def _place(stack: list[_Node], label: str, after_elision: bool) -> tuple[int, str] | None:
+    """Where a label goes: (depth of its parent in ``stack`` -- -1 for the section --, style).
+
+    Decided by the sequence: a label either continues an open level (the successor of
+    that level's last label) or opens a level below the deepest open node (the first
+    label of the next style).  ``(i)`` after ``(h)`` continues the subsections; ``(i)``
+    after ``(3)`` opens subparagraphs."""
+    siblings = []
+    for depth in range(len(stack) - 1, -1, -1):
+        node = stack[depth]
+        if node.is_def or node.elided:
+            continue
+        if next_label(node.label, node.style) == label:
+            siblings.append((depth - 1, node.style))
+    child = None
+    if stack:
+        deepest = stack[-1]
+        used = {n.style for n in stack}
+        if deepest.is_def:
+            style = label_style(label)
+            if style and is_first_label(label, style):
+                child = (len(stack) - 1, style)
+        else:
+            i = STYLES.index(deepest.style)
+            natural = STYLES[i + 1] if i + 1 < len(STYLES) else None
+            if natural and is_first_label(label, natural):
+                child = (len(stack) - 1, natural)
+            else:
+                # an irregular deeper level (e.g. 688a.11(h)(3)(i)(B)(1)): a first label
+                # of a style not open on the stack, when no sibling fits
+                for style in label_styles(label):
+                    if style not in used and is_first_label(label, style):
+                        child = (len(stack) - 1, style)
+                        break
+                # below a clause the Code starts over with (1) (688a.11(h)(3)(i)(B)(1))
+                if child is None and label == "1" and len(stack) >= 4 and deepest.style == "ALPHA":
+                    child = (len(stack) - 1, "arabic")
+    else:
+        style = label_style(label)
+        if style and (is_first_label(label, style) or after_elision):
+            return (-1, style)
+        for style in label_styles(label):
+            if is_first_label(label, style):
+                return (-1, style)
+        return None
+    if siblings and child:
+        return child if _opens_children(stack[-1].text) else siblings[0]
+    if siblings:
+        return siblings[0]
+    if child:
+        return child
+    if after_elision:
+        # "* * * * * (e)": text before the label not reproduced; accept the label at the
+        # open level of its style, else at the top
+        for depth in range(len(stack) - 1, -1, -1):
+            if stack[depth].style in label_styles(label):
+                return (depth - 1, stack[depth].style)
+        style = label_style(label)
+        return (-1, style) if style else None
+    return None
+
+
+def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item]) -> Section:
+    intro: Optional[str] = None
+    intro_pos = pos
+    top: list[_Node] = []
+    defs: list[_Node] = []
+    section_tables = []
+    stack: list[_Node] = []
+    after_elision = False
+    pending_elisions: list[Pos] = []
+    last_node: Optional[_Node] = None  # node that received the latest text or table
+
+    for it in items:
+        if it.kind == "elision":
+            after_elision = True
+            pending_elisions.append(it.pos)
+            continue
+        if it.kind == "def":
+            node = _Node(it.text and "" or "", None, it.text, it.pos, it.table[0], is_def=True)
+            node.label = it.label  # the term
+            defs.append(node)
+            stack = [node]
+            last_node = node
+            continue
+        if it.kind == "prov":
+            placed = _place(stack, it.label, after_elision)
+            if placed is None:
+                where = stack[-1].label if stack else "the start of the section"
+                raise TextError(f"label ({it.label}) cannot follow ({where}) in § {number}",
+                                path, it.pos.line, it.pos.column)
+            depth, style = placed
+            node = _Node(it.label, style, it.text, it.pos, it.table[0])
+            parent_list = top if depth < 0 else stack[depth].children
+            for epos in pending_elisions:
+                parent_list.append(_Node("", style, "", epos, epos, elided=True))
+            pending_elisions = []
+            after_elision = False
+            parent_list.append(node)
+            stack = stack[: depth + 1] + [node]
+            last_node = node
+            continue
+        if it.kind == "table":
+            if last_node is None:
+                section_tables.append(it.table)
+            else:
+                if last_node.after is not None:
+                    raise TextError("a second table after text that follows a table", path,
+                                    it.pos.line, it.pos.column)
+                last_node.tables.append(it.table)
+            continue
+        if it.kind == "text":
+            if last_node is None and intro is None and not section_tables:
+                intro, intro_pos = it.text, it.table[0]
+            elif last_node is not None and (last_node.tables or last_node.is_def) and last_node.after is None:
+                last_node.after = it.text
+            else:
+                raise TextError("unlabelled text inside the provisions of a section", path,
+                                it.pos.line, it.pos.column)
+            continue
+    for epos in pending_elisions:
+        style = stack[0].style if stack and not stack[0].is_def else "alpha"
+        top.append(_Node("", style, "", epos, epos, elided=True))
+
+    section = Section(number, heading, intro, (), (), tuple(section_tables), (), pos)
+    sec_refs = _refs(intro or "", number, (), intro_pos) if intro else ()
+    definitions = tuple(
+        Definition(d.label, d.text, tuple(_freeze(c, number, (), d.label) for c in d.children),
+                   _refs(d.text, number, (), d.text_pos), d.pos)
+        for d in defs)
+    children = tuple(_freeze(n, number, (), None) for n in top)
+    return replace(section, definitions=definitions, children=children, refs=sec_refs)
+
+
+def _freeze(node: _Node, number: str, parent_path: tuple[str, ...], term: Optional[str]) -> Provision:
+    if node.elided:
+        return Provision("", LEVELS.get(node.style, "subsection"), f"§ {number}" + "".join(f"({p})" for p in parent_path),
+                         "", pos=node.pos, elided=True)
+    path = parent_path + (node.label,)
+    cite = f"§ {number}" + "".join(f"({p})" for p in path)
+    if term:
+        cite = f"§ {number} {term}" + "".join(f"({p})" for p in path)
+    refs = _refs(node.text, number, path, node.text_pos)
+    if node.after:
+        refs = refs + _refs(node.after, number, path, node.text_pos)
+    return Provision(
+        node.label, LEVELS.get(node.style, "subclause") if len(path) < 5 else "subclause", cite, node.text,
+        tuple(_freeze(c, number, path, term) for c in node.children),
+        tuple(node.tables), node.after, refs, node.pos)
+
+
+# -------------------------------------------------------------- cross-references
+
+SEC = r"\d+[a-z]?\.\d+[a-z]?"
+LAB = r"\([A-Za-z0-9]{1,5}\)"
+_CONT = rf"(?:\s?[\u2014\u2013-]\s?|,\s(?:and\s|or\s)?|\s(?:and|or|through)\s)"
+CITE_RE = re.compile(rf"§§?(?:\s§)?\s?{SEC}(?:{LAB})*(?:{_CONT}(?:§\s)?(?:{SEC}(?:{LAB})*|(?:{LAB})+))*")
+INTERNAL_RE = re.compile(
+    rf"\b(subsections?|paragraphs?|subparagraphs?|clauses?|subclauses?)\s((?:{LAB})+(?:{_CONT}(?:{LAB})+)*)")
+RELATING_RE = re.compile(r"\s?\(relating to ([^()]*(?:\([^()]*\)[^()]*)*)\)")
+KIND_DEPTH = {"subsection": 0, "paragraph": 1, "subparagraph": 2, "clause": 3, "subclause": 4}
+
+
+def _refs(text: str, number: str, path: tuple[str, ...], pos: Pos) -> tuple[CrossRef, ...]:
+    out = []
+    for m in CITE_RE.finditer(text):
+        span = m.group(0)
+        try:
+            cites = expand(parse_citation(span))
+        except CitationSyntaxError:
+            continue
+        rel = RELATING_RE.match(text, m.end())
+        out.append(CrossRef(span, tuple(c.format() for c in cites), (),
+                            rel.group(1) if rel else None, Pos(pos.line, pos.column + m.start())))
+    for m in INTERNAL_RE.finditer(text):
+        kind = m.group(1).rstrip("s")
+        depth = KIND_DEPTH[kind]
+        prefix = path[:depth] if len(path) >= depth else path
+        base = number + "".join(f"({p})" for p in prefix)
+        try:
+            cites = expand(parse_citation(base + m.group(2)))
+        except CitationSyntaxError:
+            continue
+        out.append(CrossRef(m.group(0), tuple(c.format() for c in cites), (), None,
+                            Pos(pos.line, pos.column + m.start())))
+    out.sort(key=lambda r: (r.pos.line, r.pos.column))
+    return tuple(out)
+
+
+def _index(doc_chapters) -> set[str]:
+    have = set()
+    for ch in doc_chapters:
+        for s in ch.sections:
+            have.add(s.cite)
+            from .model import section_provisions
+            for p in section_provisions(s):
+                if not p.elided:
+                    have.add(p.cite)
+    return have
+
+
+def _resolve_refs(refs, have: set[str], sections: set[str]) -> tuple[CrossRef, ...]:
+    out = []
+    for r in refs:
+        status = []
+        for t in r.targets:
+            sec = re.match(r"§ (\S+?)(?:\(|$)", t).group(1)
+            if t in have:
+                status.append("internal")
+            elif sec in sections:
+                status.append("missing")
+            else:
+                status.append("external")
+        out.append(replace(r, status=tuple(status)))
+    return tuple(out)
+
+
+def _resolve_node(p: Provision, have, sections) -> Provision:
+    return replace(p, refs=_resolve_refs(p.refs, have, sections),
+                   children=tuple(_resolve_node(c, have, sections) for c in p.children))
+
+
+def _resolve(chapters: tuple[Chapter, ...]) -> tuple[Chapter, ...]:
+    have = _index(chapters)
+    sections = {s.number for ch in chapters for s in ch.sections}
+    out = []
+    for ch in chapters:
+        secs = []
+        for s in ch.sections:
+            secs.append(replace(
+                s, refs=_resolve_refs(s.refs, have, sections),
+                definitions=tuple(replace(d, refs=_resolve_refs(d.refs, have, sections),
+                                          children=tuple(_resolve_node(c, have, sections) for c in d.children))
+                                  for d in s.definitions),
+                children=tuple(_resolve_node(c, have, sections) for c in s.children)))
+        out.append(replace(ch, sections=tuple(secs)))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------- entry points
+
+MISDECODED_SECTION_SIGN = "\u0e22\u0e07"  # "§" (C2 A7) read as TIS-620: "ยง"
+
+
+def _iso(date_text: str) -> Optional[str]:
+    try:
+        return datetime.strptime(date_text, "%B %d, %Y").date().isoformat()
+    except ValueError:
+        return None
+
+
+def parse_text(text: str, path: str = "<input>") -> Document:
+    lexed = lex(text, path)
+    tokens = lexed.tokens
+    if not any(t.type in ("SECTION_HEAD", "SITE_SECTION") for t in tokens):
+        raise TextError("no regulation text found (no section heading such as '§ 567.1. Definitions.')",
+                        path, 1, 1)
+    gname = "pacode.lark" if lexed.format == "code" else "bulletin.lark"
+    try:
+        tree = grammar(gname).parse(tokens)
+        result = _Build(path).transform(tree)
+    except UnexpectedInput as exc:
+        tok = getattr(exc, "token", None)
+        line = getattr(tok, "line", None) or getattr(exc, "line", 1) or 1
+        col = getattr(tok, "column", None) or getattr(exc, "column", 1) or 1
+        what = getattr(tok, "type", "end of input")
+        expected = sorted(getattr(exc, "expected", []) or [])
+        raise TextError(f"unexpected {_describe(what)} here"
+                        + (f" (expected {', '.join(_describe(e) for e in expected[:4])})" if expected else ""),
+                        path, line, col) from None
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, TextError):
+            raise exc.orig_exc from None
+        raise
+    preamble, annex, chapters = (), None, []
+    if gname == "bulletin.lark":
+        for x in result.children:
+            if isinstance(x, tuple) and x[0] == "preamble":
+                preamble = x[1]
+            elif isinstance(x, tuple) and x[0] == "annex":
+                annex = x[1]
+            elif isinstance(x, Chapter):
+                chapters.append(x)
+    else:
+        site_ch = [t for t in result.children if getattr(t, "type", None) == "SITE_CHAPTER"]
+        sec = [x for x in result.children if isinstance(x, Section)][0]
+        number = sec.number.split(".")[0]
+        title = None
+        if site_ch:
+            m = re.match(r"Chapter (\S+) - (.*)$", site_ch[0].value)
+            number, title = m.group(1), m.group(2).strip()
+        chapters.append(Chapter(number, title, (), (sec,), sec.pos))
+    chapters = _resolve(tuple(chapters))
+
+    # furniture, metadata
+    furniture = []
+    source_cite, date = None, None
+    have = _index(chapters)
+    sections = {s.number for ch in chapters for s in ch.sections}
+    for f in lexed.furniture:
+        text_f = f.text.replace(MISDECODED_SECTION_SIGN, "§")
+        refs = ()
+        if f.kind in ("cited_in", "universal_citation"):
+            refs = _resolve_refs(_refs(text_f, "", (), Pos(f.line, f.column)), have, sections)
+        furniture.append(FurnitureItem(f.kind, f.text, Pos(f.line, f.column), refs))
+        if f.kind in ("page_cite", "doc_title") and source_cite is None:
+            m = re.search(r"\[(\d+) Pa\.B\. (\d+)\]", f.text)
+            source_cite = f"{m.group(1)} Pa.B. {m.group(2)}"
+        if f.kind == "date" and date is None:
+            date = _iso(f.text.strip("[]").split(", ", 1)[1])
+        if f.kind == "current_through" and date is None:
+            m = re.search(r"([A-Z][a-z]+ \d{1,2}, \d{4})", f.text)
+            if m:
+                date = _iso(m.group(1))
+    if lexed.format == "code":
+        secs = [s for ch in chapters for s in ch.sections]
+        source_cite = f"58 Pa. Code {secs[0].cite}" if len(secs) == 1 else "58 Pa. Code"
+    return Document(path, lexed.format, source_cite, date, tuple(preamble), annex, tuple(chapters),
+                    tuple(furniture))
+
+
+def _describe(tok_type: str) -> str:
+    return {
+        "LABEL": "label", "SECTION_HEAD": "section heading", "CHAPTER_HEAD": "chapter heading",
+        "TEXT": "text", "UTEXT": "text", "TERM": "definition", "TABLE_HEAD": "paytable",
+        "HAND": "paytable row", "CELL": "payout", "COLUMN": "paytable column", "$END": "end of input",
+        "SEC_LIST": "'Sec.' list", "SEC_ENTRY": "'Sec.' entry", "ELISION": "'* * * * *'",
+        "CAPTION": "caption", "ANNEX": "'Annex'", "PRE_TEXT": "preamble text",
+        "PRE_HEADING": "preamble heading", "SITE_CHAPTER": "site chapter header",
+        "SITE_SECTION": "site section header",
+    }.get(tok_type, tok_type)
+
+
+def parse_file(path: str | Path) -> Document:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise TextError(f"cannot read file: {exc.strerror or exc}", str(path), 1, 1) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise TextError("not UTF-8 text", str(path), line, col) from None
+    return parse_text(text, str(path))

@@ -1,0 +1,38 @@
+"""Shared, cached fixtures of the analysis tests (the full enumerations run once per session)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+from compiler.analysis.enumerate import enumerate_hands, standard_deck
+from compiler.runtime.rankings import Ranking
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures" / "rankings"
+
+
+@lru_cache(maxsize=None)
+def spec(ch: str) -> dict:
+    return yaml.safe_load((FIX / f"{ch}.yaml").read_text())
+
+
+@lru_cache(maxsize=None)
+def ranking(ch: str, rid: str) -> Ranking:
+    return Ranking.from_spec(spec(ch)["rankings"][rid], rid)
+
+
+@lru_cache(maxsize=None)
+def dist(ch: str, rid: str, k: int, jokers: int = 0, card_hands: tuple = ()):
+    return enumerate_hands(ranking(ch, rid), k, standard_deck(jokers), card_hands)
+
+
+@pytest.fixture(scope="session")
+def six_card_669a():
+    return dist("669a", "five_card", 6)
+
+
+@pytest.fixture(scope="session")
+def six_card_670a():
+    return dist("670a", "five_card", 6, 1)
