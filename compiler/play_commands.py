@@ -79,7 +79,8 @@ def cmd_settle(args) -> int:
         table = mod.new_table(opts, shoe=rs.shoe())
         table.first_after_shuffle = rs.first_after_shuffle
         table.game_beginning = False
-        result = table.play_round(rs.bets, rs.strategy(), rs.events, new_dealer=rs.new_dealer)
+        result = table.play_round(rs.bets, rs.strategy(), rs.events, new_dealer=rs.new_dealer,
+                                  players=rs.players or None)
     except DecisionMissing as e:
         print(f"{args.round}: error: {e}", file=sys.stderr)
         return 1
@@ -93,7 +94,7 @@ def cmd_settle(args) -> int:
         out = result.to_json()
         out["chapter"] = mod.CHAPTER
         out["warnings"] = warnings
-        print(json.dumps(out, indent=2))
+        print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         print(f"Chapter {mod.CHAPTER}. {mod.TITLE}: {args.round}")
         if result.void:
@@ -128,7 +129,7 @@ def cmd_analyze(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.format == "json":
-        print(json.dumps(report.to_json(), indent=2))
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         print(report.to_text())
     return 0
@@ -145,7 +146,7 @@ def cmd_simulate(args) -> int:
         return 1
     res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy)
     if args.format == "json":
-        print(json.dumps(res.to_json(), indent=2))
+        print(json.dumps(res.to_json(), indent=2, ensure_ascii=False))
     else:
         print(res.to_text())
     return 0

@@ -91,6 +91,7 @@ class RoundSpec:
     first_after_shuffle: bool = True
     new_dealer: bool = False
     expect: dict = field(default_factory=dict)
+    players: dict = field(default_factory=dict)
 
     def strategy(self) -> dict[int, Strategy]:
         out = {}
@@ -162,4 +163,5 @@ def load_round(path: str) -> RoundSpec:
         raise DiagnosticError(errs)
     return RoundSpec(doc, str(d["chapter"]), dict(d.get("options") or {}), bets, choices, offers, dealt, burned,
                      events, bool(d.get("first_after_shuffle", True)), bool(d.get("new_dealer", False)),
-                     dict(d.get("expect") or {}))
+                     dict(d.get("expect") or {}),
+                     {int(k): v["player"] for k, v in d["positions"].items() if "player" in v})

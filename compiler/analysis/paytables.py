@@ -4,6 +4,20 @@ All money is exact: ``Fraction``.  The *return* of a wager here is the player's 
 result per unit wagered (negative: the house advantage), e.g. ``-7/256``.  A payout of
 ``P% of meter`` makes the return an :class:`Affine` function ``a + b * meter`` of the meter
 amount at the time of payment (in the same currency unit as the stake, see ``stake``).
+
+Readings of the regulation used with this module (they live in the data; stated here so the
+figures can be checked):
+
+* 670a Insurance (§ 670a.7(e)(3), § 670a.11(h)(2), § 670a.12(c)): "a five-card Poker hand with a
+  rank of a king-high or less" is read as: the best five-card hand of the six cards is in none
+  of the categories of § 670a.6(b) (no pair, straight, flush, ...) and its highest card is at
+  most a king; the row is the rank of that highest card (eight-high is the lowest possible).
+  The joker counts as an ace unless it completes a straight or a flush (§ 670a.6(a)), so a hand
+  holding the joker is ace-high or better and never wins the Insurance Wager.
+* 669a Progressive (§ 669a.7(d)(4), § 669a.12(e)): valued as a wager on the player's three
+  cards (the lead's recorded reading); "100% of meter" is an affine function of the meter.
+* Envy Bonus: a fixed amount per qualifying hand of *another* player: :func:`envy_value` gives
+  its expected value per other player at the table.
 """
 from __future__ import annotations
 
@@ -153,7 +167,7 @@ def paytable_return(dist: Distribution, paytable: Mapping[str, Any], column: int
     ranking = dist.ranking
     cols = list(paytable.get("columns") or ["Payout"])
     ci = cols.index(column) if isinstance(column, str) else int(column)
-    rows = paytable["rows"]
+    rows = [dict(r, pays=r["pays"] if isinstance(r["pays"], list) else [r["pays"]]) for r in paytable["rows"]]
     for r in rows:
         if len(r["pays"]) != len(cols):
             raise ValueError(f"row {r['hand']!r} has {len(r['pays'])} payouts for {len(cols)} columns "

@@ -56,6 +56,12 @@ def odds_src(o: Odds) -> str:
     return f"Odds({o.kind!r}, {_frac(o.num)}, {_frac(o.den)})"
 
 
+def money_src(a) -> str:
+    from compiler.runtime.money import money
+
+    return f"Decimal({str(money(a))!r})"
+
+
 def _frac(x: Fraction) -> str:
     x = Fraction(x)
     return f"Fraction({x.numerator}, {x.denominator})"
@@ -101,6 +107,7 @@ def game_context(ch: Chapter) -> dict:
                          "when": fns.when(c.when, c.when_text, c.cite, c.src),
                          "then": fns.then(c.then, c.then_text, c.cite, c.src)} for c in s.choices],
             "steps": [step(x) for x in s.steps],
+            "exprs": [(k, fns.when(node, text, s.cite, s.src)) for k, node, text in s.exprs],
         }
 
     procedure = [step(s) for s in ch.procedure]
@@ -112,8 +119,13 @@ def game_context(ch: Chapter) -> dict:
     batches = cards.get("batches") or {}
     batches_when = "None"
     if ch.batches_when is not None:
-        batches_when = fns.add("when", batches["cite"], ch.data and _src0(ch), batches["when"],
+        batches_when = fns.add("when", batches["cite"], _src0(ch, "/cards/batches"), batches["when"],
                                [f"return {compile_expr(ch.batches_when)}"])
+    ppp = (d.get("table") or {}).get("positions_per_player") or {}
+    positions_max = "None"
+    if ch.positions_max is not None:
+        positions_max = fns.add("when", ppp["cite"], _src0(ch, "/table/positions_per_player"), ppp["max"],
+                                [f"return {compile_expr(ch.positions_max)}"])
     options = d.get("options") or {}
     decks_default = int(cards.get("decks", 1))
     if cards.get("decks_option"):
@@ -129,6 +141,7 @@ def game_context(ch: Chapter) -> dict:
         "paytables": [{
             "id": k, "title": v.get("title", k), "cite": v["cite"], "columns": tuple(v["columns"]),
             "option": v.get("option"), "ranking": v.get("ranking"),
+            "amounts": tuple(money_src(a) for a in v.get("amounts") or ()),
             "rows": [{"hand": r["hand"], "label": r["label"],
                       "odds": [odds_src(parse_odds(x)) for x in (r["pays"] if isinstance(r["pays"], list)
                                                                  else [r["pays"]])]} for r in v["rows"]],
@@ -136,9 +149,11 @@ def game_context(ch: Chapter) -> dict:
         "wagers": [{"id": k, "name": v["name"], "cite": v["cite"], "pays": v.get("pays"),
                     "required": bool(v.get("required", False)), "offered_by": v.get("offered_by"),
                     "requires": tuple(v.get("requires") or ()), "progressive": v.get("progressive"),
-                    "placed": v.get("placed", "before_deal")}
+                    "placed": v.get("placed", "before_deal"),
+                    "amounts": tuple(money_src(a) for a in v.get("amounts") or ())}
                    for k, v in (d.get("wagers") or {}).items()],
         "options": options,
+        "requirements": tuple((r["cite"], r["text"]) for r in d.get("requirements") or ()),
         "meters": [{"id": k, "cite": v["cite"], "rate_option": v.get("rate_option"),
                     "reset_option": v.get("reset_option")} for k, v in (d.get("meters") or {}).items()],
         "cards": {
@@ -160,15 +175,16 @@ def game_context(ch: Chapter) -> dict:
         },
         "procedure": procedure,
         "irregularities": irregularities,
+        "positions": {"max": positions_max, "adjacent": bool(ppp.get("adjacent", False)), "cite": ppp.get("cite", "")},
         "functions": fns.items,
     }
     return ctx
 
 
-def _src0(ch: Chapter):
+def _src0(ch: Chapter, pointer: str):
     from compiler.ir.model import Src
 
-    return Src(ch.spec_path, 1, 1, "/cards/batches")
+    return Src(ch.spec_path, ch.lines.get(pointer, 1), 1, pointer)
 
 
 def render_game_module(ch: Chapter) -> str:

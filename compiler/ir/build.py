@@ -14,7 +14,8 @@ from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_acti
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
 
-STEP_PARAMS = ("text", "count", "to", "zone", "face", "wager", "equal_to")
+STEP_PARAMS = ("text", "count", "to", "zone", "face", "wager", "equal_to", "paytable", "name")
+STEP_EXPRS = ("qualifying", "hand")
 
 
 def slug_of(chapter: str, title: str) -> str:
@@ -121,11 +122,18 @@ class _Builder:
                    self.actions(c.get("then"), f"{ptr}/choices/{i}/then"), c.get("then"), self.src(f"{ptr}/choices/{i}"))
             for i, c in enumerate(s.get("choices") or ()))
         steps = tuple(self.step(x, f"{ptr}/steps/{i}") for i, x in enumerate(s.get("steps") or ()))
-        if s.get("do") == "offer" and s.get("wager") not in self.names.wagers:
+        if s.get("do") in ("offer", "envy") and s.get("wager") not in self.names.wagers:
             self.error(ptr + "/wager", f"unknown wager {s.get('wager')!r}")
+        if s.get("paytable") is not None:
+            if s["paytable"] not in self.names.paytables:
+                self.error(ptr + "/paytable", f"unknown paytable {s['paytable']!r}")
+            self.names.use("paytable", s["paytable"])
+        if s.get("wager") is not None:
+            self.names.use("wager", s["wager"])
+        exprs = tuple((k, self.expr(s[k], f"{ptr}/{k}"), s[k]) for k in STEP_EXPRS if k in s)
         return Step(s["id"], s["do"], s["cite"], self.src(ptr), self.expr(s.get("when"), ptr + "/when"), s.get("when"),
                     self.expr(s.get("players"), ptr + "/players"), s.get("players"), s.get("order", "clockwise"),
-                    params, rules, choices, steps, s.get("title", ""))
+                    params, rules, choices, steps, s.get("title", ""), exprs)
 
     def build(self) -> Chapter | None:
         d = self.data
@@ -155,13 +163,22 @@ class _Builder:
         for i, item in enumerate((d.get("table") or {}).get("layout") or ()):
             if item.get("when"):
                 self.expr(item["when"], f"/table/layout/{i}/when")
+        for i, r in enumerate(d.get("requirements") or ()):
+            if r.get("when"):
+                self.expr(r["when"], f"/requirements/{i}/when")
+            if r.get("step") and r["step"] not in {st.id for st in _walk(procedure)}:
+                self.error(f"/requirements/{i}/step", f"unknown step {r['step']!r}")
         for oid, o in (d.get("options") or {}).items():
             if o.get("when"):
                 self.expr(o["when"], f"/options/{oid}/when")
+        ppp = (d.get("table") or {}).get("positions_per_player") or {}
+        positions_max = self.expr(ppp["max"], "/table/positions_per_player/max") if ppp else None
         if any(x for x in self.diags if x.is_error):
             return None
         return Chapter(d["chapter"], d["title"], self.doc.path, slug_of(d["chapter"], d["title"]), d, procedure,
-                       irregs, constraints, interps, batches_when)
+                       irregs, constraints, interps, batches_when, positions_max,
+                       {ptr: self.doc.position(ptr)[0] for ptr in ("/cards/batches", "/table/positions_per_player")
+                        if self.doc.has(ptr)})
 
 
 def _walk(steps):

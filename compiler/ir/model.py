@@ -61,6 +61,7 @@ class Step:
     choices: tuple[Choice, ...] = ()
     steps: tuple["Step", ...] = ()
     title: str = ""
+    exprs: tuple[tuple[str, Node, str], ...] = ()  # further expressions of the step (envy: qualifying, hand)
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,8 @@ class Chapter:
     constraints: tuple[Constraint, ...] = ()
     interpretations: tuple[Interpretation, ...] = ()
     batches_when: Node | None = None
+    positions_max: Node | None = None
+    lines: Mapping[str, int] = field(default_factory=dict, repr=False)  # source line of a few pointers
 
     @property
     def module_name(self) -> str:

@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from compiler.runtime.cards import card_str
-from compiler.runtime.money import CENT, Odds, fmt_money, money, to_cents
+from compiler.runtime.money import CENT, Odds, fmt_money, money, percent, to_cents
 from compiler.runtime.shoe import CutRule, ScriptedShoe, Shoe, ShoeError, make_rng
 from compiler.runtime.cards import DeckSpec
 
@@ -73,6 +73,7 @@ class Step:
     choices: tuple[Choice, ...] = ()
     steps: tuple["Step", ...] = ()
     source: str = ""
+    exprs: Mapping[str, Fn] = field(default_factory=dict)  # further compiled expressions (envy: qualifying, hand)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ class WagerDef:
     requires: tuple[str, ...] = ()  # wagers that must be placed with it
     progressive: str | None = None  # meter id
     placed: str = "before_deal"  # or 'during_round' (War wager, Double Down)
+    amounts: tuple[Decimal, ...] = ()  # the only amounts allowed (empty: any)
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,7 @@ class Paytable:
     rows: tuple[tuple[str, tuple[Odds, ...], str], ...]  # (hand id, odds per column, label)
     option: str | None = None  # option selecting the column
     ranking: str | None = None
+    amounts: tuple[Decimal, ...] = ()  # column chosen by the receiving wager's amount (Envy schedules)
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,9 @@ class GameDefinition:
     procedure: tuple[Step, ...]
     irregularities: tuple[Irregularity, ...]
     meters: Mapping[str, MeterDef] = field(default_factory=dict)
+    positions_max: Fn | None = None  # how many positions one player may play (options only)
+    positions_adjacent: bool = False
+    positions_cite: str = ""
 
     def defaults(self) -> dict[str, Any]:
         return {k: v.get("default") for k, v in self.options.items() if "default" in v}
@@ -175,6 +181,8 @@ class Wager:
     net: Decimal = Decimal(0)
     cites: list[str] = field(default_factory=list)
     detail: str = ""
+    meter_paid: Decimal = Decimal(0)  # gross paid by a progressive meter (not the table inventory)
+    contribution: Decimal = Decimal(0)  # share of the stake added to a progressive meter
 
 
 @dataclass
@@ -185,6 +193,7 @@ class Seat:
     zones: dict[str, list] = field(default_factory=dict)
     flags: set[str] = field(default_factory=set)
     choices: dict[str, str] = field(default_factory=dict)
+    bonuses: list["WagerResult"] = field(default_factory=list)
     ended: bool = False
 
     def cards(self) -> list:
@@ -464,7 +473,11 @@ class Context:
         for w in self._targets(wager, cite):
             cites = [cite]
             if paytable is not None:
-                odds, row_cite, label = self.table.paytable_odds(paytable, value)
+                found = self.table.paytable_odds(paytable, value)
+                if found is None:
+                    raise EngineError(f"no row of paytable {paytable!r} matches the hand of seat {self.seat.number}; "
+                                      f"the rule at {cite} lets a hand win that the paytable does not pay")
+                odds, row_cite, label = found
                 cites.append(row_cite)
                 desc = f"{label} pays {odds}"
             else:
@@ -651,19 +664,34 @@ class Table:
             return True
         return bool(self.options.get(wd.offered_by))
 
-    def paytable_odds(self, pid: str, value) -> tuple[Odds, str, str]:
+    def paytable_odds(self, pid: str, value, amount: Decimal | None = None) -> tuple[Odds, str, str]:
+        """The odds of the first row of paytable ``pid`` that ``value`` (a hand value, or cards) meets."""
         pt = self.game.paytables[pid]
         col = 0
-        if pt.option is not None:
+        if pt.amounts:
+            if amount not in pt.amounts:
+                raise RefusedError(f"paytable {pid!r} ({pt.cite}) has schedules for "
+                                   f"{', '.join('$' + fmt_money(a) for a in pt.amounts)} only, not ${fmt_money(amount)}")
+            col = pt.amounts.index(amount)
+        elif pt.option is not None:
             sel = self.options.get(pt.option)
             if sel not in pt.columns:
                 raise RefusedError(f"paytable {pid!r}: the Rules Submission selects {sel!r}, not one of {list(pt.columns)}")
             col = pt.columns.index(sel)
         ranking = self.ranking(pt.ranking) if pt.ranking else None
+        if ranking is None:
+            raise EngineError(f"paytable {pid!r} names no ranking")
+        cards = None
+        if isinstance(value, (list, tuple)):
+            cards = [c for c in value if c is not None]
+            value = ranking.best(cards)[0] if len(cards) > ranking.cards else ranking.evaluate(cards)
         for hand, odds, label in pt.rows:
-            if ranking is not None and ranking.value_matches(value, hand):
+            if cards is not None and ranking.card_sets(hand) is not None:
+                if ranking.matches_hand(cards, hand):
+                    return odds[col], pt.cite, label
+            elif ranking.card_sets(hand) is None and ranking.value_matches(value, hand):
                 return odds[col], pt.cite, label
-        raise EngineError(f"no row of paytable {pid!r} ({pt.cite}) matches {getattr(value, 'name', value)}")
+        return None
 
     # -- money ------------------------------------------------------------------------------
     def place(self, rnd: _Round, seat: Seat, wager: str, amount: Decimal, cite: str) -> None:
@@ -677,6 +705,9 @@ class Table:
         if amount != amount.quantize(CENT):
             raise RefusedError(f"{wd.name}: {amount} is not a whole number of cents")
         amount = amount.quantize(CENT)
+        if wd.amounts and amount not in wd.amounts:
+            raise RefusedError(f"{wd.name}: {fmt_money(amount)} is not an allowed amount; allowed: "
+                               f"{', '.join(fmt_money(a) for a in wd.amounts)} ({wd.cite})")
         if wager in seat.wagers and seat.wagers[wager].outcome is None:
             raise RefusedError(f"seat {seat.number} already has a {wd.name}")
         w = Wager(wager, amount, cite or wd.cite)
@@ -684,35 +715,54 @@ class Table:
         seat.history.append(w)
         rnd.log("wager", cite or wd.cite, f"{wd.name} {fmt_money(amount)} placed", seat=seat.number, wager=wager,
                 amount=amount)
+        if wd.progressive:
+            self._contribute(rnd, w, wd.progressive, +1)
+
+    def meter_rate(self, meter_id: str) -> Decimal:
+        m = self.game.meters[meter_id]
+        return percent(self.options.get(m.rate_option, 0)) if m.rate_option else Decimal(0)
+
+    def meter_reset(self, meter_id: str) -> Decimal:
+        m = self.game.meters[meter_id]
+        return money(self.options.get(m.reset_option, 0)) if m.reset_option else Decimal(0)
+
+    def _contribute(self, rnd: "_Round", w: Wager, meter_id: str, sign: int) -> None:
+        """Add (sign=+1) or take back (-1, the wager was void) the meter's share of a stake."""
+        m = self.game.meters[meter_id]
+        c = w.contribution if sign < 0 else (w.amount * self.meter_rate(meter_id) / Decimal(100))
+        if not c:
+            return
+        self.meters[meter_id] += sign * c
+        self.ledger.meters += sign * c
+        self.ledger.house -= sign * c
+        w.contribution = c if sign > 0 else Decimal(0)
+        rnd.log("meter", m.cite, f"{'added' if sign > 0 else 'taken back'}: {c.normalize()} to the progressive meter "
+                f"(now {fmt_money(self.meters[meter_id])})")
 
     def settle_win(self, ctx: Context, w: Wager, odds: Odds, cites: list[str], desc: str) -> None:
         meter_id = self.game.wagers[w.id].progressive
         if odds.kind == "meter":
             if meter_id is None:
                 raise EngineError(f"{w.id!r} pays a share of a meter but has no progressive meter")
+            m = self.game.meters[meter_id]
             reading = self.meters[meter_id]
-            gross, rounded = to_cents(reading * money(odds.num) / Decimal(100))
+            gross, _ = to_cents(reading * money(odds.num) / Decimal(100))
             net = gross - w.amount
+            desc += f" (meter {fmt_money(reading)} when paid; paid by the progressive system, not the table inventory)"
             self.meters[meter_id] = reading - gross
             self.ledger.meters -= gross
-            desc += f" (meter {fmt_money(reading)} when paid)"
-            m = self.game.meters[meter_id]
-            if self.meters[meter_id] < money(self.options.get(m.reset_option, 0)):
-                reset = money(self.options.get(m.reset_option, 0))
-                self.ledger.meters += reset - self.meters[meter_id]
-                self.ledger.house -= reset - self.meters[meter_id]
-                ctx.r.log("meter", m.cite, f"meter reset to {fmt_money(reset)}")
-                self.meters[meter_id] = reset
-            # the meter, not the house, pays the gross amount: record the house's side of the stake
-            self.ledger.house += w.amount
-            self.ledger.players -= w.amount
-            self.ledger.players += gross
+            w.meter_paid = gross
             w.outcome, w.net, w.cites, w.detail = "win", net, cites, desc
             ctx.r.log("win", "; ".join(cites), f"{self.game.wagers[w.id].name} {fmt_money(w.amount)}: {desc} "
                       f"(net {fmt_money(net, signed=True)})", seat=ctx.seat.number, wager=w.id, amount=w.amount,
                       net=net)
-            w.detail += " [paid outside the ledger of the table]"
-            w.__dict__["_meter_paid"] = True
+            reset = self.meter_reset(meter_id)
+            if self.meters[meter_id] < reset:
+                seed = reset - self.meters[meter_id]
+                self.ledger.meters += seed
+                self.ledger.house -= seed
+                self.meters[meter_id] = reset
+                ctx.r.log("meter", m.cite, f"meter returns to its reset amount {fmt_money(reset)}")
             return
         net, rounded = to_cents(odds.payout(w.amount))
         if rounded:
@@ -723,10 +773,29 @@ class Table:
                   f"(net {fmt_money(net, signed=True)})", seat=ctx.seat.number, wager=w.id, amount=w.amount, net=net)
 
     # -- rounds -----------------------------------------------------------------------------
+    def check_positions(self, players: Mapping[int, str]) -> None:
+        """One player on several positions: allowed up to the spec's maximum, adjacent if required."""
+        by_player: dict[str, list[int]] = {}
+        for seat, who in players.items():
+            by_player.setdefault(who, []).append(seat)
+        g = self.game
+        limit = int(g.positions_max(Context(self, None))) if g.positions_max is not None else 1
+        for who, seats in by_player.items():
+            seats.sort()
+            if len(seats) > limit:
+                raise RefusedError(f"player {who!r} plays {len(seats)} positions; at most {limit} under this "
+                                   f"Rules Submission ({g.positions_cite or 'one position per player'})")
+            if g.positions_adjacent and seats[-1] - seats[0] != len(seats) - 1:
+                raise RefusedError(f"player {who!r}: positions {seats} are not adjacent ({g.positions_cite})")
+
     def play_round(self, bets: Mapping[int, Mapping[str, Any]], strategy: Strategy | Mapping[int, Strategy] | None = None,
-                   events: Sequence[Mapping[str, Any]] = (), new_dealer: bool | None = None) -> RoundResult:
-        """Play one round. ``bets``: seat -> {wager id: amount} placed before "no more bets"."""
+                   events: Sequence[Mapping[str, Any]] = (), new_dealer: bool | None = None,
+                   players: Mapping[int, str] | None = None) -> RoundResult:
+        """Play one round. ``bets``: seat -> {wager id: amount} placed before "no more bets";
+        ``players``: seat -> player name, where one player plays several positions."""
         game = self.game
+        if players:
+            self.check_positions(players)
         self.round_number += 1
         if new_dealer is not None:
             self.new_dealer = new_dealer
@@ -785,10 +854,17 @@ class Table:
             for w in s.history:
                 results.append(WagerResult(s.number, w.id, game.wagers[w.id].name, w.amount, w.outcome, w.net,
                                            tuple(w.cites), w.detail))
-                if w.__dict__.get("_meter_paid"):
-                    continue
+                if w.outcome == "void" and w.contribution:
+                    self._contribute(rnd, w, game.wagers[w.id].progressive, -1)
                 self.ledger.players += w.net
-                self.ledger.house -= w.net
+                if w.meter_paid:
+                    self.ledger.house += w.amount  # the stake stays with the house; the meter paid the win
+                else:
+                    self.ledger.house -= w.net
+            for b in s.bonuses:
+                results.append(b)
+                self.ledger.players += b.net
+                self.ledger.house -= b.net
         # end of round: reshuffle?
         reshuffled = False
         cd = game.cards
@@ -844,7 +920,8 @@ class Table:
             raise RefusedError(f"event {kind!r}: seat {seat_no} has no wager in this round")
         try:
             for irr in irrs:
-                desc = ", ".join(f"{k}={v}" for k, v in sorted(e.items()) if not k.startswith("_") and k not in ("event",))
+                desc = ", ".join(f"{k}={' '.join(card_str(c) for c in v if c is not None) if k == 'cards' else v}"
+                                 for k, v in sorted(e.items()) if not k.startswith("_") and k not in ("event",))
                 rnd.log("irregularity", irr.cite, f"{irr.title or kind}" + (f" ({desc})" if desc else ""),
                         seat=seat_no)
                 for rule in irr.rules:
@@ -1041,10 +1118,47 @@ class Table:
                                        f"{self.game.wagers[equal_to].name} ({step.cite})")
                 self.place(rnd, s, wager, amt, step.cite)
             ctx.seat = None
+        elif k == "envy":
+            self._envy(ctx, rnd, step)
         elif k == "block":
             self._run_steps(ctx, rnd, step.steps, pending)
         else:
             raise EngineError(f"unknown step kind {k!r}")
+
+    def _envy(self, ctx: Context, rnd: _Round, step: Step) -> None:
+        """Pay each receiving player a fixed bonus for every *other* player holding a qualifying hand."""
+        wager, pid = step.params["wager"], step.params["paytable"]
+        qualifying, hand = step.exprs["qualifying"], step.exprs["hand"]
+        holders = []
+        for s in rnd.seats_in_round(step.order):  # folded players' hands count too: their cards stay out
+            ctx.seat = s
+            if qualifying(ctx):
+                holders.append((s, list(hand(ctx))))
+        if not holders:
+            ctx.seat = None
+            return
+        for r in self._players(ctx, rnd, step):
+            placed = [w for w in r.history if w.id == wager and w.outcome != "void"]
+            if not placed:
+                continue
+            amount = placed[-1].amount
+            for h, cards in holders:
+                if h is r:
+                    continue  # never for one's own hand
+                found = self.paytable_odds(pid, cards, amount)
+                if found is None:
+                    raise EngineError(f"{step.id}: seat {h.number} holds a qualifying hand that paytable {pid!r} "
+                                      "does not list")
+                odds, pcite, label = found
+                bonus, _ = to_cents(odds.payout(amount))
+                name = f"{step.params.get('name', 'Envy Bonus')}"
+                cites = (step.cite, pcite)
+                text = f"for seat {h.number}'s {label}"
+                r.bonuses.append(WagerResult(r.number, wager, name, amount, "bonus", bonus, cites, text))
+                rnd.log("bonus", "; ".join(cites), f"{name} {fmt_money(bonus)} {text} (with a "
+                        f"{fmt_money(amount)} {self.game.wagers[wager].name})", seat=r.number, wager=wager,
+                        amount=amount, net=bonus)
+        ctx.seat = None
 
     def play_session(self, rounds: int, bets: Mapping[int, Mapping[str, Any]], strategy=None) -> list[RoundResult]:
         return [self.play_round(bets, strategy) for _ in range(rounds)]

@@ -44,6 +44,13 @@ def money(value) -> Decimal:
     raise MoneyError(f"not an amount: {value!r}")
 
 
+def percent(value) -> Decimal:
+    """A percentage as a Decimal number of percent: ``14``, ``"14%"``, ``Decimal("14.5")``."""
+    if isinstance(value, str):
+        value = value.strip().rstrip("%").strip()
+    return money(value)
+
+
 def fmt_money(amount: Decimal, signed: bool = False) -> str:
     """``7.50``, or ``+7.50`` / ``-5.00`` when signed."""
     q = amount.quantize(CENT) if amount == amount.quantize(CENT) else amount

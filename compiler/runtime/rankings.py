@@ -39,11 +39,11 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .cards import JOKER, RANKS, parse_card, rank_index
 
-__all__ = ["HandValue", "Ranking", "RankingError", "JOKER_RANK"]
+__all__ = ["HandValue", "Ranking", "RankingError", "JOKER_RANK", "rankings_from_spec"]
 
 JOKER_RANK = 13          # rank_of(JOKER)
 _DIGIT = 32              # base of the packed tiebreak digits (strengths < 14, counts <= 7, straights < 32)
@@ -179,6 +179,13 @@ class Ranking:
 
         self.hands = {}
         for hid, h in (spec.get("hands") or {}).items():
+            self.hands[hid] = self._read_hand(hid, h)
+        for hid, h in (spec.get("thresholds") or {}).items():   # {category|at_least: pair, min_rank: T}
+            h = dict(h)
+            if "at_least" not in h and "category" in h:
+                h["at_least"] = h.pop("category")
+            if "at_least" not in h:
+                raise RankingError(f"ranking {id}, threshold {hid}: needs at_least (or category)")
             self.hands[hid] = self._read_hand(hid, h)
 
         # fast tables: key = sum of 1 << 3*rank_index (joker rank 13), flush iff all suits shared
@@ -442,9 +449,6 @@ class Ranking:
             return any(s <= cs for s in sets)
         return self.value_matches(self.value(cards), hand_id)
 
-    def rank_symbol(self, value: HandValue) -> str | None:
-        return value.high
-
     def __repr__(self) -> str:
         return f"Ranking({self.id!r}, kind={self.kind!r}, cards={self.cards})"
 
@@ -453,7 +457,3 @@ def rankings_from_spec(spec: Mapping[str, Any]) -> dict[str, Ranking]:
     """All rankings of a rulespec dict (its ``rankings`` mapping) by id."""
     return {rid: Ranking.from_spec(r, rid) for rid, r in (spec.get("rankings") or {}).items()}
 
-
-def cards_of(items: Iterable[str] | str) -> list[int]:   # small convenience for tests and tools
-    from .cards import parse_cards
-    return parse_cards(items)

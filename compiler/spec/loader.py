@@ -67,10 +67,10 @@ ancestor (the root is at the document's first node, or 1:1 when empty).
 falling back to ``position``.
 
 Speed and determinism: only PyYAML's pure-Python composer is used, never libyaml
-(``CSafeLoader``), although libyaml is about 6x faster: the two disagree on real
+(``CSafeLoader``), although libyaml is about 6x faster.  The two disagree on real
 inputs (libyaml accepts ``[what? no]``, ``{text: Is it a tie? yes}`` and tabs used as
-separators, PyYAML rejects them), and a spec must load the same way everywhere, and
-aliases need the Python composer to keep their positions.  A 3,000-line spec loads in
+separators; PyYAML rejects them) and a spec must load the same way on every machine;
+aliases also need the Python composer to keep their positions.  A 3,000-line spec loads in
 about 0.2 s (see ``tests/spec/test_spec_loader.py``).
 """
 

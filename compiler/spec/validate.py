@@ -52,7 +52,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterable
 
-import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match, relevance
 
@@ -174,14 +173,14 @@ _SCHEMA_MAPS = frozenset({"properties", "patternProperties"})
 _FORBIDDEN = "x-rulespec-forbidden"
 
 
-def _prepare(node: Any, parent_key: str | None = None, in_data: bool = False) -> Any:
+def _prepare(node: Any, in_data: bool = False) -> Any:
     """Deep copy of a schema: floats -> Decimal(repr); ``false`` property schemas ->
     ``{"not": {}, x-rulespec-forbidden: true}`` (jsonschema drops the path of errors
     from a false schema, so the offending field could not be located)."""
     if isinstance(node, float):
         return Decimal(repr(node))
     if isinstance(node, list):
-        return [_prepare(v, None, in_data) for v in node]
+        return [_prepare(v, in_data) for v in node]
     if isinstance(node, dict):
         out = {}
         for k, v in node.items():
@@ -190,7 +189,7 @@ def _prepare(node: Any, parent_key: str | None = None, in_data: bool = False) ->
                 out[k] = {name: ({"not": {}, _FORBIDDEN: True} if sub is False else _prepare(sub))
                           for name, sub in v.items()}
             else:
-                out[k] = _prepare(v, k, data)
+                out[k] = _prepare(v, data)
         return out
     return node
 

@@ -34,16 +34,20 @@ PAYTABLES = {
 WAGERS = {
     'initial': WagerDef('initial', 'Initial wager', '§ 567.7(b)', pays='initial',
                      required=True, offered_by=None, requires=(),
-                     progressive=None, placed='before_deal'),
+                     progressive=None, placed='before_deal',
+                     amounts=()),
     'tie': WagerDef('tie', 'Tie wager', '§ 567.7(c)', pays='tie',
                      required=False, offered_by=None, requires=('initial',),
-                     progressive=None, placed='before_deal'),
+                     progressive=None, placed='before_deal',
+                     amounts=()),
     'war': WagerDef('war', 'War wager', '§ 567.9(c)(2)', pays='war',
                      required=False, offered_by=None, requires=(),
-                     progressive=None, placed='during_round'),
+                     progressive=None, placed='during_round',
+                     amounts=()),
     'war_tie': WagerDef('war_tie', 'Tie wager on the War deal', '§ 567.9(e)', pays='tie',
                      required=False, offered_by=None, requires=(),
-                     progressive=None, placed='during_round'),
+                     progressive=None, placed='during_round',
+                     amounts=()),
 }
 
 OPTIONS = {'automated_shuffler': {'title': 'Automated card shuffling device used',
@@ -63,6 +67,29 @@ OPTIONS = {'automated_shuffler': {'title': 'Automated card shuffling device used
                             'default': 0,
                             'cite': '§ 567.7(e)'}}
 
+# Procedural requirements the engine does not execute (kept with their citations)
+REQUIREMENTS = (('§ 567.4(a)', 'the dealer sorts and inspects each deck face down; the floorperson verifies'),
+     ('§ 567.4(b)', 'cards spread face up by suit and sequence for the first player to arrive'),
+     ('§ 567.4(c)', 'cards turned face down, washed and stacked'),
+     ('§ 567.4(d)', 'each batch spread for inspection separately'),
+     ('§ 567.5(a)', 'the shuffled cards are placed in a single stack'),
+     ('§ 567.5(h)',
+      'with no gaming activity the cards are removed from the shoe and discard rack and spread for '
+      'inspection'),
+     ('§ 567.5(h)(1)', 'cards washed, stacked, shuffled and cut under § 567.5'),
+     ('§ 567.5(h)(2)', 'cards placed in the shuffler; the batch already in it is removed'),
+     ('§ 567.5(h)(2)(i)', 'the shuffler stores a single shuffled batch securely'),
+     ('§ 567.5(h)(2)(ii)', 'the stored batch is secured, released and prepared under approved procedures'),
+     ('§ 567.7(a)', 'wagers are chips or plaques on the layout; no verbal wager with cash'),
+     ('§ 567.7(d)',
+      "wagers are placed before ''no more bets'' (except the War and Tie wagers of § 567.9(e)) and not "
+      'handled afterwards'),
+     ('§ 567.8(b)', 'cards removed from the shoe with the left hand and placed face up with the right'),
+     ('§ 567.8(e)', 'players may not touch any card other than a cover card'),
+     ('§ 567.9(d)', 'cards of the original deal collected so that each hand can be reconstructed'),
+     ('§ 567.9(e)', "the player's and dealer's cards of the original deal stay exposed during the War deal"),
+     ('§ 567.9(h)', 'cards of the War deal removed so that each hand can be reconstructed'))
+
 METERS = {
 }
 
@@ -71,178 +98,178 @@ METERS = {
 # ---------------------------------------------------------------------------------------------
 
 
-# § 567.8(a) -- rulespecs/567-war.yaml:135
+# § 567.8(a) -- rulespecs/567-war.yaml:139
 # when: 'round.first_after_shuffle or round.new_dealer'
 def _r1(ctx):
     return (ctx.round_attr('first_after_shuffle') or ctx.round_attr('new_dealer'))
 
 
-# § 567.8(c)(1) -- rulespecs/567-war.yaml:140
+# § 567.8(c)(1) -- rulespecs/567-war.yaml:144
 # when: 'has(initial)'
 def _r2(ctx):
     return ctx.has('initial')
 
 
-# § 567.9(a); § 567.9(b) -- rulespecs/567-war.yaml:155
+# § 567.9(a); § 567.9(b) -- rulespecs/567-war.yaml:159
 # when: 'has(initial)'
 def _r3(ctx):
     return ctx.has('initial')
 
 
-# § 567.9(a)(1) -- rulespecs/567-war.yaml:161
+# § 567.9(a)(1) -- rulespecs/567-war.yaml:165
 # when: 'hand(war, player.original) < hand(war, dealer.original)'
 def _r4(ctx):
     return (ctx.hand('war', ctx.zone('player', 'original')) < ctx.hand('war', ctx.zone('dealer', 'original')))
 
 
-# § 567.9(a)(1) -- rulespecs/567-war.yaml:161
+# § 567.9(a)(1) -- rulespecs/567-war.yaml:165
 # then: 'lose initial; lose tie'
 def _r5(ctx):
     ctx.lose('initial', '§ 567.9(a)(1)')
     ctx.lose('tie', '§ 567.9(a)(1)')
 
 
-# § 567.9(a)(2) -- rulespecs/567-war.yaml:164
+# § 567.9(a)(2) -- rulespecs/567-war.yaml:168
 # when: 'hand(war, player.original) > hand(war, dealer.original)'
 def _r6(ctx):
     return (ctx.hand('war', ctx.zone('player', 'original')) > ctx.hand('war', ctx.zone('dealer', 'original')))
 
 
-# § 567.9(a)(2) -- rulespecs/567-war.yaml:164
+# § 567.9(a)(2) -- rulespecs/567-war.yaml:168
 # then: 'win initial; lose tie'
 def _r7(ctx):
     ctx.win('initial', '§ 567.9(a)(2)')
     ctx.lose('tie', '§ 567.9(a)(2)')
 
 
-# § 567.9(a)(3) -- rulespecs/567-war.yaml:167
+# § 567.9(a)(3) -- rulespecs/567-war.yaml:171
 # when: 'hand(war, player.original) == hand(war, dealer.original)'
 def _r8(ctx):
     return (ctx.hand('war', ctx.zone('player', 'original')) == ctx.hand('war', ctx.zone('dealer', 'original')))
 
 
-# § 567.9(a)(3) -- rulespecs/567-war.yaml:167
+# § 567.9(a)(3) -- rulespecs/567-war.yaml:171
 # then: 'win tie; set tie_hand'
 def _r9(ctx):
     ctx.win('tie', '§ 567.9(a)(3)')
     ctx.set_flag('tie_hand', '§ 567.9(a)(3)')
 
 
-# § 567.9(c) -- rulespecs/567-war.yaml:170
+# § 567.9(c) -- rulespecs/567-war.yaml:174
 # when: 'flag(tie_hand)'
 def _r10(ctx):
     return ctx.flag('tie_hand')
 
 
-# § 567.9(c)(1) -- rulespecs/567-war.yaml:176
+# § 567.9(c)(1) -- rulespecs/567-war.yaml:180
 # then: 'surrender initial 1/2; end'
 def _r11(ctx):
     ctx.surrender('initial', Fraction(1, 2), '§ 567.9(c)(1)')
     ctx.end('§ 567.9(c)(1)')
 
 
-# § 567.9(c)(2); § 567.9(e) -- rulespecs/567-war.yaml:179
+# § 567.9(c)(2); § 567.9(e) -- rulespecs/567-war.yaml:183
 # then: 'place war = wager(initial); lose initial'
 def _r12(ctx):
     ctx.place('war', ctx.wager('initial'), '§ 567.9(c)(2); § 567.9(e)')
     ctx.lose('initial', '§ 567.9(c)(2); § 567.9(e)')
 
 
-# § 567.9(e) -- rulespecs/567-war.yaml:182
+# § 567.9(e) -- rulespecs/567-war.yaml:186
 # when: 'has(war)'
 def _r13(ctx):
     return ctx.has('war')
 
 
-# § 567.9(f) -- rulespecs/567-war.yaml:187
+# § 567.9(f) -- rulespecs/567-war.yaml:191
 # when: 'any_player(has(war))'
 def _r14(ctx):
     return ctx.any_player((lambda ctx: ctx.has('war')))
 
 
-# § 567.9(f) -- rulespecs/567-war.yaml:196
+# § 567.9(f) -- rulespecs/567-war.yaml:200
 # when: 'has(war)'
 def _r15(ctx):
     return ctx.has('war')
 
 
-# § 567.9(g); § 567.9(h) -- rulespecs/567-war.yaml:211
+# § 567.9(g); § 567.9(h) -- rulespecs/567-war.yaml:215
 # when: 'has(war)'
 def _r16(ctx):
     return ctx.has('war')
 
 
-# § 567.9(g)(1) -- rulespecs/567-war.yaml:217
+# § 567.9(g)(1) -- rulespecs/567-war.yaml:221
 # when: 'hand(war, player.war) < hand(war, dealer.war)'
 def _r17(ctx):
     return (ctx.hand('war', ctx.zone('player', 'war')) < ctx.hand('war', ctx.zone('dealer', 'war')))
 
 
-# § 567.9(g)(1) -- rulespecs/567-war.yaml:217
+# § 567.9(g)(1) -- rulespecs/567-war.yaml:221
 # then: 'lose war; lose war_tie'
 def _r18(ctx):
     ctx.lose('war', '§ 567.9(g)(1)')
     ctx.lose('war_tie', '§ 567.9(g)(1)')
 
 
-# § 567.9(g)(2) -- rulespecs/567-war.yaml:220
+# § 567.9(g)(2) -- rulespecs/567-war.yaml:224
 # when: 'hand(war, player.war) > hand(war, dealer.war)'
 def _r19(ctx):
     return (ctx.hand('war', ctx.zone('player', 'war')) > ctx.hand('war', ctx.zone('dealer', 'war')))
 
 
-# § 567.9(g)(2) -- rulespecs/567-war.yaml:220
+# § 567.9(g)(2) -- rulespecs/567-war.yaml:224
 # then: 'win war; lose war_tie'
 def _r20(ctx):
     ctx.win('war', '§ 567.9(g)(2)')
     ctx.lose('war_tie', '§ 567.9(g)(2)')
 
 
-# § 567.9(g)(3) -- rulespecs/567-war.yaml:223
+# § 567.9(g)(3) -- rulespecs/567-war.yaml:227
 # when: 'hand(war, player.war) == hand(war, dealer.war)'
 def _r21(ctx):
     return (ctx.hand('war', ctx.zone('player', 'war')) == ctx.hand('war', ctx.zone('dealer', 'war')))
 
 
-# § 567.9(g)(3) -- rulespecs/567-war.yaml:223
+# § 567.9(g)(3) -- rulespecs/567-war.yaml:227
 # then: 'win war at war_tie_hand; win war_tie'
 def _r22(ctx):
     ctx.win('war', '§ 567.9(g)(3)', payout='war_tie_hand')
     ctx.win('war_tie', '§ 567.9(g)(3)')
 
 
-# § 567.11(a) -- rulespecs/567-war.yaml:233
+# § 567.11(a) -- rulespecs/567-war.yaml:237
 # when: 'event.count == 1'
 def _r23(ctx):
     return (ctx.event_attr('count') == 1)
 
 
-# § 567.11(a) -- rulespecs/567-war.yaml:233
+# § 567.11(a) -- rulespecs/567-war.yaml:237
 # then: 'discard card'
 def _r24(ctx):
     ctx.discard_card('§ 567.11(a)')
 
 
-# § 567.11(a) -- rulespecs/567-war.yaml:234
+# § 567.11(a) -- rulespecs/567-war.yaml:238
 # when: 'event.count > 1'
 def _r25(ctx):
     return (ctx.event_attr('count') > 1)
 
 
-# § 567.11(a) -- rulespecs/567-war.yaml:234
+# § 567.11(a) -- rulespecs/567-war.yaml:238
 # then: 'void round; reshuffle'
 def _r26(ctx):
     ctx.void_round('§ 567.11(a)')
     ctx.reshuffle('§ 567.11(a)')
 
 
-# § 567.11(b) -- rulespecs/567-war.yaml:240
+# § 567.11(b) -- rulespecs/567-war.yaml:244
 # then: 'use card'
 def _r27(ctx):
     ctx.use_card('§ 567.11(b)')
 
 
-# § 567.11(c) -- rulespecs/567-war.yaml:246
+# § 567.11(c) -- rulespecs/567-war.yaml:250
 # then: "return initial; return tie; end; note 'included in the next round of play'"
 def _r28(ctx):
     ctx.void('initial', '§ 567.11(c)')
@@ -251,22 +278,28 @@ def _r28(ctx):
     ctx.note('included in the next round of play', '§ 567.11(c)')
 
 
-# § 567.11(d) -- rulespecs/567-war.yaml:252
+# § 567.11(d) -- rulespecs/567-war.yaml:256
 # when: 'option(automated_shuffler)'
 def _r29(ctx):
     return ctx.option('automated_shuffler')
 
 
-# § 567.11(d) -- rulespecs/567-war.yaml:252
+# § 567.11(d) -- rulespecs/567-war.yaml:256
 # then: 'reshuffle'
 def _r30(ctx):
     ctx.reshuffle('§ 567.11(d)')
 
 
-# § 567.3(c)(2) -- rulespecs/567-war.yaml:1
+# § 567.3(c)(2) -- rulespecs/567-war.yaml:39
 # when: 'option(automated_shuffler)'
 def _r31(ctx):
     return ctx.option('automated_shuffler')
+
+
+# § 567.7(e) -- rulespecs/567-war.yaml:20
+# when: '1 + option(adjacent_positions)'
+def _r32(ctx):
+    return (1 + ctx.option('adjacent_positions'))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -295,53 +328,53 @@ CARDS = CardsDef(
 
 PROCEDURE = (
     Step('no_more_bets', 'announce', '§ 567.8(b)', when=None, players=None,
-         order='clockwise', params={'text': 'no more bets'}, source='rulespecs/567-war.yaml:131',
+         order='clockwise', params={'text': 'no more bets'}, source='rulespecs/567-war.yaml:135',
          ),
     Step('burn_first_card', 'burn', '§ 567.8(a)', when=_r1, players=None,
-         order='clockwise', params={'count': 1}, source='rulespecs/567-war.yaml:135',
+         order='clockwise', params={'count': 1}, source='rulespecs/567-war.yaml:139',
          ),
     Step('deal_players', 'deal', '§ 567.8(c)(1)', when=None, players=_r2,
-         order='clockwise', params={'count': 1, 'to': 'players', 'zone': 'original', 'face': 'up'}, source='rulespecs/567-war.yaml:140',
+         order='clockwise', params={'count': 1, 'to': 'players', 'zone': 'original', 'face': 'up'}, source='rulespecs/567-war.yaml:144',
          ),
     Step('deal_dealer', 'deal', '§ 567.8(c)(2)', when=None, players=None,
-         order='clockwise', params={'count': 1, 'to': 'dealer', 'zone': 'original', 'face': 'up'}, source='rulespecs/567-war.yaml:148',
+         order='clockwise', params={'count': 1, 'to': 'dealer', 'zone': 'original', 'face': 'up'}, source='rulespecs/567-war.yaml:152',
          ),
     Step('settle_original', 'settle', '§ 567.9(a); § 567.9(b)', when=None, players=_r3,
-         order='clockwise', params={}, source='rulespecs/567-war.yaml:155',
+         order='clockwise', params={}, source='rulespecs/567-war.yaml:159',
          rules=(
-             Rule('§ 567.9(a)(1)', _r4, _r5, 'rulespecs/567-war.yaml:161'),
-             Rule('§ 567.9(a)(2)', _r6, _r7, 'rulespecs/567-war.yaml:164'),
-             Rule('§ 567.9(a)(3)', _r8, _r9, 'rulespecs/567-war.yaml:167'),
+             Rule('§ 567.9(a)(1)', _r4, _r5, 'rulespecs/567-war.yaml:165'),
+             Rule('§ 567.9(a)(2)', _r6, _r7, 'rulespecs/567-war.yaml:168'),
+             Rule('§ 567.9(a)(3)', _r8, _r9, 'rulespecs/567-war.yaml:171'),
          ),
          ),
     Step('tie_hand_option', 'decide', '§ 567.9(c)', when=None, players=_r10,
-         order='clockwise', params={}, source='rulespecs/567-war.yaml:170',
+         order='clockwise', params={}, source='rulespecs/567-war.yaml:174',
          choices=(
-             Choice('surrender', '§ 567.9(c)(1)', _r11, None, 'rulespecs/567-war.yaml:176'),
-             Choice('war', '§ 567.9(c)(2); § 567.9(e)', _r12, None, 'rulespecs/567-war.yaml:179'),
+             Choice('surrender', '§ 567.9(c)(1)', _r11, None, 'rulespecs/567-war.yaml:180'),
+             Choice('war', '§ 567.9(c)(2); § 567.9(e)', _r12, None, 'rulespecs/567-war.yaml:183'),
          ),
          ),
     Step('offer_war_tie', 'offer', '§ 567.9(e)', when=None, players=_r13,
-         order='clockwise', params={'wager': 'war_tie'}, source='rulespecs/567-war.yaml:182',
+         order='clockwise', params={'wager': 'war_tie'}, source='rulespecs/567-war.yaml:186',
          ),
     Step('war_deal', 'block', '§ 567.9(f)', when=_r14, players=None,
-         order='clockwise', params={}, source='rulespecs/567-war.yaml:187',
+         order='clockwise', params={}, source='rulespecs/567-war.yaml:191',
          steps=(
              Step('war_burn', 'burn', '§ 567.9(f)', when=None, players=None,
-                  order='clockwise', params={'count': 3}, source='rulespecs/567-war.yaml:192',
+                  order='clockwise', params={'count': 3}, source='rulespecs/567-war.yaml:196',
                   ),
              Step('war_deal_players', 'deal', '§ 567.9(f)', when=None, players=_r15,
-                  order='clockwise', params={'count': 1, 'to': 'players', 'zone': 'war', 'face': 'up'}, source='rulespecs/567-war.yaml:196',
+                  order='clockwise', params={'count': 1, 'to': 'players', 'zone': 'war', 'face': 'up'}, source='rulespecs/567-war.yaml:200',
                   ),
              Step('war_deal_dealer', 'deal', '§ 567.9(f)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'dealer', 'zone': 'war', 'face': 'up'}, source='rulespecs/567-war.yaml:204',
+                  order='clockwise', params={'count': 1, 'to': 'dealer', 'zone': 'war', 'face': 'up'}, source='rulespecs/567-war.yaml:208',
                   ),
              Step('settle_war', 'settle', '§ 567.9(g); § 567.9(h)', when=None, players=_r16,
-                  order='clockwise', params={}, source='rulespecs/567-war.yaml:211',
+                  order='clockwise', params={}, source='rulespecs/567-war.yaml:215',
                   rules=(
-                      Rule('§ 567.9(g)(1)', _r17, _r18, 'rulespecs/567-war.yaml:217'),
-                      Rule('§ 567.9(g)(2)', _r19, _r20, 'rulespecs/567-war.yaml:220'),
-                      Rule('§ 567.9(g)(3)', _r21, _r22, 'rulespecs/567-war.yaml:223'),
+                      Rule('§ 567.9(g)(1)', _r17, _r18, 'rulespecs/567-war.yaml:221'),
+                      Rule('§ 567.9(g)(2)', _r19, _r20, 'rulespecs/567-war.yaml:224'),
+                      Rule('§ 567.9(g)(3)', _r21, _r22, 'rulespecs/567-war.yaml:227'),
                   ),
                   ),
          ),
@@ -350,17 +383,17 @@ PROCEDURE = (
 
 IRREGULARITIES = (
     Irregularity('face_up_card_in_shoe', 'face_up_card', '§ 567.11(a)', (
-        Rule('§ 567.11(a)', _r23, _r24, 'rulespecs/567-war.yaml:233'),
-        Rule('§ 567.11(a)', _r25, _r26, 'rulespecs/567-war.yaml:234'),
+        Rule('§ 567.11(a)', _r23, _r24, 'rulespecs/567-war.yaml:237'),
+        Rule('§ 567.11(a)', _r25, _r26, 'rulespecs/567-war.yaml:238'),
     ), title='Card found face up in the dealing shoe while dealing'),
     Irregularity('card_drawn_in_error', 'drawn_in_error', '§ 567.11(b)', (
-        Rule('§ 567.11(b)', None, _r27, 'rulespecs/567-war.yaml:240'),
+        Rule('§ 567.11(b)', None, _r27, 'rulespecs/567-war.yaml:244'),
     ), title='Card drawn in error without its face being exposed'),
     Irregularity('card_not_dealt', 'card_not_dealt', '§ 567.11(c)', (
-        Rule('§ 567.11(c)', None, _r28, 'rulespecs/567-war.yaml:246'),
+        Rule('§ 567.11(c)', None, _r28, 'rulespecs/567-war.yaml:250'),
     ), title="No card dealt to a player's Initial or Tie wager in the original deal"),
     Irregularity('shuffler_malfunction', 'shuffler_malfunction', '§ 567.11(d)', (
-        Rule('§ 567.11(d)', _r29, _r30, 'rulespecs/567-war.yaml:252'),
+        Rule('§ 567.11(d)', _r29, _r30, 'rulespecs/567-war.yaml:256'),
     ), title='Automated card shuffling device jams, stops or fails to complete a shuffle'),
 )
 
@@ -378,6 +411,9 @@ GAME = GameDefinition(
     procedure=PROCEDURE,
     irregularities=IRREGULARITIES,
     meters=METERS,
+    positions_max=_r32,
+    positions_adjacent=True,
+    positions_cite='§ 567.7(e)',
 )
 
 

@@ -159,3 +159,21 @@ def test_670a_envy_values(six_card_670a):
     fb = envy_value(six_card_670a, spec("670a")["paytables"]["fortune_envy_bonus"], 0)
     assert fb == F(1000 * c["five_aces"] + 200 * c["royal_flush"] + 50 * c["straight_flush"]
                    + 15 * c["four_of_a_kind"] + 5 * c["full_house"], t)
+
+
+def test_parse_payout_agrees_with_runtime_money():
+    money = pytest.importorskip("compiler.runtime.money")
+    for ch in ("669a", "670a"):
+        for t in spec(ch)["paytables"].values():
+            for row in t["rows"]:
+                for text in row["pays"]:
+                    mine = parse_payout(text)
+                    theirs = money.parse_odds(text)
+                    kind = {"fixed": "amount"}.get(theirs.kind, theirs.kind)
+                    assert mine.kind == kind, text
+                    if kind in ("to", "for"):
+                        assert mine.ratio == F(theirs.num) / F(theirs.den), text
+                    elif kind == "meter":
+                        assert mine.ratio == F(theirs.num) / 100, text
+                    elif kind == "amount":
+                        assert mine.ratio == F(theirs.num), text

@@ -365,3 +365,12 @@ def test_evaluate_speed():
         ev(h)
     rate = len(hands) / (time.perf_counter() - t)
     assert rate > 100_000, rate
+
+
+def test_thresholds_key_is_a_named_hand():
+    spec = dict(SPEC669["rankings"]["five_card"])
+    spec["hands"] = {}
+    spec["thresholds"] = {"pair_of_10s_or_better": {"category": "pair", "min_rank": "T"}}
+    r = Ranking.from_spec(spec, "five_card")
+    assert r.matches_hand(C("TS TH 2D 3C 4S"), "pair_of_10s_or_better")
+    assert not r.matches_hand(C("9S 9H 2D 3C 4S"), "pair_of_10s_or_better")
