@@ -10,9 +10,10 @@ from pathlib import Path
 from compiler.spec.diagnostics import Diagnostic
 
 
-def _print_diags(diags: list[Diagnostic], fmt: str = "text", stream=sys.stderr, sources: dict | None = None) -> None:
+def _print_diags(diags: list[Diagnostic], fmt: str = "text", stream=None) -> None:
     if fmt == "json":
         return
+    stream = stream or sys.stderr
     for d in diags:
         print(d.format(), file=stream)
 

@@ -34,6 +34,11 @@ def comment(value: Any) -> str:
     return repr(str(value))[1:-1]
 
 
+def docstr(value: Any) -> str:
+    """Text safe inside a triple-quoted docstring: escapes, no quote can close it."""
+    return repr(str(value))[1:-1].replace('"', '\\"')
+
+
 def _env(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("compiler.codegen", "templates"),
@@ -45,6 +50,7 @@ def _env(autoescape: bool) -> jinja2.Environment:
     )
     env.filters["pyrepr"] = pyrepr
     env.filters["comment"] = comment
+    env.filters["docstr"] = docstr
     return env
 
 

@@ -14,7 +14,7 @@ from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_acti
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
 
-STEP_PARAMS = ("text", "count", "to", "zone", "face", "wager", "equal_to", "paytable", "name")
+STEP_PARAMS = ("text", "count", "to", "zone", "face", "stack", "wager", "equal_to", "paytable", "name")
 STEP_EXPRS = ("qualifying", "hand")
 
 

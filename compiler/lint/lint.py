@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from compiler.ir.model import Chapter
@@ -38,6 +39,22 @@ def iter_cites(data: Any, ptr: str = "") -> Iterator[tuple[str, str]]:
     elif isinstance(data, list):
         for i, v in enumerate(data):
             yield from iter_cites(v, f"{ptr}/{i}")
+
+
+TEXT_CITE = re.compile(r"§§?\s*[0-9]+[a-z]?\.[0-9]+(?:\([A-Za-z0-9]+\))*(?:\s*[-—]\s*(?:[0-9]+[a-z]?\.[0-9]+)?(?:\([A-Za-z0-9]+\))*)?")
+
+
+def iter_provision_texts(nodes, ptr: str = "/provisions") -> Iterator[tuple[str, str]]:
+    for i, n in enumerate(nodes):
+        p = f"{ptr}/{i}"
+        for key in ("text", "after"):
+            if isinstance(n.get(key), str):
+                yield f"{p}/{key}", n[key]
+        for j, dfn in enumerate(n.get("definitions") or ()):
+            if isinstance(dfn.get("text"), str):
+                yield f"{p}/definitions/{j}/text", dfn["text"]
+            yield from iter_provision_texts(dfn.get("children") or (), f"{p}/definitions/{j}/children")
+        yield from iter_provision_texts(n.get("children") or (), f"{p}/children")
 
 
 def split_cites(text: str) -> list[str]:
@@ -119,6 +136,17 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
                 why = resolve(c, index, externals, missing)
                 if why:
                     err(ptr, f"dangling citation: {why}")
+
+    # -- citations inside the provision text ----------------------------------------------
+    for ptr, text in iter_provision_texts(d.get("provisions") or ()):
+        for m in TEXT_CITE.finditer(text):
+            try:
+                cits = expand(parse_citation(m.group(0)))
+            except CitationSyntaxError:
+                continue
+            for c in cits:
+                if c.section not in index and c.section not in externals and c.section not in missing:
+                    err(ptr, f"the text cites {c.format()}: declare § {c.section} in 'externals' (or add it)")
 
     # -- unused names -----------------------------------------------------------------------
     used = names.used

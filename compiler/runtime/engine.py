@@ -542,6 +542,10 @@ class Context:
             self.r.reshuffle = cite
 
     def remove_deck(self, cite: str) -> None:
+        if not self.r.drawn:  # before any card of the round: the deck is replaced now
+            self.r.log("remove_deck", cite, "deck removed from the table; a new deck is used")
+            self.table.reshuffle_now(self.r, cite)
+            return
         self.r.remove_deck = cite
         self.r.reshuffle = cite
 
@@ -1053,12 +1057,14 @@ class Table:
             face = p.get("face", "up")
             if to == "players":
                 seats = self._players(ctx, rnd, step)
-                for _ in range(n):
-                    for s in seats:
-                        c = self._draw(rnd, ("player", s.number, zone))
-                        s.zones.setdefault(zone, []).append(c)
-                        rnd.log("deal", step.cite, f"dealt {card_str(c) if c is not None else 'a card'} face {face} ({zone})",
-                                seat=s.number)
+                # one card at a time around the table, or (stack) all n cards to a target together
+                order = ([s for s in seats for _ in range(n)] if p.get("stack")
+                         else [s for _ in range(n) for s in seats])
+                for s in order:
+                    c = self._draw(rnd, ("player", s.number, zone))
+                    s.zones.setdefault(zone, []).append(c)
+                    rnd.log("deal", step.cite, f"dealt {card_str(c) if c is not None else 'a card'} face {face} ({zone})",
+                            seat=s.number)
             else:
                 holder = rnd.dealer if to == "dealer" else rnd.community
                 for _ in range(n):

@@ -114,7 +114,7 @@ def cmd_submission(args) -> int:
             table.append([str(f), "", "", "", "", f"{n_err} error{'s' if n_err != 1 else ''}"])
             continue
         opts = sub.options
-        sels = ", ".join(f"{k}={show_value(opts[k], v)}" for k, v in sub.effective.items() if k in opts
+        sels = ", ".join(f"{k}={show_value(opts[k], v)}" for k, v in sub.selections.items() if k in opts
                          and opts[k]["type"] != "house_way")
         table.append([str(f), f"{sub.chapter.chapter} {sub.chapter.title}", str(sub.data["certificate_holder"]),
                       str(sub.data["effective_date"]), sels,

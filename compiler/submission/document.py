@@ -131,21 +131,26 @@ def check_value(data: Mapping, oid: str, o: Mapping, value) -> tuple[Any, str | 
     cite = o["cite"]
     tables = _paytables_of(data, oid)
     if tables and isinstance(value, (str, int)) and not isinstance(value, bool):
-        # a paytable column: "Paytable A", or just its letter "A"
+        # a paytable column: the value must be one the option allows (the generated schema's enum);
+        # the engine is given the column's name
         pid, pt = tables[0]
         cols = [str(c) for c in pt["columns"]]
+        vals = [str(v) for v in o.get("values", cols)]
         given = str(value).strip()
-        vals = [str(v) for v in o.get("values", ())]
-        allowed = [c for c in cols if not vals or c in vals or c.split()[-1] in vals]
-        match = [c for c in allowed if c.casefold() == given.casefold()] or \
-                [c for c in allowed if c.split()[-1].casefold() == given.casefold()]
-        if len(match) == 1:
-            return match[0], None
+        if given in vals:
+            if given in cols:
+                return given, None
+            m = [c for c in cols if c.split()[-1] == given]
+            return (m[0] if len(m) == 1 else given), None
+        close = [v for v in vals if v.casefold() == given.casefold()] or \
+                [v for v in vals if v.split()[-1].casefold() == given.split()[-1].casefold()]
+        where = f"the {pt.get('title', pid)} paytable of {pt['cite']}"
+        if len(close) == 1:
+            return None, f"{given!r} is not a column of {where} (did you mean {close[0]!r}?)"
         prefix = " ".join(cols[0].split()[:-1])
         shown = f"{prefix} {given}" if prefix and len(given.split()) == 1 and \
             all(c.startswith(prefix + " ") for c in cols) else repr(given)
-        return None, (f"there is no {shown} in the {pt.get('title', pid)} paytable of {pt['cite']}; "
-                      f"choose {_or_list(allowed)}")
+        return None, f"there is no {shown} in {where}; choose {_or_list(vals)}"
     if t == "boolean":
         if isinstance(value, bool):
             return value, None
@@ -177,7 +182,7 @@ def check_value(data: Mapping, oid: str, o: Mapping, value) -> tuple[Any, str | 
         vals = list(o["values"])
         if v not in vals and not any(str(v) == str(x) for x in vals):
             hint = suggest(str(v), [str(x) for x in vals]) if isinstance(v, str) else None
-            return None, (f"{show_value(o, v)} is not allowed by {cite}; choose {_or_list([show_value(o, x) for x in vals])}"
+            return None, (f"{_show_raw(v) if isinstance(v, str) else show_value(o, v)} is not allowed by {cite}; choose {_or_list([show_value(o, x) for x in vals])}"
                           + (f" (did you mean {hint!r}?)" if hint else ""))
         v = next(x for x in vals if x == v or str(x) == str(v))
     if t in ("integer", "money", "percent"):
@@ -378,13 +383,14 @@ def check_submission(doc: Document, chapters: Mapping[str, Any]) -> tuple[Submis
             if sel is not None and oid in sel and oid not in bad:
                 warnings.append(doc.diagnostic(
                     f"/selections/{escape_token(oid)}",
-                    f"{oid}: applies only when {o['when']}, which the other selections do not meet; "
+                    f"{oid}: applies only when {describe_when(o['when'], options)}, which the other selections do not meet; "
                     f"it has no effect ({o['cite']})", "warning"))
             continue
         if sel is not None and oid not in sel and "default" not in o:
             errors.append(doc.diagnostic(
                 "/selections", f"missing selection {oid!r}: {o['title']}"
-                + (f" (required when {o['when']})" if o.get("when") else "") + f" ({o['cite']})"))
+                + (f" (required when {describe_when(o['when'], options)})" if o.get("when") else "")
+                + f" ({o['cite']})"))
             bad.add(oid)
     # 4. the chapter's conditions on combinations of selections
     if sel is not None:
@@ -498,7 +504,16 @@ def analysis_of(sub: Submission):
     key = (id(sub.chapter), tuple(sorted((k, repr(v)) for k, v in opts.items())))
     hit = _ANALYSES.get(key)
     if hit is None or hit[0] is not sub.chapter:
-        hit = _ANALYSES[key] = (sub.chapter, analyze(sub.game, sub.chapter, opts))
+        try:
+            report = analyze(sub.game, sub.chapter, opts)
+        except (ImportError, NotImplementedError, ValueError) as e:  # a chapter the engine cannot analyse yet
+            from compiler.analysis.report import Report
+
+            report = Report(sub.chapter.chapter, sub.chapter.title, dict(opts), [],
+                            ["no house edge could be computed for these selections: "
+                             + (str(e) if isinstance(e, ValueError) else
+                                f"the analysis engine does not cover Chapter {sub.chapter.chapter} yet")])
+        hit = _ANALYSES[key] = (sub.chapter, report)
     return hit[1]
 
 
@@ -545,7 +560,7 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         else:
             status, value = "default", show_value(o, sub.effective.get(oid))
         selections.append({"id": oid, "title": o["title"], "value": value, "status": status, "cite": o["cite"],
-                           "when": o.get("when", "")})
+                           "when": describe_when(o.get("when", ""), options)})
         if o["type"] == "house_way" and applies and isinstance(sub.effective.get(oid), list):
             house_ways.append({"id": oid, "title": o["title"], "cite": o["cite"],
                                "rules": [{"rule": str(r.get("rule", "")), "when": str(r.get("when", "")),
@@ -558,8 +573,7 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         offered = table.offered(wid)
         if w.get("offered_by"):
             ob = w["offered_by"]
-            why = (f"{'offered' if offered else 'not offered'}: {options.get(ob, {}).get('title', ob)} "
-                   f"is {show_value(options.get(ob, {}), table.options.get(ob))}")
+            why = f"{options.get(ob, {}).get('title', ob)}: {show_value(options.get(ob, {}), table.options.get(ob))}"
         else:
             why = "required to play" if w.get("required") else (
                 "placed during the round" if w.get("placed") == "during_round" else "always offered")
@@ -634,6 +648,20 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         "warnings": [w.message for w in sub.diagnostics],
         "rules_submission_cite": RULES_SUBMISSION_CITE,
     }
+
+
+def describe_when(expr: str, options: Mapping) -> str:
+    """``option(x)`` -> "<title of x>: yes"; ``not option(x)`` -> ": no"; otherwise the condition."""
+    if not expr:
+        return ""
+    from compiler.lang.rules import Call, Not, Ref, parse_expr
+
+    n = parse_expr(expr)
+    neg = isinstance(n, Not)
+    n = n.item if neg else n
+    if isinstance(n, Call) and n.name == "option" and isinstance(n.args[0], Ref) and n.args[0].parts[0] in options:
+        return f"{options[n.args[0].parts[0]]['title']}: {'no' if neg else 'yes'}"
+    return expr
 
 
 def show_attachment(v) -> str:

@@ -94,6 +94,10 @@ def cmd_check(args) -> int:
 
 
 def cmd_diff(args) -> int:
+    from compiler.submission.diff import cmd_diff_submissions, is_submission_file  # two Rules Submissions
+
+    if is_submission_file(args.old) and is_submission_file(args.new):
+        return cmd_diff_submissions(args)
     from .diff import diff_files, format_amendment, format_html, format_json, format_text
 
     try:

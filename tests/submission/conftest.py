@@ -17,9 +17,11 @@ EXAMPLES = sorted((ROOT / "rulespecs" / "submissions").glob("*.yaml"))
 VARIANT_OPTIONS = {
     "tie_offered": {"title": "Tie wager offered", "type": "boolean", "default": True, "cite": "§ 567.7(c)"},
     "tie_paytable": {"title": "Tie wager paytable", "type": "choice", "values": ["Paytable A", "Paytable B"],
-                     "when": "option(tie_offered)", "cite": "§ 567.10(2)"},
+                     "default": "Paytable A", "when": "option(tie_offered)", "cite": "§ 567.10(2)"},
     "dealing_method": {"title": "Dealing method", "type": "choice", "values": ["hand", "shoe"],
                        "cite": "§ 567.3(b)"},
+    "shuffler_model": {"title": "Automated card shuffling device model", "type": "text",
+                       "when": "option(automated_shuffler)", "cite": "§ 567.3(c)"},
     "rate_of_progression": {"title": "Rate of progression", "type": "percent", "minimum": 14, "maximum": 100,
                             "default": 15, "cite": "§ 567.10(3)"},
     "reset_amount": {"title": "Initial and reset amount", "type": "money", "minimum": 1000, "default": 1000,
@@ -41,6 +43,7 @@ def variant_text() -> str:
     d["wagers"]["tie"]["offered_by"] = "tie_offered"
     d["wagers"]["tie"]["paytable"] = "tie_bonus"
     d["paytables"] = {"tie_bonus": VARIANT_PAYTABLE}
+    d["rankings"]["war"]["categories"] = [{"id": "high_card", "name": "High card", "pattern": {}}]
     d["constraints"].append(VARIANT_CONSTRAINT)
     d["table"]["equipment"].append({"item": "dealing shoe for hand-dealt play", "when": "option(dealing_method) == 'hand'",
                                     "cite": "§ 567.3(b)"})

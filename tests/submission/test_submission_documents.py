@@ -1,0 +1,179 @@
+"""The Rules Submission document: content, determinism, well-formed self-contained HTML,
+inert Markdown, and house edges equal to `rulespec analyze --submission`."""
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+from html.parser import HTMLParser
+
+import pytest
+
+from compiler.submission.document import load_submission, render_documents
+from conftest import EXAMPLES, ROOT
+
+VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "embed", "source", "track", "wbr"}
+
+
+class _Balance(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors, self.tags = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1] if self.stack else 'nothing'}")
+        else:
+            self.stack.pop()
+
+
+def check_html(text: str) -> None:
+    assert text.startswith("<!DOCTYPE html>\n")
+    p = _Balance()
+    p.feed(text)
+    p.close()
+    assert not p.errors and not p.stack, (p.errors, p.stack)
+    # XHTML-compatible markup: parses as XML (after the doctype and the generated-by comment)
+    ET.fromstring(text.split("\n", 2)[2])
+    # self-contained: nothing fetched
+    for tag, attrs in p.tags:
+        assert tag not in ("script", "link", "img", "iframe", "object", "embed"), tag
+        assert not ({"src", "href"} & set(attrs)), (tag, attrs)
+    assert "url(" not in text and "@import" not in text and "http://" not in text and "https://" not in text
+
+
+def _sub(path, war):
+    rel = path.relative_to(ROOT).as_posix()
+    return load_submission(rel, {"567": war}, path.read_text(encoding="utf-8"))
+
+
+def test_two_war_examples_with_different_choices(war):
+    subs = {p.name: _sub(p, war) for p in EXAMPLES}
+    assert len(subs) >= 2
+    chosen = {tuple(sorted(s.effective.items())) for s in subs.values()}
+    assert (("adjacent_positions", 2), ("automated_shuffler", True), ("decks", 14)) in chosen
+    assert (("adjacent_positions", 0), ("automated_shuffler", False), ("decks", 8)) in chosen
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_documents_are_deterministic_and_well_formed(path, war):
+    sub = _sub(path, war)
+    md1, html1 = render_documents(sub, "x.yaml")
+    md2, html2 = render_documents(_sub(path, war), "x.yaml")
+    assert (md1, html1) == (md2, html2)
+    check_html(html1)
+    assert "Signature:" in md1 and "Signature:" in html1
+    assert sub.data["certificate_holder"].replace(",", "") in md1.replace(",", "").replace("\\", "")
+
+
+def test_build_outputs_match_generated_files(war):
+    from compiler.submission.build import submission_outputs
+
+    out = submission_outputs(ROOT, {"567": war})
+    assert sorted(out) == sorted(f"generated/submissions/{p.stem}.{e}" for p in EXAMPLES for e in ("md", "html"))
+    for rel, text in out.items():
+        assert (ROOT / rel).read_text(encoding="utf-8") == text, f"{rel} is stale: run rulespec build"
+
+
+def test_shuffler_document_content(war):
+    sub = _sub(ROOT / "rulespecs/submissions/567-war-riverside-shuffler.yaml", war)
+    md, html = render_documents(sub, "x.yaml")
+    # the selections with their citations
+    assert "| Automated card shuffling device used (automated\\_shuffler) | yes | selected | § 567.3(c) |" in md
+    assert "| 14 | selected | § 567.3(a); § 567.3(c) |" in md
+    assert "| Additional adjacent positions a player may play (adjacent\\_positions) | 2 | selected | § 567.7(e) |" in md
+    # equipment required by the selections, with the reason
+    assert "| automated card shuffling device |  | Automated card shuffling device used: yes | § 567.3(c) |" in md
+    # edition, header, interpretations, attachments
+    assert "| Text of the chapter followed | 40 Pa.B. 1911 (temporary rulemaking, 2010-04-10) |" in md
+    for i in war.interpretations:
+        assert f"**{i.id}**" in md
+    assert "Layout drawing WAR-7-2025" in md and "Layout drawing WAR-7-2025" in html
+
+
+def test_manual_document_has_no_shuffler(war):
+    sub = _sub(ROOT / "rulespecs/submissions/567-war-keystone-manual.yaml", war)
+    md, _ = render_documents(sub, "x.yaml")
+    assert "| automated card shuffling device |" not in md
+    assert "| manual dealing shoe | on the table to the left of the dealer | the chapter | § 567.3(b) |" in md
+
+
+def _figures_from_md(md: str) -> dict:
+    out = {}
+    for line in md.splitlines():
+        m = re.match(r"\| (.+?) \| (.+?) \| ([0-9.]+%) \| ([0-9/]+) \| ([0-9.]+%) \(([0-9/]+)\) \| (exact|simulated) ", line)
+        if m:
+            name = re.sub(r" \(with .*\)$", "", m.group(1)).replace("\\", "")
+            out[(name, m.group(2).replace("\\", ""))] = (m.group(3), Fraction(m.group(4)), Fraction(m.group(6)), m.group(7))
+    return out
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_house_edge_equals_rulespec_analyze(path, war, capsys):
+    """Each figure of the document is the figure of `rulespec analyze SPEC --submission FILE`."""
+    from compiler.cli import main
+
+    sub = _sub(path, war)
+    md, html = render_documents(sub, "x.yaml")
+    shown = _figures_from_md(md)
+    assert main(["analyze", "rulespecs/567-war.yaml", "--submission", str(path), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["settings"]["decks"] == sub.effective["decks"]
+    assert len(shown) == len(report["figures"]) >= 2
+    for f in report["figures"]:
+        pct, edge, hit, kind = shown[(f["name"], f["policy"])]
+        assert edge == Fraction(f["house_edge"]["fraction"])
+        assert pct == f["house_edge"]["percent"]
+        assert hit == Fraction(f["hit_frequency"]["fraction"])
+        assert kind == ("exact" if f["method"].startswith("exact") else "simulated")
+        assert f["house_edge"]["percent"] in html and f["house_edge"]["fraction"] in html
+
+
+def test_strings_cannot_inject_markup(war):
+    evil = ("<script>alert(1)</script> | **bold** [link](https://evil.example) `code` # _x_ &amp;\n"
+            "| injected | row |")
+    text = (ROOT / "rulespecs/submissions/567-war-keystone-manual.yaml").read_text(encoding="utf-8")
+    text = text.replace("certificate_holder: Keystone Valley Resorts, Inc.",
+                        "certificate_holder: " + json.dumps(evil))
+    text = text.replace("  phone: 570-555-0192", "  phone: " + json.dumps(evil))
+    sub = load_submission("evil.yaml", {"567": war}, text)
+    md, html = render_documents(sub, "evil.yaml")
+    assert "<script>" not in md and "<script>" not in html
+    assert "&lt;script&gt;" in html
+    assert "\n| injected" not in md
+    assert "\\<script\\>alert(1)\\</script\\> \\| \\*\\*bold\\*\\* \\[link\\](https://evil.example)" in md
+    check_html(html.replace("https://evil.example", "evil"))  # the text is there, escaped, as text
+    for line in md.splitlines():
+        if line.startswith("| Certificate holder"):
+            assert len(re.findall(r"(?<!\\)\|", line)) == 3  # one row of two cells
+
+
+def test_variant_document_paytable_wagers_and_options(variant):
+    from conftest import FIX
+
+    text = (FIX / "variant-missing-required-option.yaml").read_text() + \
+        "  dealing_method: shoe\n  tie_paytable: Paytable B\n  rate_of_progression: 14.5%\n  reset_amount: 2500\n"
+    sub = load_submission("v.yaml", {"567": variant}, text)
+    md, html = render_documents(sub, "v.yaml")
+    check_html(html)
+    assert "### Tie bonus: Paytable B (§ 567.10(2))" in md
+    assert "| Any tie | 11 to 1 |" in md and "10 to 1 |\n" not in md.split("### Payout odds")[0].split("Tie bonus")[1]
+    assert "| Rate of progression (rate\\_of\\_progression) | 14.5% | selected | § 567.10(3) |" in md
+    assert "| Initial and reset amount (reset\\_amount) | $2,500 | selected | § 567.10(3) |" in md
+    assert "| Automated card shuffling device model (shuffler\\_model) | — | not applicable (applies when " \
+           "Automated card shuffling device used: yes) | § 567.3(c) |" in md
+    assert "| Tie wager | yes (Tie wager offered: yes) | § 567.7(c) |" in md
+    off = load_submission("v.yaml", {"567": variant}, text.replace("tie_paytable: Paytable B", "tie_offered: false"))
+    md2, _ = render_documents(off, "v.yaml")
+    assert "| Tie wager | no (Tie wager offered: no) | § 567.7(c) |" in md2
+    assert "Tie bonus" not in md2  # the paytable of a wager not offered is not shown
+    assert "| Tie wager | any |" not in md2  # nor its house edge
