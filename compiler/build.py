@@ -150,7 +150,7 @@ def submission_schema(ch: Chapter) -> dict:
             "selections": {
                 "type": "object",
                 "additionalProperties": False,
-                "required": [k for k, v in opts.items() if "default" not in v],
+                "required": [k for k, v in opts.items() if "default" not in v and "when" not in v],
                 "properties": {k: option_schema(v) for k, v in opts.items()},
             },
             "attachments": {"type": "object"},
@@ -252,9 +252,15 @@ def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = Non
     files: dict[str, str] = {}
     for ch in chapters:
         files.update(chapter_outputs(ch))
+    from compiler.spec.diagnostics import DiagnosticError
     from compiler.submission.build import submission_outputs  # after chapters: documents use them
 
-    files.update(submission_outputs(root, {ch.chapter: ch for ch in chapters}))
+    try:
+        files.update(submission_outputs(root, {ch.chapter: ch for ch in chapters}))
+    except DiagnosticError as e:  # an example submission that does not validate fails the build
+        from compiler.pipeline import Compiled
+
+        return BuildResult(compiled + [Compiled("rulespecs/submissions", None, None, list(e.diagnostics))], {}, [], [], [])
     files["generated/interpretations.md"] = interpretations_md(chapters)
     files["generated/README.md"] = index_md(chapters, files)
     stale, written = [], []

@@ -79,6 +79,12 @@ def cmd_settle(args) -> int:
         table = mod.new_table(opts, shoe=rs.shoe())
         table.first_after_shuffle = rs.first_after_shuffle
         table.game_beginning = False
+        for mid, reading in rs.meters.items():
+            if mid not in table.meters:
+                print(f"{args.round}: error: Chapter {mod.CHAPTER} has no progressive meter {mid!r}; "
+                      f"meters: {sorted(table.meters)}", file=sys.stderr)
+                return 1
+            table.meters[mid] = reading
         result = table.play_round(rs.bets, rs.strategy(), rs.events, new_dealer=rs.new_dealer,
                                   players=rs.players or None)
     except DecisionMissing as e:
@@ -128,10 +134,23 @@ def cmd_analyze(args) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    if args.strategy_out:
+        if report.strategy is None:
+            print("error: this game has no decision strategy to export", file=sys.stderr)
+            return 1
+        out = Path(args.strategy_out)
+        out.mkdir(parents=True, exist_ok=True)
+        for known in sorted(report.strategy.level_options):
+            (out / f"strategy-{known}-cards-known.txt").write_text(report.strategy.format_strategy(known) + "\n")
     if args.format == "json":
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         print(report.to_text())
+        if report.strategy is not None:
+            print()
+            print("Optimal strategy (summary; --strategy-out DIR writes every holding):")
+            for known in sorted(report.strategy.level_options):
+                print(report.strategy.format_strategy(known, max_rows=3))
     return 0
 
 
@@ -171,6 +190,7 @@ def register(sub) -> None:
     p.add_argument("--decks", type=int, help="decks in the dealing shoe (default: the spec's default)")
     p.add_argument("--submission", metavar="FILE", help="analyze under this Rules Submission's selections")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
+    p.add_argument("--strategy-out", metavar="DIR", help="write the optimal strategy tables (one file per decision)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=cmd_analyze)
 

@@ -48,7 +48,7 @@ ROUND_SCHEMA = {
         "submission": {"type": "string"},
         "first_after_shuffle": {"type": "boolean"},
         "new_dealer": {"type": "boolean"},
-        "meters": {"type": "object"},
+        "meters": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
         "positions": {
             "type": "object", "minProperties": 1,
             "propertyNames": {"pattern": "^[0-9]+$"},
@@ -92,6 +92,7 @@ class RoundSpec:
     new_dealer: bool = False
     expect: dict = field(default_factory=dict)
     players: dict = field(default_factory=dict)
+    meters: dict = field(default_factory=dict)  # meter id -> reading before the round
 
     def strategy(self) -> dict[int, Strategy]:
         out = {}
@@ -164,4 +165,5 @@ def load_round(path: str) -> RoundSpec:
     return RoundSpec(doc, str(d["chapter"]), dict(d.get("options") or {}), bets, choices, offers, dealt, burned,
                      events, bool(d.get("first_after_shuffle", True)), bool(d.get("new_dealer", False)),
                      dict(d.get("expect") or {}),
-                     {int(k): v["player"] for k, v in d["positions"].items() if "player" in v})
+                     {int(k): v["player"] for k, v in d["positions"].items() if "player" in v},
+                     {k: amt(v, f"/meters/{k}") for k, v in (d.get("meters") or {}).items()})

@@ -35,10 +35,11 @@ class Figure:
     policy: str
     expected_return: Fraction  # per unit of the named wager
     per_total_wagered: Fraction | None
-    hit_frequency: Fraction
+    hit_frequency: Fraction | None
     outcomes: dict[str, Fraction]
     method: str
     includes: tuple[str, ...] = ()
+    kind: str = "return"  # 'return': per unit wagered; 'value': an expected amount in dollars (Envy Bonus)
 
     @property
     def house_edge(self) -> Fraction:
@@ -49,9 +50,11 @@ class Figure:
             "wager": self.wager, "name": self.name, "policy": self.policy,
             "expected_return": {"fraction": str(self.expected_return), "decimal": dec(self.expected_return)},
             "house_edge": {"fraction": str(self.house_edge), "percent": pct(self.house_edge)},
-            "hit_frequency": {"fraction": str(self.hit_frequency), "decimal": dec(self.hit_frequency)},
+            "hit_frequency": (None if self.hit_frequency is None else
+                              {"fraction": str(self.hit_frequency), "decimal": dec(self.hit_frequency)}),
             "outcomes": {k: {"fraction": str(v), "decimal": dec(v)} for k, v in sorted(self.outcomes.items())},
             "method": self.method,
+            "kind": self.kind,
         }
         if self.per_total_wagered is not None:
             d["per_total_wagered"] = {"fraction": str(self.per_total_wagered), "decimal": dec(self.per_total_wagered)}
@@ -134,6 +137,7 @@ class Report:
     settings: dict[str, Any]
     figures: list[Figure]
     notes: list[str] = field(default_factory=list)
+    strategy: Any = None  # an optimal-strategy solution, when the game has one (StudSolution)
 
     def to_json(self) -> dict:
         return {"chapter": self.chapter, "title": self.title,
@@ -147,11 +151,16 @@ class Report:
         for f in self.figures:
             lines.append("")
             lines.append(f"{f.name}  [{f.policy}]")
+            if f.kind == "value":
+                lines.append(f"  expected amount: ${f.expected_return} = ${dec(f.expected_return)}")
+                lines.append(f"  method: {f.method}")
+                continue
             lines.append(f"  expected return per unit wagered: {f.expected_return} = {dec(f.expected_return)}"
                          f"  (house edge {pct(f.house_edge)})")
             if f.per_total_wagered is not None and f.per_total_wagered != f.expected_return:
                 lines.append(f"  per total amount wagered:         {f.per_total_wagered} = {dec(f.per_total_wagered)}")
-            lines.append(f"  hit frequency: {f.hit_frequency} = {dec(f.hit_frequency)}")
+            if f.hit_frequency is not None:
+                lines.append(f"  hit frequency: {f.hit_frequency} = {dec(f.hit_frequency)}")
             if f.includes:
                 lines.append(f"  includes the wagers it leads to: {', '.join(f.includes)}")
             lines.append("  outcomes: " + ", ".join(f"{k}: {dec(v, 6)}" for k, v in f.outcomes.items()))

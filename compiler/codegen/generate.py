@@ -117,6 +117,13 @@ def game_context(ch: Chapter) -> dict:
         }
 
     procedure = [step(s) for s in ch.procedure]
+    house_ways = [{
+        "id": hw.id, "title": hw.title, "cite": hw.cite,
+        "rules": [{"cite": r.cite, "src": f"{r.src.path}:{r.src.line}", "note": r.note,
+                   "when": fns.when(r.when, r.when_text, r.cite, r.src),
+                   "choose": [(kind, fns.add("value", r.cite, r.src, text, [f"return {compile_expr(node)}"]), text)
+                              for kind, node, text in r.choose]} for r in hw.rules],
+    } for hw in ch.house_ways]
     irregularities = [{"id": i.id, "event": i.event, "cite": i.cite, "title": i.title,
                        "rules": [rule(r) for r in i.rules]} for i in ch.irregularities]
     cards = d.get("cards") or {}
@@ -180,6 +187,7 @@ def game_context(ch: Chapter) -> dict:
             "marker_cite": marker["cite"] if marker else "",
         },
         "procedure": procedure,
+        "house_ways": house_ways,
         "irregularities": irregularities,
         "positions": {"max": positions_max, "adjacent": bool(ppp.get("adjacent", False)), "cite": ppp.get("cite", "")},
         "functions": fns.items,

@@ -8,14 +8,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from compiler.ir.model import Chapter, Choice, Constraint, Interpretation, Irregularity, Rule, Src, Step
+from compiler.ir.model import (Chapter, Choice, Constraint, HouseWay, HouseWayRule, Interpretation, Irregularity, Rule,
+                               Src, Step)
 from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_actions, check_expr, parse_actions,
                                  parse_expr)
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
 
-STEP_PARAMS = ("text", "count", "to", "zone", "face", "stack", "wager", "equal_to", "paytable", "name")
-STEP_EXPRS = ("qualifying", "hand")
+STEP_PARAMS = ("text", "count", "to", "zone", "face", "stack", "wager", "equal_to", "paytable", "name",
+               # pai gow: set_hands, roll, deal to every position
+               "high", "low", "house_way", "house_way_option", "flag", "larger_first", "dice", "numbers",
+               "count_order")
+STEP_EXPRS = ("qualifying", "hand", "legal", "start")
 
 
 def slug_of(chapter: str, title: str) -> str:
@@ -51,6 +55,10 @@ class _Builder:
                     n.decisions[s["id"]] = {c["id"] for c in s.get("choices") or ()}
                 if s.get("zone"):
                     n.zones.add(s["zone"])
+                if s.get("do") == "set_hands":
+                    n.zones.update(("high", "low"))
+                    if s.get("flag"):
+                        n.flags.add(s["flag"])
                 walk(s.get("steps"))
 
         walk(d.get("procedure"))
@@ -130,6 +138,17 @@ class _Builder:
             self.names.use("paytable", s["paytable"])
         if s.get("wager") is not None:
             self.names.use("wager", s["wager"])
+        if s.get("house_way") is not None and s["house_way"] not in (self.data.get("house_ways") or {}):
+            self.error(ptr + "/house_way", f"unknown house way {s['house_way']!r}"
+                       f" (house ways: {sorted(self.data.get('house_ways') or {})})")
+        if s.get("house_way_option") is not None:
+            o = (self.data.get("options") or {}).get(s["house_way_option"])
+            if o is None or o.get("type") != "house_way":
+                self.error(ptr + "/house_way_option", f"{s['house_way_option']!r} is not an option of type house_way")
+            self.names.use("option", s["house_way_option"])
+        if s.get("do") == "set_hands" and s.get("to", "players") == "dealer" and not (
+                s.get("house_way") or s.get("house_way_option")):
+            self.error(ptr, "the dealer sets his hands by a house way: give house_way or house_way_option")
         exprs = tuple((k, self.expr(s[k], f"{ptr}/{k}"), s[k]) for k in STEP_EXPRS if k in s)
         return Step(s["id"], s["do"], s["cite"], self.src(ptr), self.expr(s.get("when"), ptr + "/when"), s.get("when"),
                     self.expr(s.get("players"), ptr + "/players"), s.get("players"), s.get("order", "clockwise"),
@@ -173,12 +192,24 @@ class _Builder:
                 self.expr(o["when"], f"/options/{oid}/when")
         ppp = (d.get("table") or {}).get("positions_per_player") or {}
         positions_max = self.expr(ppp["max"], "/table/positions_per_player/max") if ppp else None
+        house_ways = tuple(self.house_way(hid, hw) for hid, hw in (d.get("house_ways") or {}).items())
         if any(x for x in self.diags if x.is_error):
             return None
         return Chapter(d["chapter"], d["title"], self.doc.path, slug_of(d["chapter"], d["title"]), d, procedure,
                        irregs, constraints, interps, batches_when, positions_max,
                        {ptr: self.doc.position(ptr)[0] for ptr in ("/cards/batches", "/table/positions_per_player")
-                        if self.doc.has(ptr)})
+                        if self.doc.has(ptr)}, house_ways)
+
+    def house_way(self, hid: str, hw: dict) -> HouseWay:
+        ptr = f"/house_ways/{hid}"
+        rules = []
+        for i, r in enumerate(hw.get("rules") or ()):
+            rp = f"{ptr}/rules/{i}"
+            choose = tuple((k, self.expr(c[k], f"{rp}/choose/{j}/{k}"), str(c[k]))
+                           for j, c in enumerate(r.get("choose") or ()) for k in ("keep", "max", "min") if k in c)
+            rules.append(HouseWayRule(r["cite"], self.expr(r.get("when"), rp + "/when"), r.get("when"), choose,
+                                      self.src(rp), r.get("note", "")))
+        return HouseWay(hid, hw.get("title", hid), hw["cite"], tuple(rules), self.src(ptr))
 
 
 def _walk(steps):

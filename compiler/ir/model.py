@@ -93,6 +93,27 @@ class Interpretation:
 
 
 @dataclass(frozen=True)
+class HouseWayRule:
+    cite: str
+    when: Node | None
+    when_text: str | None
+    choose: tuple[tuple[str, Node, str], ...]  # (keep | max | min, expression, text)
+    src: Src
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class HouseWay:
+    """A house way: how hands are set (pai gow), an ordered list of rules (compiler.runtime.paigow)."""
+
+    id: str
+    title: str
+    cite: str
+    rules: tuple[HouseWayRule, ...]
+    src: Src
+
+
+@dataclass(frozen=True)
 class Chapter:
     chapter: str
     title: str
@@ -106,6 +127,7 @@ class Chapter:
     batches_when: Node | None = None
     positions_max: Node | None = None
     lines: Mapping[str, int] = field(default_factory=dict, repr=False)  # source line of a few pointers
+    house_ways: tuple[HouseWay, ...] = ()
 
     @property
     def module_name(self) -> str:

@@ -12,7 +12,9 @@ Vocabulary (generic card-game primitives; see docs/rule-language.md):
 * functions: ``hand(R, cards)``, ``best(R, cards)``, ``category(v)``,
   ``at_least(R, v, category[, rank])``, ``is_hand(R, cards, hand)``, ``has(W)``, ``placed(W)``,
   ``wager(W)``, ``flag(F)``, ``chose(D, C)``, ``option(O)``, ``offered(W)``, ``active()``,
-  ``count(cards)``, ``any_player(expr)``, ``count_players(expr)``;
+  ``count(cards)``, ``any_player(expr)``, ``count_players(expr)``; pai gow: ``setting.high``,
+  ``setting.low``, ``setting.cards`` (a candidate setting), ``rank(R, cards)`` (comparable across
+  hand sizes), ``groups(R, cards, n)``, ``category_rank(v)``, ``can(expr)``;
 * outcomes: ``win W [at PAYOUT | at N to M]``, ``win W by PAYTABLE on VALUE``, ``lose W``,
   ``push W``, ``return W`` (void: returned), ``surrender W 1/2``, ``place W = expr``,
   ``set F``, ``clear F``, ``void round``, ``discard card``, ``use card``, ``reshuffle``,
@@ -335,8 +337,14 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "count": ("expr",),
     "any_player": ("lambda",),
     "count_players": ("lambda",),
+    # pai gow (setting hands, house ways): see docs/rule-language.md "House ways"
+    "rank": ("ranking", "expr"),
+    "groups": ("ranking", "expr", "expr"),
+    "category_rank": ("expr",),
+    "can": ("lambda",),
 }
-OWNERS = ("player", "dealer", "community", "event", "round")
+OWNERS = ("player", "dealer", "community", "event", "round", "setting")
+SETTING_PARTS = ("high", "low", "cards")
 
 
 @dataclass
@@ -407,6 +415,8 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                 bad(f"unknown card zone {n.parts[1]!r}{_suggest(n.parts[1], names.zones)}", n)
             if owner in ("player", "dealer") and len(n.parts) == 1:
                 bad(f"{owner!r} needs a zone, e.g. {owner}.cards", n)
+            if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):
+                bad(f"'setting' is followed by one of {', '.join(SETTING_PARTS)} (the hands of a candidate setting)", n)
             return
         if isinstance(n, Call):
             sig = FUNCTIONS.get(n.name)
@@ -495,7 +505,7 @@ def compile_expr(n: Node) -> str:
     if isinstance(n, Ref):
         owner = n.parts[0]
         attr = n.parts[1] if len(n.parts) > 1 else None
-        if owner in ("player", "dealer", "community"):
+        if owner in ("player", "dealer", "community", "setting"):
             return f"ctx.zone({owner!r}, {attr!r})"
         if owner == "event":
             return f"ctx.event_attr({attr!r})"

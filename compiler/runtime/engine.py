@@ -162,6 +162,7 @@ class GameDefinition:
     positions_max: Fn | None = None  # how many positions one player may play (options only)
     positions_adjacent: bool = False
     positions_cite: str = ""
+    house_ways: Mapping[str, Any] = field(default_factory=dict)  # id -> compiler.runtime.paigow.HouseWay
 
     def defaults(self) -> dict[str, Any]:
         return {k: v.get("default") for k, v in self.options.items() if "default" in v}
@@ -302,6 +303,11 @@ class Strategy:
     def offer(self, wager: str, view: "PlayerView") -> Decimal:
         return Decimal(0)
 
+    def setting(self, step: str, candidates: Sequence[tuple], view: "PlayerView") -> tuple | None:
+        """Pai gow: the (high, low) setting chosen among ``candidates``, or None to have the hands
+        set by the house way (the way the casino requires them set, e.g. § 670a.11(a)(1))."""
+        return None
+
 
 class FixedStrategy(Strategy):
     """Always picks ``prefer`` (the first preferred choice available) and places fixed offers."""
@@ -326,9 +332,14 @@ class FixedStrategy(Strategy):
 
 
 class CallbackStrategy(Strategy):
-    def __init__(self, choose: Callable | None = None, offer: Callable | None = None):
+    def __init__(self, choose: Callable | None = None, offer: Callable | None = None,
+                 setting: Callable | None = None):
         self._choose = choose
         self._offer = offer
+        self._setting = setting
+
+    def setting(self, step, candidates, view):
+        return self._setting(step, candidates, view) if self._setting else None
 
     def choose(self, decision, choices, view):
         return self._choose(decision, choices, view) if self._choose else choices[0]
@@ -361,6 +372,8 @@ class Context:
         self.seat: Seat | None = None
         self.event: Mapping[str, Any] = {}
         self.cite = ""
+        self.setting: tuple | None = None  # (high, low) of a candidate setting (pai gow)
+        self.setting_pool: list | None = None
 
     # -- reading ------------------------------------------------------------------------------
     def zone(self, owner: str, zone: str | None) -> list:
@@ -372,6 +385,11 @@ class Context:
             holder = self.r.dealer
         elif owner == "community":
             holder = self.r.community
+        elif owner == "setting":
+            if self.setting is None:
+                raise EngineError("'setting' used outside the setting of hands (a house way or a legality rule)")
+            high, low = self.setting
+            return list(high) if zone == "high" else list(low) if zone == "low" else list(high) + list(low)
         else:
             raise EngineError(f"unknown card owner {owner!r}")
         if zone is None or zone == "cards":
@@ -400,6 +418,28 @@ class Context:
 
     def is_hand(self, rid: str, cards, hand_id: str) -> bool:
         return self.table.ranking(rid).matches_hand([c for c in cards if c is not None], hand_id)
+
+    def rank(self, rid: str, cards) -> tuple:
+        return self.table.ranking(rid).rank_key([c for c in cards if c is not None])
+
+    def groups(self, rid: str, cards, size) -> int:
+        return self.table.ranking(rid).group_count(cards, int(size))
+
+    def category_rank(self, value) -> int:
+        return -value.category_index
+
+    def can(self, fn) -> bool:
+        if self.setting_pool is None:
+            raise EngineError("can() is used only in a house way (over the settings of the hand being set)")
+        saved = self.setting
+        try:
+            for cand in self.setting_pool:
+                self.setting = cand
+                if fn(self):
+                    return True
+            return False
+        finally:
+            self.setting = saved
 
     def has(self, wager: str) -> bool:
         w = self.seat.wagers.get(wager) if self.seat else None
@@ -587,6 +627,10 @@ class _Round:
         self.drawn = 0
         self.stopped = False
         self._attrs = {"first_after_shuffle": first_after_shuffle, "new_dealer": new_dealer}
+        self.unwagered: dict[int, dict[str, list]] = {}  # cards dealt to positions without a wager
+        self.rolls: list = []  # dice / random numbers given by a hand history, in order
+        self.players: dict[int, str] = {}  # seat -> player, where one player plays several positions
+        self.dealer_setting: Any = None  # the dealer's setting as a hand history records it (pai gow)
 
     def attr(self, name: str) -> Any:
         if name in self._attrs:
@@ -794,9 +838,13 @@ class Table:
 
     def play_round(self, bets: Mapping[int, Mapping[str, Any]], strategy: Strategy | Mapping[int, Strategy] | None = None,
                    events: Sequence[Mapping[str, Any]] = (), new_dealer: bool | None = None,
-                   players: Mapping[int, str] | None = None) -> RoundResult:
+                   players: Mapping[int, str] | None = None, rolls: Sequence[Any] | None = None,
+                   dealer_setting: Any = None) -> RoundResult:
         """Play one round. ``bets``: seat -> {wager id: amount} placed before "no more bets";
-        ``players``: seat -> player name, where one player plays several positions."""
+        ``players``: seat -> player name, where one player plays several positions;
+        ``rolls``: the dice (lists of die faces) or random numbers of the round's ``roll`` steps, in
+        order (a hand history; otherwise the table's RNG rolls); ``dealer_setting``: the dealer's
+        low hand as recorded (pai gow: checked against the house way)."""
         game = self.game
         if players:
             self.check_positions(players)
@@ -804,6 +852,9 @@ class Table:
         if new_dealer is not None:
             self.new_dealer = new_dealer
         rnd = _Round(self, self.round_number, self.first_after_shuffle, self.new_dealer)
+        rnd.players = dict(players or {})
+        rnd.rolls = [list(r) if isinstance(r, (list, tuple)) else [r] for r in (rolls or ())]
+        rnd.dealer_setting = dealer_setting
         self.new_dealer = False
         ctx = Context(self, rnd)
         if self.game_beginning:
@@ -834,7 +885,9 @@ class Table:
             for wid, amt in placed.items():
                 self.place(rnd, seat, wid, amt, game.wagers[wid].cite)
         strategies = strategy if isinstance(strategy, Mapping) else None
-        default = strategy if isinstance(strategy, Strategy) else Strategy()
+        if strategy is not None and strategies is None and not hasattr(strategy, "choose"):
+            raise RefusedError(f"a strategy needs choose() and offer(), got {type(strategy).__name__}")
+        default = strategy if strategy is not None and strategies is None else Strategy()
         self._strategies = lambda n: (strategies.get(n, default) if strategies is not None else default)
         pending = [dict(e) for e in events]
         for e in pending:
@@ -1055,7 +1108,11 @@ class Table:
             zone = p.get("zone", "cards")
             n = int(p.get("count", 1))
             face = p.get("face", "up")
-            if to == "players":
+            if to == "positions":
+                from compiler.runtime.paigow import deal_positions
+
+                deal_positions(self, ctx, rnd, step)
+            elif to == "players":
                 seats = self._players(ctx, rnd, step)
                 # one card at a time around the table, or (stack) all n cards to a target together
                 order = ([s for s in seats for _ in range(n)] if p.get("stack")
@@ -1126,6 +1183,21 @@ class Table:
             ctx.seat = None
         elif k == "envy":
             self._envy(ctx, rnd, step)
+        elif k == "set_hands":
+            from compiler.runtime.paigow import set_hands
+
+            set_hands(self, ctx, rnd, step, pending)
+        elif k == "roll":
+            from compiler.runtime.paigow import roll
+
+            roll(self, ctx, rnd, step)
+        elif k == "collect_unwagered":
+            if rnd.unwagered:
+                seats = sorted(rnd.unwagered)
+                rnd.log("collect", step.cite, f"stacks dealt to position{'s' if len(seats) > 1 else ''} "
+                        f"{', '.join(map(str, seats))} (no wager) collected without exposing the cards and "
+                        "placed in the discard rack")
+                rnd.unwagered.clear()
         elif k == "block":
             self._run_steps(ctx, rnd, step.steps, pending)
         else:

@@ -399,6 +399,56 @@ class Ranking:
         b = self.value(b_cards).score
         return (a > b) - (a < b)
 
+    # ------------------------------------------------------------------ hands of other sizes (pai gow)
+    def _partial_strengths(self, cards: Sequence[int]) -> list[int]:
+        nat = [self._strength[c >> 2] for c in cards if c != JOKER]
+        nj = len(cards) - len(nat)
+        if nj:
+            if "ace" not in self._wild_as:
+                raise RankingError(f"ranking {self.id}: the joker is not used as an ace in this ranking")
+            nat += [self._strength[12]] * nj
+        return nat
+
+    def rank_key(self, cards: Sequence[int]) -> tuple:
+        """The rank of a hand of 1 to ``self.cards`` cards, comparable across hand sizes.
+
+        Pai gow: "the high hand must rank equal to or higher than the low hand" (e.g. § 670a.11(b)).
+        A hand of ``self.cards`` cards ranks as :meth:`evaluate` says; a smaller hand can only be in
+        a category that needs no straight or flush (its jokers count as aces), first pattern that
+        matches.  Keys compare by category, then by the ranks of the groups, highest first, so
+        that an equal prefix is decided by "the highest ranking card which is not in the other hand".
+        """
+        cards = [c for c in cards if c is not None]
+        n = len(cards)
+        if not 1 <= n <= self.cards:
+            raise RankingError(f"ranking {self.id}: rank_key takes 1 to {self.cards} cards, got {n}")
+        if n == self.cards:
+            v = self.evaluate(cards)
+            tb = v.tiebreak
+            ranks = tb if len(tb) == 1 else tb[len(tb) // 2:]     # straights: (s,), else counts + ranks
+            return (self._ncat - 1 - v.category_index,) + tuple(ranks)
+        cnt = Counter(self._partial_strengths(cards))
+        groups = sorted(cnt.items(), key=lambda kv: (-kv[1], -kv[0]))
+        counts = tuple(c for _, c in groups)
+        for ci, p in enumerate(self._patterns):
+            if p.straight or p.flush:
+                continue
+            if p.groups and not _contains_groups(counts, p.groups):
+                continue
+            high = groups[0][0]
+            if p.high is not None and high != p.high:
+                continue
+            if p.min_rank is not None and high < p.min_rank:
+                continue
+            return (self._ncat - 1 - ci,) + tuple(r for r, _ in groups)
+        raise RankingError(f"ranking {self.id}: no category matches a {n}-card hand")
+
+    def group_count(self, cards: Sequence[int], size: int) -> int:
+        """How many ranks the cards hold at least ``size`` times (jokers count as aces when the
+        joker plays as an ace): ``group_count(six, 2) == 3`` for three pairs (house ways)."""
+        cnt = Counter(self._partial_strengths([c for c in cards if c is not None]))
+        return sum(1 for v in cnt.values() if v >= int(size))
+
     def category_index(self, category_id: str) -> int:
         try:
             return self._cat_index[category_id]

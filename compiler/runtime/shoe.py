@@ -128,6 +128,14 @@ class ScriptedShoe:
                 return c
             self.burn_index += 1
             return None
+        if target[0] == "unwagered":
+            # a position without a wager: its cards are collected unseen; a history may give them
+            key = ("player", target[1], target[2])
+            i = self.used.get(key, 0)
+            if i < len(self.dealt.get(key, ())):
+                self.used[key] = i + 1
+                return self.dealt[key][i]
+            return None
         cards = self.dealt.get(target)
         i = self.used.get(target, 0)
         if cards is None or i >= len(cards):

@@ -73,7 +73,6 @@ class _Paytables:
         self.tables[ident] = {
             "title": title,
             "cite": cite,
-            "ranking": guess_ranking(hands),
             "columns": FlowList(table.columns),
             "header": table.header,
             "rows": [{"hand": r.hand, "label": r.label, "pays": FlowList(r.pays)} for r in table.rows],
@@ -204,14 +203,14 @@ def chapter_to_spec(doc: Document, chapter: str) -> dict:
         raise TextError(f"chapter {chapter} is not in this file (it has: {have})", doc.path, 1, 1)
     pay = _Paytables()
     provisions = [_section(s, pay) for s in ch.sections]
-    source: dict[str, Any] = {"cite": doc.source_cite or ""}
+    source: dict[str, Any] = {"citation": doc.source_cite or ""}
     if doc.date:
         source["date"] = doc.date
     source["file"] = Path(doc.path).name
     spec: dict[str, Any] = {
         "rulespec": 1,
         "chapter": ch.number,
-        "title": ch.title or "",
+        "title": _title_case(ch.title or ""),
         "source": source,
         "completeness": "complete" if ch.complete else "partial",
         "externals": externals(ch),
@@ -219,6 +218,11 @@ def chapter_to_spec(doc: Document, chapter: str) -> dict:
         "paytables": pay.tables,
     }
     return spec
+
+
+def _title_case(title: str) -> str:
+    """'RAISE IT UP STUD POKER' -> 'Raise It Up Stud Poker' (the Bulletin prints chapter titles in capitals)."""
+    return title.title() if title.isupper() else title
 
 
 def import_file(path: str, chapter: Optional[str]) -> dict:

@@ -11,6 +11,7 @@ from fractions import Fraction
 from compiler.runtime.engine import (CardsDef, Choice, GameDefinition, Irregularity, MeterDef, Paytable, Payout,
                                      Rule, Step, Table, WagerDef)
 from compiler.runtime.money import Odds
+from compiler.runtime.paigow import Criterion, HouseWay, HouseWayRule
 
 SPEC_PATH = 'rulespecs/567-war.yaml'
 CHAPTER = '567'
@@ -381,6 +382,10 @@ PROCEDURE = (
          ),
 )
 
+# House ways: how hands are set (pai gow); the first rule whose condition holds chooses
+HOUSE_WAYS = {
+}
+
 IRREGULARITIES = (
     Irregularity('face_up_card_in_shoe', 'face_up_card', '§ 567.11(a)', (
         Rule('§ 567.11(a)', _r23, _r24, 'rulespecs/567-war.yaml:237'),
@@ -414,6 +419,7 @@ GAME = GameDefinition(
     positions_max=_r32,
     positions_adjacent=True,
     positions_cite='§ 567.7(e)',
+    house_ways=HOUSE_WAYS,
 )
 
 

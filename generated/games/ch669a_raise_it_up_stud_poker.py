@@ -11,6 +11,7 @@ from fractions import Fraction
 from compiler.runtime.engine import (CardsDef, Choice, GameDefinition, Irregularity, MeterDef, Paytable, Payout,
                                      Rule, Step, Table, WagerDef)
 from compiler.runtime.money import Odds
+from compiler.runtime.paigow import Criterion, HouseWay, HouseWayRule
 
 SPEC_PATH = 'rulespecs/669a-raise-it-up-stud-poker.yaml'
 CHAPTER = '669a'
@@ -1051,6 +1052,10 @@ PROCEDURE = (
          ),
 )
 
+# House ways: how hands are set (pai gow); the first rule whose condition holds chooses
+HOUSE_WAYS = {
+}
+
 IRREGULARITIES = (
     Irregularity('wrong_deck_count', 'wrong_deck_count', '§ 669a.5(b)', (
         Rule('§ 669a.5(b)', _r53, _r54, 'rulespecs/669a-raise-it-up-stud-poker.yaml:512'),
@@ -1109,6 +1114,7 @@ GAME = GameDefinition(
     positions_max=_r85,
     positions_adjacent=False,
     positions_cite='§ 669a.7(e)',
+    house_ways=HOUSE_WAYS,
 )
 
 

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from compiler.submission.document import load_submission, render_documents
-from conftest import EXAMPLES, ROOT
+from submission_fixtures import EXAMPLES, ROOT
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "embed", "source", "track", "wbr"}
 
@@ -158,7 +158,7 @@ def test_strings_cannot_inject_markup(war):
 
 
 def test_variant_document_paytable_wagers_and_options(variant):
-    from conftest import FIX
+    from submission_fixtures import FIX
 
     text = (FIX / "variant-missing-required-option.yaml").read_text() + \
         "  dealing_method: shoe\n  tie_paytable: Paytable B\n  rate_of_progression: 14.5%\n  reset_amount: 2500\n"

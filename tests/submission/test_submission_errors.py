@@ -6,7 +6,7 @@ import pytest
 
 from compiler.spec.diagnostics import DiagnosticError
 from compiler.submission.document import load_submission
-from conftest import FIX
+from submission_fixtures import FIX
 
 F = "tests/fixtures/submissions/"
 

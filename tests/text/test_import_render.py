@@ -1,3 +1,4 @@
+import pytest
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -20,7 +21,7 @@ def test_import_skeleton_top_level_keys_and_schema_line(specs):
     data = yaml.safe_load(text)
     assert list(data) == ["rulespec", "chapter", "title", "source", "completeness", "externals",
                           "provisions", "paytables"]
-    assert data["source"] == {"cite": "45 Pa.B. 4185", "date": "2015-08-01",
+    assert data["source"] == {"citation": "45 Pa.B. 4185", "date": "2015-08-01",
                               "file": "45-PaB-4185_2015-08-01_ch669a-ch670a.txt"}
     assert data["completeness"] == "complete" and data["chapter"] == "669a"
 
@@ -205,3 +206,13 @@ def test_cli_render_bad_yaml_reports_position(tmp_path):
     bad.write_text("chapter: 567\nprovisions: [\n  - x: : y\n")
     r = run_cli("text", "render", bad)
     assert r.returncode == 1 and re.match(rf"{re.escape(str(bad))}:\d+:\d+: error: bad YAML", r.stderr)
+
+
+@pytest.mark.parametrize("chapter", ["567", "535", "669a", "670a", "688a"])
+def test_import_skeleton_validates_at_once(chapter):
+    """A regulator starts a new chapter from its published text: the skeleton validates as it is."""
+    from compiler.pipeline import compile_spec
+
+    path = IMPORTED / f"{chapter}.yaml"
+    c = compile_spec(str(path), path.read_text(encoding="utf-8"))
+    assert c.ok, [d.format() for d in c.errors]

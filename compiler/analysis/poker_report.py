@@ -1,0 +1,410 @@
+"""Exact analysis of poker chapters, read from the compiled spec (no chapter knowledge here).
+
+What it finds in the IR:
+
+* **paytable wagers**: every settle rule ``win W by T on CARDS`` names a wager, its paytable and
+  the cards it is judged on; the number of cards (from the deal steps) gives the enumeration
+  (three-card hands, best five of six, ...). Each column (or the one a Rules Submission selects)
+  gets its exact return, hit frequency and distribution.
+* **a stud raise game**: decide steps whose choices place a wager at a multiple of a required
+  wager (``place play = wager(ante) * 3``), checks and folds, community cards revealed between
+  them, a qualifier (``not at_least(R, best(R, ...), pair, 'T')`` loses every base wager) and the
+  paytables of the base wagers. It is solved exactly by :mod:`compiler.analysis.stud`.
+* **Envy Bonuses**: envy steps give the value per other player of each schedule.
+
+Games whose structure this does not recognise get the paytable figures only, and a note says so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from compiler.analysis.report import Figure, Report
+from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Not, Ref
+from compiler.runtime.engine import Strategy
+from compiler.runtime.rankings import Ranking
+
+_CACHE: dict = {}
+_AFFINE: dict = {}  # wager -> (a, b) of its last meter-dependent return
+
+
+def _active_steps(game, chapter, table):
+    """The IR steps in order, entering blocks whose condition holds for the table's options."""
+    from compiler.runtime.engine import Context
+
+    fn_steps = {s.id: s for s in _walk(game.procedure)}
+    ctx = Context(table, None)
+
+    def walk(steps):
+        for s in steps:
+            g = fn_steps.get(s.id)
+            if s.kind == "block":
+                ok = True
+                if g is not None and g.when is not None:
+                    try:
+                        ok = bool(g.when(ctx))
+                    except Exception:
+                        ok = True
+                if ok:
+                    yield from walk(s.steps)
+            else:
+                yield s
+
+    return list(walk(chapter.procedure))
+
+
+def _walk(steps):
+    for s in steps:
+        yield s
+        yield from _walk(s.steps)
+
+
+def _zone_sizes(steps) -> tuple[dict, dict]:
+    """Cards per player zone and per community zone, from the deal steps."""
+    player, community = {}, {}
+    for s in steps:
+        if s.kind != "deal":
+            continue
+        p = dict(s.params)
+        n = int(p.get("count", 1))
+        z = p.get("zone", "cards")
+        if p.get("to") == "players":
+            player[z] = player.get(z, 0) + n
+        elif p.get("to") == "community":
+            community[z] = community.get(z, 0) + n
+    return player, community
+
+
+def _card_count(node, player: dict, community: dict) -> int | None:
+    if isinstance(node, Ref):
+        owner = node.parts[0]
+        zone = node.parts[1] if len(node.parts) > 1 else None
+        if owner == "player":
+            return sum(player.values()) if zone in (None, "cards") else player.get(zone)
+        if owner == "community":
+            return sum(community.values()) if zone in (None, "cards") else community.get(zone)
+        return None
+    if isinstance(node, BinOp) and node.op == "+":
+        a, b = _card_count(node.left, player, community), _card_count(node.right, player, community)
+        return None if a is None or b is None else a + b
+    if isinstance(node, Call) and node.name in ("best", "hand"):
+        return _card_count(node.args[1], player, community)
+    return None
+
+
+def _multiplier(value, base: str) -> int | None:
+    """k of ``wager(base) * k`` (or 1 for ``wager(base)``)."""
+    if isinstance(value, Call) and value.name == "wager" and value.args[0].parts[0] == base:
+        return 1
+    if isinstance(value, BinOp) and value.op == "*":
+        for a, b in ((value.left, value.right), (value.right, value.left)):
+            if isinstance(a, Call) and a.name == "wager" and a.args[0].parts[0] == base and isinstance(b, Lit):
+                return int(b.value)
+    return None
+
+
+def _find_at_least(node):
+    """The first ``at_least(R, v, cat[, rank])`` under a ``not``."""
+    if isinstance(node, Not) and isinstance(node.item, Call) and node.item.name == "at_least":
+        return node.item
+    if isinstance(node, BoolOp):
+        for x in node.items:
+            f = _find_at_least(x)
+            if f is not None:
+                return f
+    return None
+
+
+@dataclass
+class StudModel:
+    ranking_id: str
+    hole: int
+    community: int
+    schedule: list
+    qualifier: tuple  # (category, rank or None)
+    base: list  # [(wager id, multiple)]
+    play: str  # play wager id
+    pays: dict  # wager id -> ('paytable', id) | ('payout', id)
+
+
+def find_stud_model(game, chapter, steps) -> StudModel | None:
+    required = [w for w, d in game.wagers.items() if d.required]
+    player, community = _zone_sizes(steps)
+    known = sum(player.values())
+    revealed = 0
+    schedule = []
+    play = None
+    for s in steps:
+        if s.kind == "reveal":
+            revealed += community.get(dict(s.params).get("zone"), 0)
+        elif s.kind == "deal" and dict(s.params).get("to") == "community" and dict(s.params).get("face") == "up":
+            revealed += int(dict(s.params).get("count", 1))
+        elif s.kind == "decide":
+            opts = []
+            choice_of = {}
+            for c in s.choices:
+                places = [a for a in c.then if a.kind == "place"]
+                loses = [a for a in c.then if a.kind == "lose"]
+                if places:
+                    a = places[0]
+                    k = None
+                    for base in required:
+                        k = k or _multiplier(a.value, base)
+                    if k is None:
+                        return None
+                    play = play or a.wager
+                    if a.wager != play:
+                        return None
+                    opts.append(k)
+                elif loses:
+                    opts.append("fold")
+                elif not c.then:
+                    opts.append("check")
+                else:
+                    return None
+                choice_of[opts[-1]] = c.id
+            if play is None:
+                return None
+            schedule.append({"known": known + revealed, "options": opts, "step": s.id, "choices": choice_of})
+    if not schedule or play is None:
+        return None
+    # qualifier and paytables from the settle rules
+    qualifier = None
+    ranking_id = None
+    pays: dict = {}
+    for s in steps:
+        if s.kind != "settle":
+            continue
+        for r in s.rules:
+            wagers_lost = {a.wager for a in r.then if a.kind == "lose"}
+            if set(required) <= wagers_lost and play in wagers_lost and r.when is not None:
+                f = _find_at_least(r.when)
+                if f is not None:
+                    ranking_id = f.args[0].parts[0]
+                    cat = f.args[2].parts[0]
+                    rank = None
+                    if len(f.args) > 3:
+                        rank = f.args[3].value if isinstance(f.args[3], Lit) else f.args[3].parts[0]
+                    qualifier = (cat, rank)
+            for a in r.then:
+                if a.kind == "win" and a.wager in set(required) | {play}:
+                    if a.paytable is not None:
+                        pays[a.wager] = ("paytable", a.paytable)
+                    elif a.payout is not None:
+                        pays[a.wager] = ("payout", a.payout)
+                    else:
+                        pays[a.wager] = ("payout", game.wagers[a.wager].pays)
+    if qualifier is None or set(pays) != set(required) | {play}:
+        return None
+    return StudModel(ranking_id, known, sum(community.values()), schedule, qualifier,
+                     [(w, 1) for w in required], play, pays)
+
+
+class OptimalStudStrategy(Strategy):
+    """A player strategy that follows the exact optimal solution (for simulation cross-checks)."""
+
+    def __init__(self, model: StudModel, sol):
+        self.model, self.sol = model, sol
+        self.by_step = {d["step"]: d for d in model.schedule}
+
+    def choose(self, decision, choices, view):
+        d = self.by_step[decision]
+        cards = [c for z in view.cards.values() for c in z] + list(view.community)
+        opt = self.sol.decision_of(cards)
+        return d["choices"][opt]
+
+    def offer(self, wager, view):
+        from decimal import Decimal
+
+        return Decimal(0)
+
+
+def optimal_strategy(game, chapter, options: dict | None = None):
+    """(strategy, solution) for a game with a stud-raise structure, else (None, None)."""
+    from compiler.runtime.engine import Table
+
+    table = Table(game, options or {}, seed=0)
+    model = find_stud_model(game, chapter, _active_steps(game, chapter, table))
+    if model is None:
+        return None, None
+    sol = solve_model(game, model, Ranking.from_spec(game.rankings[model.ranking_id], model.ranking_id))
+    return OptimalStudStrategy(model, sol), sol
+
+
+def _option_column(game, pid: str, options: dict) -> list[int]:
+    pt = game.paytables[pid]
+    if pt.option and pt.option in options:
+        return [list(pt.columns).index(options[pt.option])]
+    return list(range(len(pt.columns)))
+
+
+def _paytable_dict(game, pid: str, cols: list[int] | None = None) -> dict:
+    pt = game.paytables[pid]
+    cols = cols if cols is not None else list(range(len(pt.columns)))
+    return {"title": pt.title, "columns": [pt.columns[i] for i in cols],
+            "rows": [{"hand": h, "label": label, "pays": [str(odds[i]) for i in cols]} for h, odds, label in pt.rows]}
+
+
+def solve_model(game, model: StudModel, ranking: Ranking):
+    from compiler.analysis.stud import solve_stud, stud_game_from_spec
+
+    key = (id(game), model.ranking_id, repr(model))
+    if key in _CACHE:
+        return _CACHE[key]
+    qual_id = "__qualifier"
+    spec = dict(game.rankings[model.ranking_id])
+    hands = dict(spec.get("hands") or {})
+    cat, rank = model.qualifier
+    hands[qual_id] = {"name": "qualifier", "at_least": cat, **({"min_rank": rank} if rank else {})}
+    spec["hands"] = hands
+    r = Ranking.from_spec(spec, model.ranking_id)
+    tables = {}
+    for w, (kind, ref) in model.pays.items():
+        if kind == "paytable":
+            tables[w] = _paytable_dict(game, ref, [0])
+        else:
+            odds = game.payouts[ref].odds
+            tables[w] = {"columns": ["Payout"], "rows": [{"hand": qual_id, "label": "qualifying hand",
+                                                          "pays": [str(odds)]}]}
+    sg = stud_game_from_spec(r, tables, hole=model.hole, community=model.community, schedule=model.schedule,
+                             qualifier=qual_id, fixed=model.base, play=model.play)
+    sol = solve_stud(sg)
+    _CACHE[key] = sol
+    return sol
+
+
+def paytable_wagers(game, steps, player, community):
+    """[(wager, paytable, ranking, k)] for every ``win W by T on CARDS`` of the settle steps."""
+    out = []
+    seen = set()
+    for s in steps:
+        if s.kind != "settle":
+            continue
+        for r in s.rules:
+            for a in r.then:
+                if a.kind == "win" and a.paytable is not None and (a.wager, a.paytable) not in seen:
+                    k = _card_count(a.value, player, community)
+                    pt = game.paytables[a.paytable]
+                    seen.add((a.wager, a.paytable))
+                    out.append((a.wager, a.paytable, pt.ranking, k))
+    return out
+
+
+def analyze(game, chapter, options: dict, settings: dict) -> Report:
+    from compiler.analysis.enumerate import enumerate_hands
+    from compiler.analysis.paytables import Affine, card_hands_of, envy_value, paytable_return
+    from compiler.runtime.engine import Table
+
+    # every optional wager is analysed unless the caller's selections say it is not offered
+    offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
+    table = Table(game, {**offer_all, **options}, seed=0)
+    steps = _active_steps(game, chapter, table)
+    player, community = _zone_sizes(steps)
+    figures: list[Figure] = []
+    notes: list[str] = []
+    model = find_stud_model(game, chapter, steps)
+    pw = paytable_wagers(game, steps, player, community)
+    base_paytables = set()
+    if model is not None:
+        base_paytables = {ref for kind, ref in model.pays.values() if kind == "paytable"}
+        r = Ranking.from_spec(game.rankings[model.ranking_id], model.ranking_id)
+        sol = solve_model(game, model, r)
+        names = " + ".join(game.wagers[w].name for w, _ in model.base) + f" + {game.wagers[model.play].name}"
+        freq = {f"known {k}: {o}": Fraction(v) for k, d in sorted(sol.option_frequencies.items())
+                for o, v in d.items()}
+        figures.append(Figure("+".join([w for w, _ in model.base] + [model.play]), names, "optimal strategy",
+                              sol.ev_per_ante, sol.ev_per_wagered, Fraction(0), freq,
+                              f"exact: optimal strategy by backward induction over every card set "
+                              f"({sol.seconds:.1f} s)", ()))
+        figures[-1].hit_frequency = None  # the solver gives option frequencies, not P(win)
+        notes.append(f"{names}: expected return per unit {game.wagers[model.base[0][0]].name}; "
+                     f"expected total wagered per unit {game.wagers[model.base[0][0]].name}: "
+                     f"{sol.expected_wager} = {float(sol.expected_wager):.6f}")
+    else:
+        notes.append("no stud-raise decision structure recognised: base game not solved exactly")
+    dists: dict = {}
+    for wager, pid, rid, k in pw:
+        if pid in base_paytables or k is None or not table.offered(wager):
+            continue
+        r = Ranking.from_spec(game.rankings[rid], rid)
+        ptd = _paytable_dict(game, pid)
+        ch = tuple(card_hands_of(r, ptd))
+        key = (rid, k, ch)
+        if key not in dists:
+            dists[key] = enumerate_hands(r, k, _deck(game), ch)
+        dist = dists[key]
+        for ci in _option_column(game, pid, options):
+            res = paytable_return(dist, ptd, ci)
+            exp = res.expected
+            meter_note = ""
+            if isinstance(exp, Affine):
+                meter = _meter_value(game, table, wager)
+                a, b = exp.a, exp.b
+                meter_note = (f"; as a function of the meter M: {a} + {b}*M per unit; break-even meter "
+                              f"{(-a / b) if b else 'none'}")
+                exp = a + b * meter
+                _AFFINE[wager] = (a, b)
+                policy = f"{res.column}, meter {meter}"
+            else:
+                policy = res.column
+            outcomes = {row.label: row.probability for row in res.rows}
+            outcomes["lose"] = Fraction(res.lose_count, res.total)
+            figures.append(Figure(wager, game.wagers[wager].name, policy, exp, None, res.hit_frequency, outcomes,
+                                  f"exact: all {res.total:,} {k}-card hands{meter_note}"))
+    # envy bonuses: value per other player
+    envy: dict = {}
+    for s in steps:
+        if s.kind != "envy" or not table.offered(dict(s.params)["wager"]):
+            continue
+        p = dict(s.params)
+        pt = game.paytables[p["paytable"]]
+        r = Ranking.from_spec(game.rankings[pt.ranking], pt.ranking)
+        k = _card_count(next(e for n, e, _ in s.exprs if n == "hand"), player, community)
+        ptd = _paytable_dict(game, p["paytable"])
+        ch = tuple(card_hands_of(r, ptd))
+        key = (pt.ranking, k, ch)
+        if key not in dists:
+            dists[key] = enumerate_hands(r, k, _deck(game), ch)
+        for ci, col in enumerate(pt.columns):
+            v = envy_value(dists[key], ptd, ci)
+            amount = pt.amounts[ci] if pt.amounts else None
+            label = f"{col}" + (f" (wager ${amount})" if amount is not None else "")
+            figures.append(Figure(p["wager"], f"{p.get('name', 'Envy Bonus')} per other player", label,
+                                  Fraction(v), None, None, {}, f"exact: all {k}-card hands; "
+                                  "expected bonus in dollars per other player at the table", kind="value"))
+            envy[(p["wager"], amount)] = Fraction(v)
+    # a progressive wager: its return as a function of the meter and of the number of other players
+    for f in [f for f in figures if f.kind == "return" and "meter" in f.method]:
+        for (w, amount), v in sorted(envy.items(), key=lambda x: (x[0][0], x[0][1] or 0)):
+            if w != f.wager or amount is None:
+                continue
+            a_b = _AFFINE.get(f.wager)
+            if a_b is None:
+                continue
+            a, b = a_b
+            stake = Fraction(amount)
+            rows = []
+            for meter in (Fraction(table.meter_reset(game.wagers[w].progressive)), Fraction(10000),
+                          Fraction(25000), Fraction(50000)):
+                vals = [a + b * meter / stake + n * v / stake for n in range(0, game.max_positions)]
+                rows.append(f"meter ${meter}: " + ", ".join(f"{n} others {float(x):+.4f}" for n, x in enumerate(vals)))
+            notes.append(f"{game.wagers[w].name} of ${amount}: expected return per unit = {a} + {b}*M/{stake} "
+                         f"+ n*{v}/{stake} (M: meter when paid, n: other players)\n    " + "\n    ".join(rows))
+    rep = Report(game.chapter, game.title, settings, figures, notes)
+    if model is not None:
+        rep.strategy = sol
+    return rep
+
+
+def _meter_value(game, table, wager: str) -> Fraction:
+    mid = game.wagers[wager].progressive
+    if mid is None:
+        return Fraction(0)
+    return Fraction(table.meter_reset(mid))
+
+
+def _deck(game):
+    from compiler.analysis.enumerate import standard_deck
+
+    return standard_deck(game.cards.jokers)

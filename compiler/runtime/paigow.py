@@ -1,0 +1,424 @@
+"""Pai gow machinery, generic: settings of a hand into a high and a low hand, house ways as data.
+
+A *setting* of ``H + L`` cards is a pair ``(high, low)`` of card tuples (the cards keep the order
+in which they were dealt).  :func:`settings` lists every setting of a hand, in a fixed order
+(the low hand's positions in colex order), so that a choice is reproducible.
+
+A *house way* (§ 670a.11(d); in 688a the casino's Rules Submission) is an ordered list of rules.
+The first rule whose ``when`` holds for the cards being set chooses the setting: starting from
+every legal setting, each criterion of its ``choose`` list narrows the candidates:
+
+* ``keep: EXPR`` -- only the settings for which EXPR holds (an empty result is an error of the
+  house way, reported with the rule's citation);
+* ``max: EXPR`` / ``min: EXPR`` -- only the settings where EXPR is largest / smallest.
+
+Expressions are the rule language, with ``setting.high``, ``setting.low`` and ``setting.cards``
+naming the candidate's hands (see docs/rule-language.md, "House ways").  Settings still equal
+after the last criterion are equivalent for the rule; the first in :func:`settings` order is taken.
+
+House ways given as data at run time (an option of type ``house_way`` in the table's options,
+e.g. from a Rules Submission) are compiled with :func:`compile_house_way`, through the same rule
+language compiler as the spec (names checked against the game).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Callable, Mapping, Sequence
+
+Fn = Callable[[Any], Any]
+
+__all__ = ["Criterion", "HouseWayRule", "HouseWay", "settings", "choose_setting", "compile_house_way",
+           "HouseWayError"]
+
+
+class HouseWayError(ValueError):
+    """A house way that cannot be compiled, or that chooses no setting for a hand."""
+
+
+@dataclass(frozen=True)
+class Criterion:
+    kind: str  # keep | max | min
+    fn: Fn
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class HouseWayRule:
+    cite: str
+    when: Fn | None
+    choose: tuple[Criterion, ...]
+    source: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class HouseWay:
+    id: str
+    title: str
+    cite: str
+    rules: tuple[HouseWayRule, ...]
+
+
+def settings(cards: Sequence, low: int) -> list[tuple[tuple, tuple]]:
+    """Every (high, low) split of the cards with ``low`` cards in the low hand."""
+    cards = tuple(cards)
+    out = []
+    for idx in combinations(range(len(cards)), low):
+        s = set(idx)
+        out.append((tuple(c for i, c in enumerate(cards) if i not in s), tuple(cards[i] for i in idx)))
+    return out
+
+
+def _narrow(ctx, pool, crit: Criterion, rule: HouseWayRule):
+    if crit.kind == "keep":
+        out = []
+        for cand in pool:
+            ctx.setting = cand
+            if crit.fn(ctx):
+                out.append(cand)
+        if not out:
+            raise HouseWayError(f"the house way rule at {rule.cite} keeps no setting ('keep: {crit.text}')")
+        return out
+    keyed = []
+    for cand in pool:
+        ctx.setting = cand
+        keyed.append((crit.fn(ctx), cand))
+    best = max(k for k, _ in keyed) if crit.kind == "max" else min(k for k, _ in keyed)
+    return [c for k, c in keyed if k == best]
+
+
+def choose_setting(ctx, way: HouseWay, candidates: Sequence[tuple]) -> tuple[list[tuple], HouseWayRule]:
+    """The settings the house way allows among ``candidates`` (the legal settings; all equivalent
+    for the rule, the first is the one to play) and the rule that chose them.  ``ctx`` is the
+    engine's Context; its ``setting`` / ``setting_pool`` are bound while the house way runs."""
+    saved = (ctx.setting, ctx.setting_pool)
+    cards = candidates[0][0] + candidates[0][1]
+    try:
+        ctx.setting_pool = list(candidates)
+        ctx.setting = (cards, ())
+        for rule in way.rules:
+            ctx.setting = (cards, ())
+            if rule.when is not None and not rule.when(ctx):
+                continue
+            pool = list(candidates)
+            for crit in rule.choose:
+                pool = _narrow(ctx, pool, crit, rule)
+                if len(pool) == 1:
+                    break
+            return pool, rule
+    finally:
+        ctx.setting, ctx.setting_pool = saved
+    raise HouseWayError(f"no rule of the house way {way.id!r} ({way.cite}) applies to these cards")
+
+
+# ---------------------------------------------------------------------------------------------
+# House ways given as data at run time (an option of type house_way)
+# ---------------------------------------------------------------------------------------------
+
+
+def _names_of_game(game):
+    from compiler.lang.rules import Names
+
+    n = Names()
+    for rid, r in game.rankings.items():
+        n.rankings.add(rid)
+        n.categories.update(c["id"] for c in r.get("categories") or ())
+        if r.get("kind") == "high_card" and not r.get("categories"):
+            n.categories.add("high_card")
+        n.hands.update((r.get("hands") or {}).keys())
+        n.categories.update((r.get("thresholds") or {}).keys())
+    n.wagers.update(game.wagers)
+    n.payouts.update(game.payouts)
+    n.paytables.update(game.paytables)
+    n.options.update(game.options)
+
+    def walk(steps):
+        for s in steps:
+            if s.params.get("zone"):
+                n.zones.add(s.params["zone"])
+            if s.kind == "set_hands":
+                n.zones.update(("high", "low"))
+            if s.kind == "decide":
+                n.decisions[s.id] = {c.id for c in s.choices}
+            walk(s.steps)
+
+    walk(game.procedure)
+    return n
+
+
+def _compile_fn(text: str, where: str, names) -> Fn:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from compiler.lang.rules import RuleSyntaxError, check_expr, compile_expr, parse_expr
+
+    try:
+        node = parse_expr(str(text))
+    except RuleSyntaxError as e:
+        raise HouseWayError(f"{where}: rule syntax: {e.message} (line {e.line}, column {e.column})") from None
+    problems: list = []
+    check_expr(node, names, problems)
+    if problems:
+        raise HouseWayError(f"{where}: " + "; ".join(p.message for p in problems))
+    # compile_expr emits only calls on ctx with repr() literals: no spec text reaches the code
+    return eval(f"lambda ctx: {compile_expr(node)}", {"__builtins__": {}, "Decimal": Decimal,
+                                                     "Fraction": Fraction})
+
+
+def compile_house_way(data: Mapping[str, Any], game, id: str = "house_way") -> HouseWay:
+    """Compile a house way given as data: ``{title, cite, rules: [{cite, when, choose: [{keep|max|min: EXPR}]}]}``."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("rules"), (list, tuple)) or not data["rules"]:
+        raise HouseWayError(f"house way {id!r}: expected a mapping with a non-empty list 'rules'")
+    names = _names_of_game(game)
+    rules = []
+    for i, r in enumerate(data["rules"]):
+        where = f"house way {id!r}, rule {i + 1}"
+        if not isinstance(r, Mapping) or "cite" not in r or not r.get("choose"):
+            raise HouseWayError(f"{where}: each rule needs 'cite' and a non-empty 'choose' list")
+        crits = []
+        for j, c in enumerate(r["choose"]):
+            if not isinstance(c, Mapping) or len(set(c) & {"keep", "max", "min"}) != 1:
+                raise HouseWayError(f"{where}, criterion {j + 1}: one of keep, max or min")
+            kind = next(k for k in ("keep", "max", "min") if k in c)
+            crits.append(Criterion(kind, _compile_fn(c[kind], f"{where}, {kind}", names), str(c[kind])))
+        when = _compile_fn(r["when"], f"{where}, when", names) if r.get("when") is not None else None
+        rules.append(HouseWayRule(str(r["cite"]), when, tuple(crits), where, str(r.get("note", ""))))
+    return HouseWay(id, str(data.get("title", id)), str(data.get("cite", "")), tuple(rules))
+
+
+# ---------------------------------------------------------------------------------------------
+# Engine steps (called by compiler.runtime.engine.Table for the step kinds below)
+# ---------------------------------------------------------------------------------------------
+
+
+def _cs(cards) -> str:
+    from compiler.runtime.cards import card_str
+
+    return " ".join(card_str(c) for c in cards if c is not None)
+
+
+def house_way_of(table, step) -> HouseWay | None:
+    """The house way a ``set_hands`` step uses: the table's option ``house_way_option`` when the
+    casino gives one (a house way as data, or the id of one of the spec's), else ``house_way``."""
+    p = step.params
+    opt = p.get("house_way_option")
+    val = table.options.get(opt) if opt else None
+    if val is not None and val != "":
+        if isinstance(val, str):
+            if val not in table.game.house_ways:
+                from compiler.runtime.engine import RefusedError
+
+                raise RefusedError(f"option {opt!r} names house way {val!r}; the spec has "
+                                   f"{sorted(table.game.house_ways)}")
+            return table.game.house_ways[val]
+        import json
+
+        cache = table.__dict__.setdefault("_house_way_cache", {})
+        key = json.dumps(val, sort_keys=True, default=str)
+        if key not in cache:
+            try:
+                cache[key] = compile_house_way(val, table.game, opt)
+            except HouseWayError as e:
+                from compiler.runtime.engine import RefusedError
+
+                raise RefusedError(f"the house way of option {opt!r} cannot be used: {e}") from None
+        return cache[key]
+    hid = p.get("house_way")
+    return table.game.house_ways[hid] if hid else None
+
+
+def _match(cands: Sequence[tuple], pick) -> tuple | None:
+    """The candidate a strategy or a hand history names: a (high, low) pair, or the low cards."""
+    if isinstance(pick, tuple) and len(pick) == 2 and all(isinstance(x, (tuple, list)) for x in pick):
+        low = pick[1]
+    else:
+        low = pick
+    want = sorted(c for c in low)
+    for c in cands:
+        if sorted(c[1]) == want:
+            return c
+    return None
+
+
+def _legal(ctx, fn, cand) -> bool:
+    if fn is None:
+        return True
+    saved = ctx.setting
+    ctx.setting = cand
+    try:
+        return bool(fn(ctx))
+    finally:
+        ctx.setting = saved
+
+
+def set_hands(table, ctx, rnd, step, pending) -> None:
+    """``do: set_hands``: each player (``to: players``) or the dealer (``to: dealer``) sets the
+    cards of ``zone`` into a high hand of ``high`` cards and a low hand of ``low`` cards (zones
+    ``high`` and ``low``).  Players set as their strategy / the hand history says, or by the
+    house way when they leave it to the house; a setting for which ``legal`` is false is played
+    and recorded (flag ``flag``).  The dealer sets by the house way; a recorded dealer setting the
+    house way does not allow raises the event ``dealer_setting_wrong``."""
+    from compiler.runtime.engine import EngineError, RefusedError
+
+    p = step.params
+    zone = p.get("zone", "hand")
+    hn, ln = int(p["high"]), int(p["low"])
+    legal_fn = step.exprs.get("legal")
+    way = house_way_of(table, step)
+    if p.get("to", "players") == "dealer":
+        ctx.seat = None
+        cards = list(rnd.dealer.get(zone) or ())
+        if len(cards) != hn + ln or any(c is None for c in cards):
+            raise EngineError(f"{step.id}: the dealer holds {len(cards)} known cards in {zone!r}; a setting "
+                              f"needs {hn} + {ln} ({step.cite})")
+        if way is None:
+            raise EngineError(f"{step.id}: no house way to set the dealer's hands ({step.cite})")
+        cands = settings(cards, ln)
+        legal = [c for c in cands if _legal(ctx, legal_fn, c)] or cands
+        try:
+            pool, rule = choose_setting(ctx, way, legal)
+        except HouseWayError as e:
+            raise EngineError(f"{step.id}: {e}") from None
+        chosen = pool[0]
+        if rnd.dealer_setting is not None:
+            rec = _match(cands, rnd.dealer_setting)
+            if rec is None:
+                raise RefusedError(f"{step.id}: the recorded dealer setting ({_cs(rnd.dealer_setting)}) is not "
+                                   "made of the dealer's cards")
+            if rec in pool:
+                chosen = rec
+            else:
+                rnd.log("setting", step.cite, f"dealer set high {_cs(rec[0])} / low {_cs(rec[1])}, not as the "
+                        f"house way requires")
+                table._fire(ctx, rnd, {"event": "dealer_setting_wrong", "cards": list(rec[1])})
+                if rnd.stopped:
+                    return
+        rnd.dealer.pop(zone, None)
+        rnd.dealer["high"], rnd.dealer["low"] = list(chosen[0]), list(chosen[1])
+        rnd.log("setting", rule.cite, f"dealer sets the high hand {_cs(chosen[0])} and the low hand "
+                f"{_cs(chosen[1])} by the house way ({way.title})" + (f": {rule.note}" if rule.note else ""))
+        return
+    seats = table._players(ctx, rnd, step)
+    by = p.get("larger_first")
+    if by and rnd.players:
+        # one player on several positions sets the hand with the larger wager first (§ 670a.7(f))
+        groups: dict[str, list] = {}
+        for s in seats:
+            groups.setdefault(rnd.players.get(s.number, f"#{s.number}"), []).append(s)
+        slots = {name: sorted(g, key=lambda s: -(s.wagers[by].amount if by in s.wagers else 0))
+                 for name, g in groups.items()}
+        out = []
+        for s in seats:
+            out.append(slots[rnd.players.get(s.number, f"#{s.number}")].pop(0))
+        seats = out
+    for s in seats:
+        ctx.seat = s
+        cards = list(s.zones.get(zone) or ())
+        if len(cards) != hn + ln or any(c is None for c in cards):
+            raise EngineError(f"seat {s.number}: {len(cards)} known cards in {zone!r}; a setting needs "
+                              f"{hn} + {ln} ({step.cite})")
+        cands = settings(cards, ln)
+        pick = table._strategies(s.number).setting(step.id, cands, table._view(rnd, s))
+        how = ""
+        if pick is None:
+            if way is None:
+                raise RefusedError(f"seat {s.number}: no setting given at {step.id!r} ({step.cite})")
+            legal = [c for c in cands if _legal(ctx, legal_fn, c)] or cands
+            try:
+                pool, rule = choose_setting(ctx, way, legal)
+            except HouseWayError as e:
+                raise EngineError(f"{step.id}: {e}") from None
+            chosen = pool[0]
+            how = f" (the way the house sets them, {rule.cite})"
+        else:
+            chosen = _match(cands, pick)
+            if chosen is None:
+                raise RefusedError(f"seat {s.number}: the setting {pick!r} is not made of the player's cards "
+                                   f"({_cs(cards)})")
+        s.zones.pop(zone, None)
+        s.zones["high"], s.zones["low"] = list(chosen[0]), list(chosen[1])
+        s.choices[step.id] = _cs(chosen[1])
+        rnd.log("setting", step.cite, f"sets the high hand {_cs(chosen[0])} and the low hand {_cs(chosen[1])}{how}",
+                seat=s.number)
+        if not _legal(ctx, legal_fn, chosen):
+            if p.get("flag"):
+                s.flags.add(p["flag"])
+            rnd.log("foul", step.cite, "the high hand does not rank equal to or higher than the low hand",
+                    seat=s.number)
+    ctx.seat = None
+
+
+def roll(table, ctx, rnd, step) -> None:
+    """``do: roll``: ``dice: N`` six-sided dice (the total) or ``numbers: N`` (a random number
+    generator showing 1..N); the result is ``round.roll``.  A hand history gives the faces."""
+    from compiler.runtime.engine import RefusedError
+
+    p = step.params
+    dice, numbers = p.get("dice"), p.get("numbers")
+    sides, n = (6, int(dice)) if dice else (int(numbers), 1)
+    if rnd.rolls:
+        vals = [int(v) for v in rnd.rolls.pop(0)]
+        if len(vals) != n or not all(1 <= v <= sides for v in vals):
+            raise RefusedError(f"{step.id}: expected {n} value{'s' if n > 1 else ''} from 1 to {sides}, got {vals} "
+                               f"({step.cite})")
+        source = "as recorded"
+    elif table.scripted:
+        raise RefusedError(f"{step.id}: the hand history gives no " + ("dice" if dice else "random number")
+                           + f" for this round ({step.cite})")
+    else:
+        vals = [table.rng.randint(1, sides) for _ in range(n)]
+        source = ""
+    rnd._attrs["roll"] = sum(vals)
+    if dice:
+        text = f"dice {' + '.join(map(str, vals))} = {sum(vals)}"
+    else:
+        text = f"random number generator displays {vals[0]}"
+    rnd.log("roll", step.cite, text + (f" ({source})" if source else ""))
+
+
+def deal_positions(table, ctx, rnd, step) -> None:
+    """``do: deal, to: positions``: ``count`` cards to every betting position, wagered or not, and
+    the dealer, clockwise from the starting position: the position reached by counting ``start``
+    (an expression, e.g. ``round.roll``) from the dealer as one, ``count_order`` (default
+    counterclockwise), every position counted.  Cards of positions without a wager are kept apart
+    (``collect_unwagered`` discards them unseen)."""
+    from compiler.runtime.cards import card_str
+    from compiler.runtime.engine import EngineError
+
+    p = step.params
+    zone, n, face = p.get("zone", "cards"), int(p.get("count", 1)), p.get("face", "down")
+    npos = table.game.max_positions
+    cycle = list(range(1, npos + 1)) + ["dealer"]  # clockwise, from the dealer's left
+    start_fn = step.exprs.get("start")
+    first = cycle[0]
+    if start_fn is not None:
+        k = start_fn(ctx)
+        if k is None or int(k) < 1:
+            raise EngineError(f"{step.id}: no count for the starting position ({step.cite})")
+        k = int(k)
+        direction = p.get("count_order", "counterclockwise")
+        counted = ["dealer"] + (list(range(npos, 0, -1)) if direction == "counterclockwise" else list(range(1, npos + 1)))
+        first = counted[(k - 1) % (npos + 1)]
+        rnd._attrs["start_position"] = 0 if first == "dealer" else first
+        rnd.log("start", step.cite, f"starting position: {'the dealer' if first == 'dealer' else f'position {first}'} "
+                f"(counting {k} from the dealer as one, {direction}, every position counted)")
+    i = cycle.index(first)
+    order = cycle[i:] + cycle[:i]
+    targets = [pos for pos in order for _ in range(n)] if p.get("stack") else [pos for _ in range(n) for pos in order]
+    for pos in targets:
+        if pos == "dealer":
+            c = table._draw(rnd, ("dealer", None, zone))
+            rnd.dealer.setdefault(zone, []).append(c)
+            rnd.log("deal", step.cite, f"dealer: dealt {card_str(c) if c is not None else 'a card'} face {face} ({zone})")
+        elif pos in rnd.seats:
+            c = table._draw(rnd, ("player", pos, zone))
+            rnd.seats[pos].zones.setdefault(zone, []).append(c)
+            rnd.log("deal", step.cite, f"dealt {card_str(c) if c is not None else 'a card'} face {face} ({zone})",
+                    seat=pos)
+        else:
+            c = table._draw(rnd, ("unwagered", pos, zone))
+            rnd.unwagered.setdefault(pos, {}).setdefault(zone, []).append(c)
+    if rnd.unwagered:
+        rnd.log("deal", step.cite, f"position{'s' if len(rnd.unwagered) > 1 else ''} "
+                f"{', '.join(map(str, sorted(rnd.unwagered)))} (no wager): dealt {n} cards each, face {face}")
