@@ -315,8 +315,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                 for o, v in d.items()}
         figures.append(Figure("+".join([w for w, _ in model.base] + [model.play]), names, "optimal strategy",
                               sol.ev_per_ante, sol.ev_per_wagered, Fraction(0), freq,
-                              f"exact: optimal strategy by backward induction over every card set "
-                              f"({sol.seconds:.1f} s)", ()))
+                              "exact: optimal strategy by backward induction over every card set", ()))
         figures[-1].hit_frequency = None  # the solver gives option frequencies, not P(win)
         notes.append(f"{names}: expected return per unit {game.wagers[model.base[0][0]].name}; "
                      f"expected total wagered per unit {game.wagers[model.base[0][0]].name}: "

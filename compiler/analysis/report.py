@@ -217,11 +217,4 @@ def _legal_shoe_decks(game, chapter, table) -> set[int]:
 
 
 def _constraints_ok(chapter, table) -> bool:
-    from compiler.codegen.generate import compile_expr
-    from compiler.runtime.engine import Context
-
-    ctx = Context(table, None)
-    for c in chapter.constraints:
-        if not eval(compile_expr(c.require), {"ctx": ctx}):  # compiled from the rule language only
-            return False
-    return True
+    return not table.violations()

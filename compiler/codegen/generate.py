@@ -190,6 +190,8 @@ def game_context(ch: Chapter) -> dict:
         "house_ways": house_ways,
         "irregularities": irregularities,
         "positions": {"max": positions_max, "adjacent": bool(ppp.get("adjacent", False)), "cite": ppp.get("cite", "")},
+        "constraints": [{"cite": c.cite, "message": c.message,
+                         "fn": fns.when(c.require, c.require_text, c.cite, c.src)} for c in ch.constraints],
         "functions": fns.items,
     }
     return ctx

@@ -159,6 +159,7 @@ class GameDefinition:
     procedure: tuple[Step, ...]
     irregularities: tuple[Irregularity, ...]
     meters: Mapping[str, MeterDef] = field(default_factory=dict)
+    constraints: tuple[tuple[str, str, Fn], ...] = ()  # (cite, message, condition on the options)
     positions_max: Fn | None = None  # how many positions one player may play (options only)
     positions_adjacent: bool = False
     positions_cite: str = ""
@@ -675,8 +676,8 @@ class Table:
         self._rankings: dict[str, Any] = {}
         self.ledger = Ledger()
         self.meters: dict[str, Decimal] = {}
-        for mid, m in game.meters.items():
-            self.meters[mid] = money(self.options.get(m.reset_option, 0)) if m.reset_option else Decimal(0)
+        for mid in game.meters:
+            self.meters[mid] = self.meter_reset(mid)
         self.round_number = 0
         self.new_dealer = True
         self.scripted = shoe is not None
@@ -766,13 +767,19 @@ class Table:
         if wd.progressive:
             self._contribute(rnd, w, wd.progressive, +1)
 
+    def _option_or_minimum(self, oid: str):
+        """The selection for an option, or (not selected: analysis, simulation) its minimum."""
+        if oid in self.options and self.options[oid] is not None:
+            return self.options[oid]
+        return self.game.options.get(oid, {}).get("minimum", 0)
+
     def meter_rate(self, meter_id: str) -> Decimal:
         m = self.game.meters[meter_id]
-        return percent(self.options.get(m.rate_option, 0)) if m.rate_option else Decimal(0)
+        return percent(self._option_or_minimum(m.rate_option)) if m.rate_option else Decimal(0)
 
     def meter_reset(self, meter_id: str) -> Decimal:
         m = self.game.meters[meter_id]
-        return money(self.options.get(m.reset_option, 0)) if m.reset_option else Decimal(0)
+        return money(self._option_or_minimum(m.reset_option)) if m.reset_option else Decimal(0)
 
     def _contribute(self, rnd: "_Round", w: Wager, meter_id: str, sign: int) -> None:
         """Add (sign=+1) or take back (-1, the wager was void) the meter's share of a stake."""
@@ -821,6 +828,20 @@ class Table:
                   f"(net {fmt_money(net, signed=True)})", seat=ctx.seat.number, wager=w.id, amount=w.amount, net=net)
 
     # -- rounds -----------------------------------------------------------------------------
+    def violations(self) -> list[tuple[str, str]]:
+        """(cite, message) of every Rules Submission condition the table's options break."""
+        out = []
+        ctx = Context(self, None)
+        for cite, message, cond in self.game.constraints:
+            try:
+                ok = bool(cond(ctx))
+            except TypeError:  # a selection the condition needs is missing
+                ok = False
+                message += " (a selection it needs is missing)"
+            if not ok:
+                out.append((cite, message))
+        return out
+
     def check_positions(self, players: Mapping[int, str]) -> None:
         """One player on several positions: allowed up to the spec's maximum, adjacent if required."""
         by_player: dict[str, list[int]] = {}

@@ -527,12 +527,16 @@ def figure_rows(sub: Submission) -> list[dict]:
     rows = []
     for f in analysis_of(sub).figures:
         exact = f.method.startswith("exact")
+        hf = f.hit_frequency
+        value = getattr(f, "kind", "return") == "value"  # an expected amount (Envy Bonus), not a return
         rows.append({
             "wager": f.wager, "name": f.name, "policy": f.policy,
-            "house_edge_percent": pct(f.house_edge), "house_edge_fraction": _frac(f.house_edge),
+            "house_edge_percent": (f"${dec(f.expected_return, 4)} expected" if value else pct(f.house_edge)),
+            "house_edge_fraction": _frac(f.expected_return if value else f.house_edge),
             "expected_return_fraction": _frac(f.expected_return),
-            "hit_frequency_percent": pct(f.hit_frequency), "hit_frequency_fraction": _frac(f.hit_frequency),
-            "hit_frequency_decimal": dec(f.hit_frequency),
+            "hit_frequency_percent": "n/a" if hf is None else pct(hf),
+            "hit_frequency_fraction": "n/a" if hf is None else _frac(hf),
+            "hit_frequency_decimal": "n/a" if hf is None else dec(hf),
             "kind": "exact" if exact else "simulated", "method": f.method,
             "method_detail": f.method.split(":", 1)[1].strip() if ":" in f.method else f.method,
             "includes": [sub.game.wagers[w].name if w in sub.game.wagers else w for w in f.includes],

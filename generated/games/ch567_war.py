@@ -303,6 +303,24 @@ def _r32(ctx):
     return (1 + ctx.option('adjacent_positions'))
 
 
+# § 567.3(a) -- rulespecs/567-war.yaml:124
+# when: 'option(automated_shuffler) or (option(decks) >= 6 and option(decks) <= 8)'
+def _r33(ctx):
+    return (ctx.option('automated_shuffler') or ((ctx.option('decks') >= 6) and (ctx.option('decks') <= 8)))
+
+
+# § 567.3(c) -- rulespecs/567-war.yaml:127
+# when: 'not option(automated_shuffler) or (option(decks) >= 12 and option(decks) <= 16)'
+def _r34(ctx):
+    return ((not ctx.option('automated_shuffler')) or ((ctx.option('decks') >= 12) and (ctx.option('decks') <= 16)))
+
+
+# § 567.3(c)(2) -- rulespecs/567-war.yaml:130
+# when: 'not option(automated_shuffler) or option(decks) == 12 or option(decks) == 14 or option(decks) == 16'
+def _r35(ctx):
+    return ((not ctx.option('automated_shuffler')) or (ctx.option('decks') == 12) or (ctx.option('decks') == 14) or (ctx.option('decks') == 16))
+
+
 # ---------------------------------------------------------------------------------------------
 # Cards and procedure
 # ---------------------------------------------------------------------------------------------
@@ -402,6 +420,13 @@ IRREGULARITIES = (
     ), title='Automated card shuffling device jams, stops or fails to complete a shuffle'),
 )
 
+# Conditions the casino's Rules Submission selections must meet
+CONSTRAINTS = (
+    ('§ 567.3(a)', 'without an automated card shuffling device War is played with six to eight decks', _r33),
+    ('§ 567.3(c)', 'with an automated card shuffling device War is played with 12 to 16 decks', _r34),
+    ('§ 567.3(c)(2)', 'the decks are separated into two batches with an equal number of decks in each', _r35),
+)
+
 GAME = GameDefinition(
     chapter=CHAPTER,
     title=TITLE,
@@ -416,6 +441,7 @@ GAME = GameDefinition(
     procedure=PROCEDURE,
     irregularities=IRREGULARITIES,
     meters=METERS,
+    constraints=CONSTRAINTS,
     positions_max=_r32,
     positions_adjacent=True,
     positions_cite='§ 567.7(e)',

@@ -246,13 +246,11 @@ OPTIONS = {'pair_plus_paytable': {'title': 'Pair Plus paytable',
      'rate_of_progression': {'title': 'Rate of progression of the progressive meter',
                              'type': 'percent',
                              'minimum': 14,
-                             'default': 14,
                              'when': 'option(progressive_offered)',
                              'cite': '§ 669a.12(e)(3)'},
      'progressive_reset_amount': {'title': 'Initial and reset amount of the progressive meter',
                                   'type': 'money',
                                   'minimum': 1000,
-                                  'default': 1000,
                                   'when': 'option(progressive_offered)',
                                   'cite': '§ 669a.12(e)(3)'},
      'decks': {'title': 'Number of decks at the table (two only with an automated card shuffling device)',
@@ -361,13 +359,13 @@ METERS = {
 # ---------------------------------------------------------------------------------------------
 
 
-# § 669a.7(d)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:347
+# § 669a.7(d)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:345
 # when: 'wager(blind) != wager(ante)'
 def _r1(ctx):
     return (ctx.wager('blind') != ctx.wager('ante'))
 
 
-# § 669a.7(d)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:352
+# § 669a.7(d)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:350
 # then: "return all; end; note 'the Blind Wager must equal the Ante Wager: wagers not accepted, returned'"
 def _r2(ctx):
     ctx.void('*', '§ 669a.7(d)(1)')
@@ -375,97 +373,97 @@ def _r2(ctx):
     ctx.note('the Blind Wager must equal the Ante Wager: wagers not accepted, returned', '§ 669a.7(d)(1)')
 
 
-# § 669a.8 -- rulespecs/669a-raise-it-up-stud-poker.yaml:356
+# § 669a.8 -- rulespecs/669a-raise-it-up-stud-poker.yaml:354
 # when: "option(dealing_method) == 'manual_shoe'"
 def _r3(ctx):
     return (ctx.option('dealing_method') == 'manual_shoe')
 
 
-# § 669a.8(d)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:362
+# § 669a.8(d)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:360
 # when: 'has(ante) and has(blind)'
 def _r4(ctx):
     return (ctx.has('ante') and ctx.has('blind'))
 
 
-# § 669a.9 -- rulespecs/669a-raise-it-up-stud-poker.yaml:367
+# § 669a.9 -- rulespecs/669a-raise-it-up-stud-poker.yaml:365
 # when: "option(dealing_method) == 'hand'"
 def _r5(ctx):
     return (ctx.option('dealing_method') == 'hand')
 
 
-# § 669a.9(b)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:373
+# § 669a.9(b)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:371
 # when: 'has(ante) and has(blind)'
 def _r6(ctx):
     return (ctx.has('ante') and ctx.has('blind'))
 
 
-# § 669a.10 -- rulespecs/669a-raise-it-up-stud-poker.yaml:378
+# § 669a.10 -- rulespecs/669a-raise-it-up-stud-poker.yaml:376
 # when: "option(dealing_method) == 'automated_shoe'"
 def _r7(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 669a.10(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:384
+# § 669a.10(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:382
 # when: 'has(ante) and has(blind)'
 def _r8(ctx):
     return (ctx.has('ante') and ctx.has('blind'))
 
 
-# § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:390
+# § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:388
 # when: 'has(ante) and has(blind)'
 def _r9(ctx):
     return (ctx.has('ante') and ctx.has('blind'))
 
 
-# § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:396
+# § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:394
 # then: 'place play = wager(ante) * 3'
 def _r10(ctx):
     ctx.place('play', (ctx.wager('ante') * 3), '§ 669a.11(b)')
 
 
-# § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:397
+# § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:395
 # then: 'place play = wager(ante) * 2'
 def _r11(ctx):
     ctx.place('play', (ctx.wager('ante') * 2), '§ 669a.11(b)')
 
 
-# § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:398
+# § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:396
 # then: 'place play = wager(ante)'
 def _r12(ctx):
     ctx.place('play', ctx.wager('ante'), '§ 669a.11(b)')
 
 
-# § 669a.11(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:401
+# § 669a.11(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:399
 # when: 'has(ante) and not placed(play)'
 def _r13(ctx):
     return (ctx.has('ante') and (not ctx.placed('play')))
 
 
-# § 669a.11(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:407
+# § 669a.11(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:405
 # then: 'place play = wager(ante) * 2'
 def _r14(ctx):
     ctx.place('play', (ctx.wager('ante') * 2), '§ 669a.11(d)')
 
 
-# § 669a.11(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:408
+# § 669a.11(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:406
 # then: 'place play = wager(ante)'
 def _r15(ctx):
     ctx.place('play', ctx.wager('ante'), '§ 669a.11(d)')
 
 
-# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:411
+# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:409
 # when: 'has(ante) and not placed(play)'
 def _r16(ctx):
     return (ctx.has('ante') and (not ctx.placed('play')))
 
 
-# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:417
+# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:415
 # then: 'place play = wager(ante)'
 def _r17(ctx):
     ctx.place('play', ctx.wager('ante'), '§ 669a.11(f)')
 
 
-# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:418
+# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:416
 # then: 'lose ante; lose blind; set folded'
 def _r18(ctx):
     ctx.lose('ante', '§ 669a.11(f)')
@@ -473,79 +471,79 @@ def _r18(ctx):
     ctx.set_flag('folded', '§ 669a.11(f)')
 
 
-# § 669a.11(f); § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:419
+# § 669a.11(f); § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:417
 # when: 'flag(folded)'
 def _r19(ctx):
     return ctx.flag('folded')
 
 
-# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:424
+# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:422
 # when: 'placed(progressive) or placed(six_card_bonus)'
 def _r20(ctx):
     return (ctx.placed('progressive') or ctx.placed('six_card_bonus'))
 
 
-# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:424
+# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:422
 # then: "note 'folded hand left on the table until the Six Card Bonus Wager and any Envy Bonus are settled'"
 def _r21(ctx):
     ctx.note('folded hand left on the table until the Six Card Bonus Wager and any Envy Bonus are settled', '§ 669a.11(f)')
 
 
-# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:427
+# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:425
 # when: 'not placed(progressive) and not placed(six_card_bonus)'
 def _r22(ctx):
     return ((not ctx.placed('progressive')) and (not ctx.placed('six_card_bonus')))
 
 
-# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:427
+# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:425
 # then: "note 'folded hand collected and placed in the discard rack'"
 def _r23(ctx):
     ctx.note('folded hand collected and placed in the discard rack', '§ 669a.11(f)')
 
 
-# § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:430
+# § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:428
 # when: 'placed(progressive)'
 def _r24(ctx):
     return ctx.placed('progressive')
 
 
-# § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:430
+# § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:428
 # then: "note 'no Play Wager: the right to a Progressive Payout is forfeited; Envy Bonus and Six Card Bonus eligibility kept'"
 def _r25(ctx):
     ctx.note('no Play Wager: the right to a Progressive Payout is forfeited; Envy Bonus and Six Card Bonus eligibility kept', '§ 669a.11(g)')
 
 
-# § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:442
+# § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:440
 # when: 'has(pair_plus) and at_least(three_card, hand(three_card, player.hand), pair)'
 def _r26(ctx):
     return (ctx.has('pair_plus') and ctx.at_least('three_card', ctx.hand('three_card', ctx.zone('player', 'hand')), 'pair'))
 
 
-# § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:442
+# § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:440
 # then: 'win pair_plus by pair_plus on player.hand'
 def _r27(ctx):
     ctx.win('pair_plus', '§ 669a.11(i)(1)', paytable='pair_plus', value=ctx.zone('player', 'hand'))
 
 
-# § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:445
+# § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:443
 # when: 'has(pair_plus) and not at_least(three_card, hand(three_card, player.hand), pair)'
 def _r28(ctx):
     return (ctx.has('pair_plus') and (not ctx.at_least('three_card', ctx.hand('three_card', ctx.zone('player', 'hand')), 'pair')))
 
 
-# § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:445
+# § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:443
 # then: 'lose pair_plus'
 def _r29(ctx):
     ctx.lose('pair_plus', '§ 669a.11(i)(1)')
 
 
-# § 669a.11(i)(2)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:449
+# § 669a.11(i)(2)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:447
 # when: "has(ante) and not at_least(five_card, best(five_card, player.hand + community), pair, 'T')"
 def _r30(ctx):
     return (ctx.has('ante') and (not ctx.at_least('five_card', ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))), 'pair', 'T')))
 
 
-# § 669a.11(i)(2)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:449
+# § 669a.11(i)(2)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:447
 # then: 'lose ante; lose blind; lose play'
 def _r31(ctx):
     ctx.lose('ante', '§ 669a.11(i)(2)(i)')
@@ -553,13 +551,13 @@ def _r31(ctx):
     ctx.lose('play', '§ 669a.11(i)(2)(i)')
 
 
-# § 669a.11(i)(2)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:452
+# § 669a.11(i)(2)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:450
 # when: "has(ante) and at_least(five_card, best(five_card, player.hand + community), pair, 'T')"
 def _r32(ctx):
     return (ctx.has('ante') and ctx.at_least('five_card', ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))), 'pair', 'T'))
 
 
-# § 669a.11(i)(2)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:452
+# § 669a.11(i)(2)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:450
 # then: 'win ante; win play by play on best(five_card, player.hand + community); win blind by blind on best(five_card, player.hand + community)'
 def _r33(ctx):
     ctx.win('ante', '§ 669a.11(i)(2)(ii)')
@@ -567,211 +565,211 @@ def _r33(ctx):
     ctx.win('blind', '§ 669a.11(i)(2)(ii)', paytable='blind', value=ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))))
 
 
-# § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:458
+# § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:456
 # when: 'has(progressive) and flag(folded)'
 def _r34(ctx):
     return (ctx.has('progressive') and ctx.flag('folded'))
 
 
-# § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:458
+# § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:456
 # then: 'lose progressive'
 def _r35(ctx):
     ctx.lose('progressive', '§ 669a.11(g)')
 
 
-# § 669a.11(i)(3)(i)(D) -- rulespecs/669a-raise-it-up-stud-poker.yaml:461
+# § 669a.11(i)(3)(i)(D) -- rulespecs/669a-raise-it-up-stud-poker.yaml:459
 # when: 'has(progressive) and is_hand(three_card, player.hand, ace_king_queen_spades)'
 def _r36(ctx):
     return (ctx.has('progressive') and ctx.is_hand('three_card', ctx.zone('player', 'hand'), 'ace_king_queen_spades'))
 
 
-# § 669a.11(i)(3)(i)(D) -- rulespecs/669a-raise-it-up-stud-poker.yaml:461
+# § 669a.11(i)(3)(i)(D) -- rulespecs/669a-raise-it-up-stud-poker.yaml:459
 # then: "note '100% of the progressive meter: not paid from the table inventory container; the cards stay on the table until the documentation is completed'"
 def _r37(ctx):
     ctx.note('100% of the progressive meter: not paid from the table inventory container; the cards stay on the table until the documentation is completed', '§ 669a.11(i)(3)(i)(D)')
 
 
-# § 669a.11(i)(3)(i)(D); § 669a.12(e)(4) -- rulespecs/669a-raise-it-up-stud-poker.yaml:464
+# § 669a.11(i)(3)(i)(D); § 669a.12(e)(4) -- rulespecs/669a-raise-it-up-stud-poker.yaml:462
 # when: 'has(progressive) and at_least(three_card, hand(three_card, player.hand), straight)'
 def _r38(ctx):
     return (ctx.has('progressive') and ctx.at_least('three_card', ctx.hand('three_card', ctx.zone('player', 'hand')), 'straight'))
 
 
-# § 669a.11(i)(3)(i)(D); § 669a.12(e)(4) -- rulespecs/669a-raise-it-up-stud-poker.yaml:464
+# § 669a.11(i)(3)(i)(D); § 669a.12(e)(4) -- rulespecs/669a-raise-it-up-stud-poker.yaml:462
 # then: 'win progressive by progressive on player.hand'
 def _r39(ctx):
     ctx.win('progressive', '§ 669a.11(i)(3)(i)(D); § 669a.12(e)(4)', paytable='progressive', value=ctx.zone('player', 'hand'))
 
 
-# § 669a.11(i)(3)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:467
+# § 669a.11(i)(3)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:465
 # when: 'has(progressive) and not at_least(three_card, hand(three_card, player.hand), straight)'
 def _r40(ctx):
     return (ctx.has('progressive') and (not ctx.at_least('three_card', ctx.hand('three_card', ctx.zone('player', 'hand')), 'straight')))
 
 
-# § 669a.11(i)(3)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:467
+# § 669a.11(i)(3)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:465
 # then: 'lose progressive'
 def _r41(ctx):
     ctx.lose('progressive', '§ 669a.11(i)(3)(i)')
 
 
-# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:472
+# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:470
 # when: 'placed(progressive) and wager(progressive) == 1'
 def _r42(ctx):
     return (ctx.placed('progressive') and (ctx.wager('progressive') == 1))
 
 
-# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:472
+# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:470
 # when: 'active() and (not flag(folded) or placed(progressive) or placed(six_card_bonus)) and is_hand(three_card, player.hand, ace_king_queen_straight_flush)'
 def _r43(ctx):
     return (ctx.active() and ((not ctx.flag('folded')) or ctx.placed('progressive') or ctx.placed('six_card_bonus')) and ctx.is_hand('three_card', ctx.zone('player', 'hand'), 'ace_king_queen_straight_flush'))
 
 
-# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:472
+# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:470
 # when: 'player.hand'
 def _r44(ctx):
     return ctx.zone('player', 'hand')
 
 
-# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:482
+# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:480
 # when: 'placed(progressive) and wager(progressive) == 5'
 def _r45(ctx):
     return (ctx.placed('progressive') and (ctx.wager('progressive') == 5))
 
 
-# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:482
+# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:480
 # when: 'active() and (not flag(folded) or placed(progressive) or placed(six_card_bonus)) and is_hand(three_card, player.hand, ace_king_queen_straight_flush)'
 def _r46(ctx):
     return (ctx.active() and ((not ctx.flag('folded')) or ctx.placed('progressive') or ctx.placed('six_card_bonus')) and ctx.is_hand('three_card', ctx.zone('player', 'hand'), 'ace_king_queen_straight_flush'))
 
 
-# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:482
+# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:480
 # when: 'player.hand'
 def _r47(ctx):
     return ctx.zone('player', 'hand')
 
 
-# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:493
+# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:491
 # when: 'has(six_card_bonus)'
 def _r48(ctx):
     return ctx.has('six_card_bonus')
 
 
-# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:499
+# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:497
 # when: 'at_least(five_card, best(five_card, player.hand + community), three_of_a_kind)'
 def _r49(ctx):
     return ctx.at_least('five_card', ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))), 'three_of_a_kind')
 
 
-# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:499
+# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:497
 # then: 'win six_card_bonus by six_card_bonus on player.hand + community'
 def _r50(ctx):
     ctx.win('six_card_bonus', '§ 669a.11(i)(3)(ii)', paytable='six_card_bonus', value=(ctx.zone('player', 'hand') + ctx.zone('community', None)))
 
 
-# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:502
+# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:500
 # when: 'not at_least(five_card, best(five_card, player.hand + community), three_of_a_kind)'
 def _r51(ctx):
     return (not ctx.at_least('five_card', ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))), 'three_of_a_kind'))
 
 
-# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:502
+# § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:500
 # then: 'lose six_card_bonus'
 def _r52(ctx):
     ctx.lose('six_card_bonus', '§ 669a.11(i)(3)(ii)')
 
 
-# § 669a.5(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:512
+# § 669a.5(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:510
 # when: 'option(counting_shuffler)'
 def _r53(ctx):
     return ctx.option('counting_shuffler')
 
 
-# § 669a.5(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:512
+# § 669a.5(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:510
 # then: 'remove deck'
 def _r54(ctx):
     ctx.remove_deck('§ 669a.5(b)')
 
 
-# § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:518
+# § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:516
 # when: "option(dealing_method) == 'manual_shoe' and event.misdealt"
 def _r55(ctx):
     return ((ctx.option('dealing_method') == 'manual_shoe') and ctx.event_attr('misdealt'))
 
 
-# § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:518
+# § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:516
 # then: "void round; note 'misdealt, 52 cards in the deck'"
 def _r56(ctx):
     ctx.void_round('§ 669a.8(h)')
     ctx.note('misdealt, 52 cards in the deck', '§ 669a.8(h)')
 
 
-# § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:519
+# § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:517
 # when: "option(dealing_method) == 'manual_shoe' and not event.misdealt"
 def _r57(ctx):
     return ((ctx.option('dealing_method') == 'manual_shoe') and (not ctx.event_attr('misdealt')))
 
 
-# § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:519
+# § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:517
 # then: 'void round; remove deck'
 def _r58(ctx):
     ctx.void_round('§ 669a.8(h)')
     ctx.remove_deck('§ 669a.8(h)')
 
 
-# § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:520
+# § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:518
 # when: "option(dealing_method) == 'hand' and event.misdealt"
 def _r59(ctx):
     return ((ctx.option('dealing_method') == 'hand') and ctx.event_attr('misdealt'))
 
 
-# § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:520
+# § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:518
 # then: "void round; note 'misdealt, 52 cards in the deck'"
 def _r60(ctx):
     ctx.void_round('§ 669a.9(f)')
     ctx.note('misdealt, 52 cards in the deck', '§ 669a.9(f)')
 
 
-# § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:521
+# § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:519
 # when: "option(dealing_method) == 'hand' and not event.misdealt"
 def _r61(ctx):
     return ((ctx.option('dealing_method') == 'hand') and (not ctx.event_attr('misdealt')))
 
 
-# § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:521
+# § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:519
 # then: 'void round; remove deck'
 def _r62(ctx):
     ctx.void_round('§ 669a.9(f)')
     ctx.remove_deck('§ 669a.9(f)')
 
 
-# § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:522
+# § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:520
 # when: "option(dealing_method) == 'automated_shoe' and event.misdealt"
 def _r63(ctx):
     return ((ctx.option('dealing_method') == 'automated_shoe') and ctx.event_attr('misdealt'))
 
 
-# § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:522
+# § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:520
 # then: "void round; note 'misdealt, 52 cards in the deck'"
 def _r64(ctx):
     ctx.void_round('§ 669a.10(f)')
     ctx.note('misdealt, 52 cards in the deck', '§ 669a.10(f)')
 
 
-# § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:523
+# § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:521
 # when: "option(dealing_method) == 'automated_shoe' and not event.misdealt"
 def _r65(ctx):
     return ((ctx.option('dealing_method') == 'automated_shoe') and (not ctx.event_attr('misdealt')))
 
 
-# § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:523
+# § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:521
 # then: 'void round; remove deck'
 def _r66(ctx):
     ctx.void_round('§ 669a.10(f)')
     ctx.remove_deck('§ 669a.10(f)')
 
 
-# § 669a.7(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:529
+# § 669a.7(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:527
 # then: "lose all; end; note 'wagers abandoned, treated as losing wagers'"
 def _r67(ctx):
     ctx.lose('*', '§ 669a.7(b)')
@@ -779,89 +777,89 @@ def _r67(ctx):
     ctx.note('wagers abandoned, treated as losing wagers', '§ 669a.7(b)')
 
 
-# § 669a.11(a)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:535
+# § 669a.11(a)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:533
 # then: 'lose all; end'
 def _r68(ctx):
     ctx.lose('*', '§ 669a.11(a)(3)')
     ctx.end('§ 669a.11(a)(3)')
 
 
-# § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:541
+# § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:539
 # when: 'event.count == 1'
 def _r69(ctx):
     return (ctx.event_attr('count') == 1)
 
 
-# § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:541
+# § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:539
 # then: 'discard card'
 def _r70(ctx):
     ctx.discard_card('§ 669a.13(a)')
 
 
-# § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:542
+# § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:540
 # when: 'event.count > 1'
 def _r71(ctx):
     return (ctx.event_attr('count') > 1)
 
 
-# § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:542
+# § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:540
 # then: 'void round; reshuffle'
 def _r72(ctx):
     ctx.void_round('§ 669a.13(a)')
     ctx.reshuffle('§ 669a.13(a)')
 
 
-# § 669a.13(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:548
+# § 669a.13(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:546
 # then: 'use card'
 def _r73(ctx):
     ctx.use_card('§ 669a.13(b)')
 
 
-# § 669a.13(c) -- rulespecs/669a-raise-it-up-stud-poker.yaml:554
+# § 669a.13(c) -- rulespecs/669a-raise-it-up-stud-poker.yaml:552
 # then: 'void round; reshuffle'
 def _r74(ctx):
     ctx.void_round('§ 669a.13(c)')
     ctx.reshuffle('§ 669a.13(c)')
 
 
-# § 669a.13(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:560
+# § 669a.13(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:558
 # then: 'void round; reshuffle'
 def _r75(ctx):
     ctx.void_round('§ 669a.13(d)')
     ctx.reshuffle('§ 669a.13(d)')
 
 
-# § 669a.13(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:566
+# § 669a.13(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:564
 # when: 'option(automated_shuffler)'
 def _r76(ctx):
     return ctx.option('automated_shuffler')
 
 
-# § 669a.13(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:566
+# § 669a.13(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:564
 # then: 'reshuffle'
 def _r77(ctx):
     ctx.reshuffle('§ 669a.13(e)')
 
 
-# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:567
+# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:565
 # when: 'option(automated_shuffler)'
 def _r78(ctx):
     return ctx.option('automated_shuffler')
 
 
-# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:567
+# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:565
 # then: "note 'if the device cannot be used it is covered or signed out of order before any other method of shuffling is used'"
 def _r79(ctx):
     ctx.note('if the device cannot be used it is covered or signed out of order before any other method of shuffling is used', '§ 669a.13(g)')
 
 
-# § 669a.13(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:573
+# § 669a.13(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:571
 # when: "option(dealing_method) == 'automated_shoe'"
 def _r80(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 669a.13(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:573
+# § 669a.13(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:571
 # then: "void round; reshuffle; note 'cards removed from the device and reshuffled with any cards already dealt'"
 def _r81(ctx):
     ctx.void_round('§ 669a.13(f)')
@@ -869,13 +867,13 @@ def _r81(ctx):
     ctx.note('cards removed from the device and reshuffled with any cards already dealt', '§ 669a.13(f)')
 
 
-# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:574
+# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:572
 # when: "option(dealing_method) == 'automated_shoe'"
 def _r82(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:574
+# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:572
 # then: "note 'if the device cannot be used it is covered or signed out of order before any other method of dealing is used'"
 def _r83(ctx):
     ctx.note('if the device cannot be used it is covered or signed out of order before any other method of dealing is used', '§ 669a.13(g)')
@@ -891,6 +889,36 @@ def _r84(ctx):
 # when: '1'
 def _r85(ctx):
     return 1
+
+
+# § 669a.3(a); § 669a.3(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:326
+# when: 'option(decks) == 1 or option(automated_shuffler)'
+def _r86(ctx):
+    return ((ctx.option('decks') == 1) or ctx.option('automated_shuffler'))
+
+
+# § 669a.9(a)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:329
+# when: "option(dealing_method) != 'hand' or option(automated_shuffler)"
+def _r87(ctx):
+    return ((ctx.option('dealing_method') != 'hand') or ctx.option('automated_shuffler'))
+
+
+# § 669a.5(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:332
+# when: 'not option(counting_shuffler) or option(automated_shuffler)'
+def _r88(ctx):
+    return ((not ctx.option('counting_shuffler')) or ctx.option('automated_shuffler'))
+
+
+# § 669a.12(e)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:335
+# when: 'not option(progressive_offered) or option(rate_of_progression) >= 14'
+def _r89(ctx):
+    return ((not ctx.option('progressive_offered')) or (ctx.option('rate_of_progression') >= 14))
+
+
+# § 669a.12(e)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:338
+# when: 'not option(progressive_offered) or option(progressive_reset_amount) >= 1000'
+def _r90(ctx):
+    return ((not ctx.option('progressive_offered')) or (ctx.option('progressive_reset_amount') >= 1000))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -916,138 +944,138 @@ CARDS = CardsDef(
 
 PROCEDURE = (
     Step('check_blind_equals_ante', 'settle', '§ 669a.7(d)(1)', when=None, players=_r1,
-         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:347',
+         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:345',
          rules=(
-             Rule('§ 669a.7(d)(1)', None, _r2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:352'),
+             Rule('§ 669a.7(d)(1)', None, _r2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:350'),
          ),
          ),
     Step('deal_from_manual_shoe', 'block', '§ 669a.8', when=_r3, players=None,
-         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:356',
+         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:354',
          steps=(
              Step('no_more_bets_shoe', 'announce', '§ 669a.8(b)', when=None, players=None,
-                  order='clockwise', params={'text': 'no more bets'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:361',
+                  order='clockwise', params={'text': 'no more bets'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:359',
                   ),
              Step('deal_players_shoe', 'deal', '§ 669a.8(d)(1)', when=None, players=_r4,
-                  order='clockwise', params={'count': 3, 'to': 'players', 'zone': 'hand', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:362',
+                  order='clockwise', params={'count': 3, 'to': 'players', 'zone': 'hand', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:360',
                   ),
              Step('deal_4th_street_shoe', 'deal', '§ 669a.8(d)(2)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fourth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:363',
+                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fourth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:361',
                   ),
              Step('deal_5th_street_shoe', 'deal', '§ 669a.8(d)(2)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fifth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:364',
+                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fifth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:362',
                   ),
              Step('deal_6th_street_shoe', 'deal', '§ 669a.8(d)(2)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'sixth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:365',
+                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'sixth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:363',
                   ),
          ),
          ),
     Step('deal_from_hand', 'block', '§ 669a.9', when=_r5, players=None,
-         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:367',
+         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:365',
          steps=(
              Step('no_more_bets_hand', 'announce', '§ 669a.9(a)(3)', when=None, players=None,
-                  order='clockwise', params={'text': 'no more bets'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:372',
+                  order='clockwise', params={'text': 'no more bets'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:370',
                   ),
              Step('deal_players_hand', 'deal', '§ 669a.9(b)(1)', when=None, players=_r6,
-                  order='clockwise', params={'count': 3, 'to': 'players', 'zone': 'hand', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:373',
+                  order='clockwise', params={'count': 3, 'to': 'players', 'zone': 'hand', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:371',
                   ),
              Step('deal_4th_street_hand', 'deal', '§ 669a.9(b)(2)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fourth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:374',
+                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fourth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:372',
                   ),
              Step('deal_5th_street_hand', 'deal', '§ 669a.9(b)(2)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fifth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:375',
+                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fifth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:373',
                   ),
              Step('deal_6th_street_hand', 'deal', '§ 669a.9(b)(2)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'sixth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:376',
+                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'sixth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:374',
                   ),
          ),
          ),
     Step('deal_from_automated_shoe', 'block', '§ 669a.10', when=_r7, players=None,
-         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:378',
+         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:376',
          steps=(
              Step('no_more_bets_auto', 'announce', '§ 669a.10(a)(2)', when=None, players=None,
-                  order='clockwise', params={'text': 'no more bets'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:383',
+                  order='clockwise', params={'text': 'no more bets'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:381',
                   ),
              Step('deal_players_auto', 'deal', '§ 669a.10(b)', when=None, players=_r8,
-                  order='clockwise', params={'count': 3, 'to': 'players', 'zone': 'hand', 'face': 'down', 'stack': True}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:384',
+                  order='clockwise', params={'count': 3, 'to': 'players', 'zone': 'hand', 'face': 'down', 'stack': True}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:382',
                   ),
              Step('deal_4th_street_auto', 'deal', '§ 669a.10(b)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fourth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:385',
+                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fourth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:383',
                   ),
              Step('deal_5th_street_auto', 'deal', '§ 669a.10(b)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fifth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:386',
+                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'fifth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:384',
                   ),
              Step('deal_6th_street_auto', 'deal', '§ 669a.10(b)', when=None, players=None,
-                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'sixth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:387',
+                  order='clockwise', params={'count': 1, 'to': 'community', 'zone': 'sixth_street', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:385',
                   ),
          ),
          ),
     Step('first_decision', 'decide', '§ 669a.11(b)', when=None, players=_r9,
-         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:390',
+         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:388',
          choices=(
-             Choice('play_3x', '§ 669a.11(b)', _r10, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:396'),
-             Choice('play_2x', '§ 669a.11(b)', _r11, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:397'),
-             Choice('play_1x', '§ 669a.11(b)', _r12, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:398'),
-             Choice('check', '§ 669a.11(b)', None, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:399'),
+             Choice('play_3x', '§ 669a.11(b)', _r10, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:394'),
+             Choice('play_2x', '§ 669a.11(b)', _r11, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:395'),
+             Choice('play_1x', '§ 669a.11(b)', _r12, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:396'),
+             Choice('check', '§ 669a.11(b)', None, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:397'),
          ),
          ),
     Step('reveal_4th_street', 'reveal', '§ 669a.11(c)', when=None, players=None,
-         order='clockwise', params={'zone': 'fourth_street'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:400',
+         order='clockwise', params={'zone': 'fourth_street'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:398',
          ),
     Step('second_decision', 'decide', '§ 669a.11(d)', when=None, players=_r13,
-         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:401',
+         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:399',
          choices=(
-             Choice('play_2x', '§ 669a.11(d)', _r14, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:407'),
-             Choice('play_1x', '§ 669a.11(d)', _r15, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:408'),
-             Choice('check', '§ 669a.11(d)', None, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:409'),
+             Choice('play_2x', '§ 669a.11(d)', _r14, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:405'),
+             Choice('play_1x', '§ 669a.11(d)', _r15, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:406'),
+             Choice('check', '§ 669a.11(d)', None, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:407'),
          ),
          ),
     Step('reveal_5th_street', 'reveal', '§ 669a.11(e)', when=None, players=None,
-         order='clockwise', params={'zone': 'fifth_street'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:410',
+         order='clockwise', params={'zone': 'fifth_street'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:408',
          ),
     Step('third_decision', 'decide', '§ 669a.11(f)', when=None, players=_r16,
-         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:411',
+         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:409',
          choices=(
-             Choice('play_1x', '§ 669a.11(f)', _r17, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:417'),
-             Choice('fold', '§ 669a.11(f)', _r18, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:418'),
+             Choice('play_1x', '§ 669a.11(f)', _r17, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:415'),
+             Choice('fold', '§ 669a.11(f)', _r18, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:416'),
          ),
          ),
     Step('folded_hands', 'settle', '§ 669a.11(f); § 669a.11(g)', when=None, players=_r19,
-         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:419',
+         order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:417',
          rules=(
-             Rule('§ 669a.11(f)', _r20, _r21, 'rulespecs/669a-raise-it-up-stud-poker.yaml:424'),
-             Rule('§ 669a.11(f)', _r22, _r23, 'rulespecs/669a-raise-it-up-stud-poker.yaml:427'),
-             Rule('§ 669a.11(g)', _r24, _r25, 'rulespecs/669a-raise-it-up-stud-poker.yaml:430'),
+             Rule('§ 669a.11(f)', _r20, _r21, 'rulespecs/669a-raise-it-up-stud-poker.yaml:422'),
+             Rule('§ 669a.11(f)', _r22, _r23, 'rulespecs/669a-raise-it-up-stud-poker.yaml:425'),
+             Rule('§ 669a.11(g)', _r24, _r25, 'rulespecs/669a-raise-it-up-stud-poker.yaml:428'),
          ),
          ),
     Step('reveal_6th_street', 'reveal', '§ 669a.11(h)', when=None, players=None,
-         order='clockwise', params={'zone': 'sixth_street'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:433',
+         order='clockwise', params={'zone': 'sixth_street'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:431',
          ),
     Step('settle_hands', 'settle', '§ 669a.11(i)', when=None, players=None,
-         order='counterclockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:436',
+         order='counterclockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:434',
          rules=(
-             Rule('§ 669a.11(i)(1)', _r26, _r27, 'rulespecs/669a-raise-it-up-stud-poker.yaml:442'),
-             Rule('§ 669a.11(i)(1)', _r28, _r29, 'rulespecs/669a-raise-it-up-stud-poker.yaml:445'),
-             Rule('§ 669a.11(i)(2)(i)', _r30, _r31, 'rulespecs/669a-raise-it-up-stud-poker.yaml:449'),
-             Rule('§ 669a.11(i)(2)(ii)', _r32, _r33, 'rulespecs/669a-raise-it-up-stud-poker.yaml:452'),
-             Rule('§ 669a.11(g)', _r34, _r35, 'rulespecs/669a-raise-it-up-stud-poker.yaml:458'),
-             Rule('§ 669a.11(i)(3)(i)(D)', _r36, _r37, 'rulespecs/669a-raise-it-up-stud-poker.yaml:461'),
-             Rule('§ 669a.11(i)(3)(i)(D); § 669a.12(e)(4)', _r38, _r39, 'rulespecs/669a-raise-it-up-stud-poker.yaml:464'),
-             Rule('§ 669a.11(i)(3)(i)', _r40, _r41, 'rulespecs/669a-raise-it-up-stud-poker.yaml:467'),
+             Rule('§ 669a.11(i)(1)', _r26, _r27, 'rulespecs/669a-raise-it-up-stud-poker.yaml:440'),
+             Rule('§ 669a.11(i)(1)', _r28, _r29, 'rulespecs/669a-raise-it-up-stud-poker.yaml:443'),
+             Rule('§ 669a.11(i)(2)(i)', _r30, _r31, 'rulespecs/669a-raise-it-up-stud-poker.yaml:447'),
+             Rule('§ 669a.11(i)(2)(ii)', _r32, _r33, 'rulespecs/669a-raise-it-up-stud-poker.yaml:450'),
+             Rule('§ 669a.11(g)', _r34, _r35, 'rulespecs/669a-raise-it-up-stud-poker.yaml:456'),
+             Rule('§ 669a.11(i)(3)(i)(D)', _r36, _r37, 'rulespecs/669a-raise-it-up-stud-poker.yaml:459'),
+             Rule('§ 669a.11(i)(3)(i)(D); § 669a.12(e)(4)', _r38, _r39, 'rulespecs/669a-raise-it-up-stud-poker.yaml:462'),
+             Rule('§ 669a.11(i)(3)(i)', _r40, _r41, 'rulespecs/669a-raise-it-up-stud-poker.yaml:465'),
          ),
          ),
     Step('envy_bonus_1', 'envy', '§ 669a.11(i)(3)(i)(E)', when=None, players=_r42,
-         order='counterclockwise', params={'wager': 'progressive', 'paytable': 'envy_progressive_1', 'name': 'Envy Bonus'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:472',
+         order='counterclockwise', params={'wager': 'progressive', 'paytable': 'envy_progressive_1', 'name': 'Envy Bonus'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:470',
          exprs={ 'qualifying': _r43, 'hand': _r44, },
          ),
     Step('envy_bonus_5', 'envy', '§ 669a.11(i)(3)(i)(E)', when=None, players=_r45,
-         order='counterclockwise', params={'wager': 'progressive', 'paytable': 'envy_progressive_5', 'name': 'Envy Bonus'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:482',
+         order='counterclockwise', params={'wager': 'progressive', 'paytable': 'envy_progressive_5', 'name': 'Envy Bonus'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:480',
          exprs={ 'qualifying': _r46, 'hand': _r47, },
          ),
     Step('settle_six_card_bonus', 'settle', '§ 669a.11(i)(3)(ii)', when=None, players=_r48,
-         order='counterclockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:493',
+         order='counterclockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:491',
          rules=(
-             Rule('§ 669a.11(i)(3)(ii)', _r49, _r50, 'rulespecs/669a-raise-it-up-stud-poker.yaml:499'),
-             Rule('§ 669a.11(i)(3)(ii)', _r51, _r52, 'rulespecs/669a-raise-it-up-stud-poker.yaml:502'),
+             Rule('§ 669a.11(i)(3)(ii)', _r49, _r50, 'rulespecs/669a-raise-it-up-stud-poker.yaml:497'),
+             Rule('§ 669a.11(i)(3)(ii)', _r51, _r52, 'rulespecs/669a-raise-it-up-stud-poker.yaml:500'),
          ),
          ),
 )
@@ -1058,43 +1086,52 @@ HOUSE_WAYS = {
 
 IRREGULARITIES = (
     Irregularity('wrong_deck_count', 'wrong_deck_count', '§ 669a.5(b)', (
-        Rule('§ 669a.5(b)', _r53, _r54, 'rulespecs/669a-raise-it-up-stud-poker.yaml:512'),
+        Rule('§ 669a.5(b)', _r53, _r54, 'rulespecs/669a-raise-it-up-stud-poker.yaml:510'),
     ), title='The counting shuffler shows that the deck does not hold 52 cards'),
     Irregularity('stub_count_wrong', 'stub_count_wrong', '§ 669a.8(h); § 669a.9(f); § 669a.10(f)', (
-        Rule('§ 669a.8(h)', _r55, _r56, 'rulespecs/669a-raise-it-up-stud-poker.yaml:518'),
-        Rule('§ 669a.8(h)', _r57, _r58, 'rulespecs/669a-raise-it-up-stud-poker.yaml:519'),
-        Rule('§ 669a.9(f)', _r59, _r60, 'rulespecs/669a-raise-it-up-stud-poker.yaml:520'),
-        Rule('§ 669a.9(f)', _r61, _r62, 'rulespecs/669a-raise-it-up-stud-poker.yaml:521'),
-        Rule('§ 669a.10(f)', _r63, _r64, 'rulespecs/669a-raise-it-up-stud-poker.yaml:522'),
-        Rule('§ 669a.10(f)', _r65, _r66, 'rulespecs/669a-raise-it-up-stud-poker.yaml:523'),
+        Rule('§ 669a.8(h)', _r55, _r56, 'rulespecs/669a-raise-it-up-stud-poker.yaml:516'),
+        Rule('§ 669a.8(h)', _r57, _r58, 'rulespecs/669a-raise-it-up-stud-poker.yaml:517'),
+        Rule('§ 669a.9(f)', _r59, _r60, 'rulespecs/669a-raise-it-up-stud-poker.yaml:518'),
+        Rule('§ 669a.9(f)', _r61, _r62, 'rulespecs/669a-raise-it-up-stud-poker.yaml:519'),
+        Rule('§ 669a.10(f)', _r63, _r64, 'rulespecs/669a-raise-it-up-stud-poker.yaml:520'),
+        Rule('§ 669a.10(f)', _r65, _r66, 'rulespecs/669a-raise-it-up-stud-poker.yaml:521'),
     ), title='The count of the stub shows a wrong number of cards in the deck'),
     Irregularity('player_left_table', 'player_left_table', '§ 669a.7(b)', (
-        Rule('§ 669a.7(b)', None, _r67, 'rulespecs/669a-raise-it-up-stud-poker.yaml:529'),
+        Rule('§ 669a.7(b)', None, _r67, 'rulespecs/669a-raise-it-up-stud-poker.yaml:527'),
     ), title='A player leaves the table during the round of play'),
     Irregularity('information_exchanged', 'information_exchanged', '§ 669a.11(a)(3)', (
-        Rule('§ 669a.11(a)(3)', None, _r68, 'rulespecs/669a-raise-it-up-stud-poker.yaml:535'),
+        Rule('§ 669a.11(a)(3)', None, _r68, 'rulespecs/669a-raise-it-up-stud-poker.yaml:533'),
     ), title='A player exchanges or communicates information about his hand before all community cards are revealed'),
     Irregularity('face_up_card', 'face_up_card', '§ 669a.13(a)', (
-        Rule('§ 669a.13(a)', _r69, _r70, 'rulespecs/669a-raise-it-up-stud-poker.yaml:541'),
-        Rule('§ 669a.13(a)', _r71, _r72, 'rulespecs/669a-raise-it-up-stud-poker.yaml:542'),
+        Rule('§ 669a.13(a)', _r69, _r70, 'rulespecs/669a-raise-it-up-stud-poker.yaml:539'),
+        Rule('§ 669a.13(a)', _r71, _r72, 'rulespecs/669a-raise-it-up-stud-poker.yaml:540'),
     ), title='Card found face up in the shoe or the deck while dealing'),
     Irregularity('drawn_in_error', 'drawn_in_error', '§ 669a.13(b)', (
-        Rule('§ 669a.13(b)', None, _r73, 'rulespecs/669a-raise-it-up-stud-poker.yaml:548'),
+        Rule('§ 669a.13(b)', None, _r73, 'rulespecs/669a-raise-it-up-stud-poker.yaml:546'),
     ), title='Card drawn in error without its face being exposed'),
     Irregularity('wrong_card_count', 'wrong_card_count', '§ 669a.13(c)', (
-        Rule('§ 669a.13(c)', None, _r74, 'rulespecs/669a-raise-it-up-stud-poker.yaml:554'),
+        Rule('§ 669a.13(c)', None, _r74, 'rulespecs/669a-raise-it-up-stud-poker.yaml:552'),
     ), title='A player or the community card area dealt an incorrect number of cards'),
     Irregularity('community_exposed', 'community_exposed', '§ 669a.13(d)', (
-        Rule('§ 669a.13(d)', None, _r75, 'rulespecs/669a-raise-it-up-stud-poker.yaml:560'),
+        Rule('§ 669a.13(d)', None, _r75, 'rulespecs/669a-raise-it-up-stud-poker.yaml:558'),
     ), title='A community card exposed before the dealer reveals it'),
     Irregularity('shuffler_malfunction', 'shuffler_malfunction', '§ 669a.13(e)', (
-        Rule('§ 669a.13(e)', _r76, _r77, 'rulespecs/669a-raise-it-up-stud-poker.yaml:566'),
-        Rule('§ 669a.13(g)', _r78, _r79, 'rulespecs/669a-raise-it-up-stud-poker.yaml:567'),
+        Rule('§ 669a.13(e)', _r76, _r77, 'rulespecs/669a-raise-it-up-stud-poker.yaml:564'),
+        Rule('§ 669a.13(g)', _r78, _r79, 'rulespecs/669a-raise-it-up-stud-poker.yaml:565'),
     ), title='Automated card shuffling device jams, stops or fails to complete a shuffle'),
     Irregularity('dealing_shoe_malfunction', 'dealing_shoe_malfunction', '§ 669a.13(f)', (
-        Rule('§ 669a.13(f)', _r80, _r81, 'rulespecs/669a-raise-it-up-stud-poker.yaml:573'),
-        Rule('§ 669a.13(g)', _r82, _r83, 'rulespecs/669a-raise-it-up-stud-poker.yaml:574'),
+        Rule('§ 669a.13(f)', _r80, _r81, 'rulespecs/669a-raise-it-up-stud-poker.yaml:571'),
+        Rule('§ 669a.13(g)', _r82, _r83, 'rulespecs/669a-raise-it-up-stud-poker.yaml:572'),
     ), title='Automated dealing shoe jams, stops dealing or fails to deal during a round'),
+)
+
+# Conditions the casino's Rules Submission selections must meet
+CONSTRAINTS = (
+    ('§ 669a.3(a); § 669a.3(b)', 'Raise It Up Stud Poker is played with one deck, or with two decks only if an automated card shuffling device is used', _r86),
+    ('§ 669a.9(a)(1)', "if the cards are dealt from the dealer's hand an automated shuffling device shall be used to shuffle them", _r87),
+    ('§ 669a.5(b)', 'a counting shuffler is an automated card shuffling device', _r88),
+    ('§ 669a.12(e)(3)', 'the rate of progression must be in the Rules Submission and be at least 14%', _r89),
+    ('§ 669a.12(e)(3)', 'the initial and reset amount must be in the Rules Submission and be at least $1,000', _r90),
 )
 
 GAME = GameDefinition(
@@ -1111,6 +1148,7 @@ GAME = GameDefinition(
     procedure=PROCEDURE,
     irregularities=IRREGULARITIES,
     meters=METERS,
+    constraints=CONSTRAINTS,
     positions_max=_r85,
     positions_adjacent=False,
     positions_cite='§ 669a.7(e)',

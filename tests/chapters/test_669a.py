@@ -132,9 +132,7 @@ def equipment(data, cite):
 
 def violated(mod, compiled, options):
     """Citations of the constraints a set of Rules Submission selections breaks."""
-    table = Table(mod.GAME, options, seed=0)
-    ctx = Context(table, None)
-    return [c.cite for c in compiled.chapter.constraints if not eval(compile_expr(c.require), {"ctx": ctx})]
+    return [cite for cite, _ in Table(mod.GAME, options, seed=0).violations()]
 
 
 PLAY3 = {"first_decision": "play_3x"}
@@ -678,9 +676,12 @@ def test_669a_12_e_3_rate_of_progression_and_reset_amount(game):
     assert t.meters["progressive"] == D("2500") + D("0.84")  # 14% of $6
     assert "§ 669a.12(e)(3)" in cites(res, "meter")
     assert t.ledger.balance() == 0
-    assert "§ 669a.12(e)(3)" in violated(mod, compiled, {"progressive_offered": True, "rate_of_progression": 10})
-    assert "§ 669a.12(e)(3)" in violated(mod, compiled, {"progressive_offered": True,
+    assert "§ 669a.12(e)(3)" in violated(mod, compiled, {"progressive_offered": True, "rate_of_progression": 10,
+                                                         "progressive_reset_amount": 1000})
+    assert "§ 669a.12(e)(3)" in violated(mod, compiled, {"progressive_offered": True, "rate_of_progression": 14,
                                                          "progressive_reset_amount": 999})
+    assert "§ 669a.12(e)(3)" not in violated(mod, compiled, {"progressive_offered": True, "rate_of_progression": 14,
+                                                             "progressive_reset_amount": 1000})
     opts = compiled.chapter.data["options"]
     assert (opts["rate_of_progression"]["type"], opts["rate_of_progression"]["minimum"]) == ("percent", 14)
     assert (opts["progressive_reset_amount"]["type"], opts["progressive_reset_amount"]["minimum"]) == ("money", 1000)
@@ -832,12 +833,13 @@ def test_669a_round_files_settle_to_the_nets_worked_out_by_hand(mod, name):
     (10 + 20 x 3 + 10); seat 4 no pair (-15); seat 5 Pair Plus straight flush 10 x 40 less 125.
     fold: seat 3 -5 -5 -1 + 25; seat 6 full house 10 + 30 x 6 + 10 x 4 + 5 x 25.
     envy: seat 1 -20 -1 + 25; seat 2 -25 + 2,495; seat 4 5+5+45+5-5+125; seat 5 5 + 30 + 5.
-    jackpot: seat 3 10 + 30 + 0 + (20,001.65 - 5); seat 1 5+30+5-1+100; seat 6 -125 + 345 + 500.
+    jackpot: seat 3 10 + 30 + 0 + (31,251.65 - 5); seat 1 5+30+5-1+100; seat 6 -125 + 345 + 500.
     information: seat 2 -(10+10+5+20); seat 3 pair of 10s 5 + 5 + 0."""
     rs = load_round(f"{ROUNDS}/{name}")
     t = mod.new_table(rs.options, shoe=rs.shoe())
     t.first_after_shuffle = rs.first_after_shuffle
     t.game_beginning = False
+    t.meters.update(rs.meters)
     res = t.play_round(rs.bets, rs.strategy(), rs.events, new_dealer=rs.new_dealer, players=rs.players or None)
     assert {s: str(v.normalize()) if v else "0" for s, v in res.net_by_seat().items()} == \
         {s: str(D(v).normalize()) if D(v) else "0" for s, v in ROUND_NETS[name].items()}
