@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SOURCES = Path("/work/shared/sources")
+SOURCES = Path(__file__).resolve().parents[1] / "fixtures" / "sources"  # byte-for-byte copies of ../shared/sources
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "text"
 BULLETIN_2015 = SOURCES / "45-PaB-4185_2015-08-01_ch669a-ch670a.txt"
 BULLETIN_2010 = SOURCES / "40-PaB-1911_2010-04-10_ch535-ch567.txt"
