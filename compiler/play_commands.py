@@ -55,7 +55,7 @@ def _selections(args, compiled) -> dict | None:
 
 
 def cmd_settle(args) -> int:
-    from compiler.round_file import DecisionMissing, load_round
+    from compiler.round_file import DecisionMissing, SettingError, load_round
     from compiler.runtime.engine import EngineError
 
     mod, compiled = _load(args.spec)
@@ -86,8 +86,8 @@ def cmd_settle(args) -> int:
                 return 1
             table.meters[mid] = reading
         result = table.play_round(rs.bets, rs.strategy(), rs.events, new_dealer=rs.new_dealer,
-                                  players=rs.players or None)
-    except DecisionMissing as e:
+                                  players=rs.players or None, rolls=rs.rolls, dealer_setting=rs.dealer_setting)
+    except (DecisionMissing, SettingError) as e:
         print(f"{args.round}: error: {e}", file=sys.stderr)
         return 1
     except EngineError as e:

@@ -59,6 +59,13 @@ ROUND_SCHEMA = {
                     "wagers": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
                     "choices": {"type": "object", "additionalProperties": {"type": "string"}},
                     "offers": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
+                    # pai gow: the player's setting (the cards of the low hand, or of the high hand),
+                    # or 'house_way': the player had the hands set the way the house requires
+                    "setting": {"oneOf": [
+                        {"const": "house_way"},
+                        {"type": "object", "additionalProperties": False, "minProperties": 1, "properties": {
+                            "low": {"type": "array", "items": {"type": "string"}},
+                            "high": {"type": "array", "items": {"type": "string"}}}}]},
                 },
             },
         },
@@ -68,6 +75,13 @@ ROUND_SCHEMA = {
             "additionalProperties": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
         },
         "burned": {"type": "array", "items": {"type": "string"}},
+        # rolls of the round's `roll` steps: dice faces, or the number a random number generator showed
+        "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "minItems": 1},
+        "random_number": {"type": "integer", "minimum": 1},
+        # pai gow: the dealer's setting as the dealer made it (checked against the house way)
+        "dealer_setting": {"type": "object", "additionalProperties": False, "minProperties": 1, "properties": {
+            "low": {"type": "array", "items": {"type": "string"}},
+            "high": {"type": "array", "items": {"type": "string"}}}},
         "events": {"type": "array", "items": {"type": "object", "required": ["event"], "properties": {
             "event": {"type": "string"}, "before": {"type": "string"}, "after": {"type": "string"},
             "seat": {"type": "integer"}, "count": {"type": "integer"}, "cards": {"type": "array", "items": {"type": "string"}},
@@ -93,6 +107,9 @@ class RoundSpec:
     expect: dict = field(default_factory=dict)
     players: dict = field(default_factory=dict)
     meters: dict = field(default_factory=dict)  # meter id -> reading before the round
+    settings: dict = field(default_factory=dict)  # seat -> 'house_way' | {'low': cards} | {'high': cards}
+    rolls: list = field(default_factory=list)  # dice faces / random numbers, in the order of the roll steps
+    dealer_setting: dict | None = None  # {'low': cards} | {'high': cards}
 
     def strategy(self) -> dict[int, Strategy]:
         out = {}
@@ -105,11 +122,36 @@ class RoundSpec:
                     return ch[decision]
                 raise DecisionMissing(seat, decision, options)
 
-            out[seat] = CallbackStrategy(choose, lambda w, view, of=of: of.get(w, 0))
+            def setting(step, candidates, view, seat=seat):
+                given = self.settings.get(seat)
+                if given is None:
+                    raise DecisionMissing(seat, step, ["house_way", "setting: {low: [cards]}"])
+                if given == "house_way":
+                    return None
+                found = _setting_of(candidates, given)
+                if found is None:
+                    raise SettingError(f"seat {seat}: the setting {given} is not made of the cards dealt to the "
+                                       "position (the low hand's cards, or the high hand's)")
+                return found
+
+            out[seat] = CallbackStrategy(choose, lambda w, view, of=of: of.get(w, 0), setting)
         return out
 
     def shoe(self) -> ScriptedShoe:
         return ScriptedShoe(self.dealt, self.burned)
+
+
+def _setting_of(candidates, given: dict):
+    for high, low in candidates:
+        if "low" in given and sorted(low) == sorted(given["low"]):
+            return high, low
+        if "low" not in given and sorted(high) == sorted(given["high"]):
+            return high, low
+    return None
+
+
+class SettingError(Exception):
+    """A setting in a hand history that is not made of the cards dealt."""
 
 
 class DecisionMissing(Exception):
@@ -160,10 +202,28 @@ def load_round(path: str) -> RoundSpec:
         if "cards" in e:
             e["cards"] = [card(c, f"/events/{i}/cards/{j}") for j, c in enumerate(e["cards"])]
         events.append(e)
+    settings_ = {}
+    for k, pos in d["positions"].items():
+        st = pos.get("setting")
+        if isinstance(st, dict):
+            st = {h: [card(c, f"/positions/{k}/setting/{h}/{i}") for i, c in enumerate(v)] for h, v in st.items()}
+        if st is not None:
+            settings_[int(k)] = st
+    dealer_setting = None
+    if d.get("dealer_setting"):
+        dealer_setting = {h: [card(c, f"/dealer_setting/{h}/{i}") for i, c in enumerate(v)]
+                          for h, v in d["dealer_setting"].items()}
+    rolls = []
+    if d.get("dice"):
+        rolls.append(list(d["dice"]))
+    if d.get("random_number") is not None:
+        rolls.append([d["random_number"]])
     if errs:
         raise DiagnosticError(errs)
-    return RoundSpec(doc, str(d["chapter"]), dict(d.get("options") or {}), bets, choices, offers, dealt, burned,
+    rs = RoundSpec(doc, str(d["chapter"]), dict(d.get("options") or {}), bets, choices, offers, dealt, burned,
                      events, bool(d.get("first_after_shuffle", True)), bool(d.get("new_dealer", False)),
                      dict(d.get("expect") or {}),
                      {int(k): v["player"] for k, v in d["positions"].items() if "player" in v},
-                     {k: amt(v, f"/meters/{k}") for k, v in (d.get("meters") or {}).items()})
+                     {k: amt(v, f"/meters/{k}") for k, v in (d.get("meters") or {}).items()},
+                     settings_, rolls, dealer_setting)
+    return rs

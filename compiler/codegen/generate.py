@@ -166,7 +166,10 @@ def game_context(ch: Chapter) -> dict:
                     "amounts": tuple(money_src(a) for a in v.get("amounts") or ())}
                    for k, v in (d.get("wagers") or {}).items()],
         "options": options,
-        "requirements": tuple((r["cite"], r["text"]) for r in d.get("requirements") or ()),
+        "requirements": [{"cite": r["cite"], "text": r["text"], "step": r.get("step"),
+                          "when": fns.when(ch.requirement_whens[i], r.get("when"), r["cite"],
+                                           _src0(ch, f"/requirements/{i}")) if ch.requirement_whens[i] else "None"}
+                         for i, r in enumerate(d.get("requirements") or ())],
         "meters": [{"id": k, "cite": v["cite"], "rate_option": v.get("rate_option"),
                     "reset_option": v.get("reset_option")} for k, v in (d.get("meters") or {}).items()],
         "cards": {

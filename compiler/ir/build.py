@@ -182,9 +182,9 @@ class _Builder:
         for i, item in enumerate((d.get("table") or {}).get("layout") or ()):
             if item.get("when"):
                 self.expr(item["when"], f"/table/layout/{i}/when")
+        req_whens = []
         for i, r in enumerate(d.get("requirements") or ()):
-            if r.get("when"):
-                self.expr(r["when"], f"/requirements/{i}/when")
+            req_whens.append(self.expr(r["when"], f"/requirements/{i}/when") if r.get("when") else None)
             if r.get("step") and r["step"] not in {st.id for st in _walk(procedure)}:
                 self.error(f"/requirements/{i}/step", f"unknown step {r['step']!r}")
         for oid, o in (d.get("options") or {}).items():
@@ -198,7 +198,9 @@ class _Builder:
         return Chapter(d["chapter"], d["title"], self.doc.path, slug_of(d["chapter"], d["title"]), d, procedure,
                        irregs, constraints, interps, batches_when, positions_max,
                        {ptr: self.doc.position(ptr)[0] for ptr in ("/cards/batches", "/table/positions_per_player")
-                        if self.doc.has(ptr)}, house_ways)
+                        if self.doc.has(ptr)} | {f"/requirements/{i}": self.doc.position(f"/requirements/{i}")[0]
+                                                 for i in range(len(d.get("requirements") or ()))},
+                       house_ways=house_ways, requirement_whens=tuple(req_whens))
 
     def house_way(self, hid: str, hw: dict) -> HouseWay:
         ptr = f"/house_ways/{hid}"

@@ -127,6 +127,7 @@ class Chapter:
     batches_when: Node | None = None
     positions_max: Node | None = None
     lines: Mapping[str, int] = field(default_factory=dict, repr=False)  # source line of a few pointers
+    requirement_whens: tuple = ()  # parsed `when` of each requirement (None where absent)
     house_ways: tuple[HouseWay, ...] = ()
 
     @property

@@ -160,6 +160,7 @@ class GameDefinition:
     irregularities: tuple[Irregularity, ...]
     meters: Mapping[str, MeterDef] = field(default_factory=dict)
     constraints: tuple[tuple[str, str, Fn], ...] = ()  # (cite, message, condition on the options)
+    requirements: tuple[tuple[str, str, str | None, Fn | None], ...] = ()  # (cite, text, step, condition)
     positions_max: Fn | None = None  # how many positions one player may play (options only)
     positions_adjacent: bool = False
     positions_cite: str = ""
@@ -828,6 +829,13 @@ class Table:
                   f"(net {fmt_money(net, signed=True)})", seat=ctx.seat.number, wager=w.id, amount=w.amount, net=net)
 
     # -- rounds -----------------------------------------------------------------------------
+    def requirements(self, step: str | None = None) -> list[tuple[str, str]]:
+        """(cite, text) of the procedural requirements that apply under the table's options
+        (all of them, or those of one procedure step): a checklist for this configuration."""
+        ctx = Context(self, None)
+        return [(cite, text) for cite, text, st, cond in self.game.requirements
+                if (step is None or st == step) and (cond is None or cond(ctx))]
+
     def violations(self) -> list[tuple[str, str]]:
         """(cite, message) of every Rules Submission condition the table's options break."""
         out = []

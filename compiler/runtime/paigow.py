@@ -230,7 +230,12 @@ def house_way_of(table, step) -> HouseWay | None:
 
 def _match(cands: Sequence[tuple], pick) -> tuple | None:
     """The candidate a strategy or a hand history names: a (high, low) pair, or the low cards."""
-    if isinstance(pick, tuple) and len(pick) == 2 and all(isinstance(x, (tuple, list)) for x in pick):
+    if isinstance(pick, Mapping):  # {'low': cards} or {'high': cards} (a hand history)
+        if "low" not in pick:
+            want_high = sorted(pick["high"])
+            return next((c for c in cands if sorted(c[0]) == want_high), None)
+        low = pick["low"]
+    elif isinstance(pick, tuple) and len(pick) == 2 and all(isinstance(x, (tuple, list)) for x in pick):
         low = pick[1]
     else:
         low = pick
@@ -284,7 +289,7 @@ def set_hands(table, ctx, rnd, step, pending) -> None:
         if rnd.dealer_setting is not None:
             rec = _match(cands, rnd.dealer_setting)
             if rec is None:
-                raise RefusedError(f"{step.id}: the recorded dealer setting ({_cs(rnd.dealer_setting)}) is not "
+                raise RefusedError(f"{step.id}: the recorded dealer setting ({rnd.dealer_setting}) is not "
                                    "made of the dealer's cards")
             if rec in pool:
                 chosen = rec

@@ -68,28 +68,6 @@ OPTIONS = {'automated_shuffler': {'title': 'Automated card shuffling device used
                             'default': 0,
                             'cite': '§ 567.7(e)'}}
 
-# Procedural requirements the engine does not execute (kept with their citations)
-REQUIREMENTS = (('§ 567.4(a)', 'the dealer sorts and inspects each deck face down; the floorperson verifies'),
-     ('§ 567.4(b)', 'cards spread face up by suit and sequence for the first player to arrive'),
-     ('§ 567.4(c)', 'cards turned face down, washed and stacked'),
-     ('§ 567.4(d)', 'each batch spread for inspection separately'),
-     ('§ 567.5(a)', 'the shuffled cards are placed in a single stack'),
-     ('§ 567.5(h)',
-      'with no gaming activity the cards are removed from the shoe and discard rack and spread for '
-      'inspection'),
-     ('§ 567.5(h)(1)', 'cards washed, stacked, shuffled and cut under § 567.5'),
-     ('§ 567.5(h)(2)', 'cards placed in the shuffler; the batch already in it is removed'),
-     ('§ 567.5(h)(2)(i)', 'the shuffler stores a single shuffled batch securely'),
-     ('§ 567.5(h)(2)(ii)', 'the stored batch is secured, released and prepared under approved procedures'),
-     ('§ 567.7(a)', 'wagers are chips or plaques on the layout; no verbal wager with cash'),
-     ('§ 567.7(d)',
-      "wagers are placed before ''no more bets'' (except the War and Tie wagers of § 567.9(e)) and not "
-      'handled afterwards'),
-     ('§ 567.8(b)', 'cards removed from the shoe with the left hand and placed face up with the right'),
-     ('§ 567.8(e)', 'players may not touch any card other than a cover card'),
-     ('§ 567.9(d)', 'cards of the original deal collected so that each hand can be reconstructed'),
-     ('§ 567.9(e)', "the player's and dealer's cards of the original deal stay exposed during the War deal"),
-     ('§ 567.9(h)', 'cards of the War deal removed so that each hand can be reconstructed'))
 
 METERS = {
 }
@@ -303,21 +281,51 @@ def _r32(ctx):
     return (1 + ctx.option('adjacent_positions'))
 
 
+# § 567.4(d) -- rulespecs/567-war.yaml:262
+# when: 'option(automated_shuffler)'
+def _r33(ctx):
+    return ctx.option('automated_shuffler')
+
+
+# § 567.5(h)(1) -- rulespecs/567-war.yaml:265
+# when: 'not option(automated_shuffler)'
+def _r34(ctx):
+    return (not ctx.option('automated_shuffler'))
+
+
+# § 567.5(h)(2) -- rulespecs/567-war.yaml:266
+# when: 'option(automated_shuffler)'
+def _r35(ctx):
+    return ctx.option('automated_shuffler')
+
+
+# § 567.5(h)(2)(i) -- rulespecs/567-war.yaml:267
+# when: 'option(automated_shuffler)'
+def _r36(ctx):
+    return ctx.option('automated_shuffler')
+
+
+# § 567.5(h)(2)(ii) -- rulespecs/567-war.yaml:268
+# when: 'option(automated_shuffler)'
+def _r37(ctx):
+    return ctx.option('automated_shuffler')
+
+
 # § 567.3(a) -- rulespecs/567-war.yaml:124
 # when: 'option(automated_shuffler) or (option(decks) >= 6 and option(decks) <= 8)'
-def _r33(ctx):
+def _r38(ctx):
     return (ctx.option('automated_shuffler') or ((ctx.option('decks') >= 6) and (ctx.option('decks') <= 8)))
 
 
 # § 567.3(c) -- rulespecs/567-war.yaml:127
 # when: 'not option(automated_shuffler) or (option(decks) >= 12 and option(decks) <= 16)'
-def _r34(ctx):
+def _r39(ctx):
     return ((not ctx.option('automated_shuffler')) or ((ctx.option('decks') >= 12) and (ctx.option('decks') <= 16)))
 
 
 # § 567.3(c)(2) -- rulespecs/567-war.yaml:130
 # when: 'not option(automated_shuffler) or option(decks) == 12 or option(decks) == 14 or option(decks) == 16'
-def _r35(ctx):
+def _r40(ctx):
     return ((not ctx.option('automated_shuffler')) or (ctx.option('decks') == 12) or (ctx.option('decks') == 14) or (ctx.option('decks') == 16))
 
 
@@ -420,11 +428,33 @@ IRREGULARITIES = (
     ), title='Automated card shuffling device jams, stops or fails to complete a shuffle'),
 )
 
+# Procedural requirements the engine does not execute (kept with their citations):
+# (cite, text, step id or None, condition on the options or None)
+REQUIREMENTS = (
+    ('§ 567.4(a)', 'the dealer sorts and inspects each deck face down; the floorperson verifies', None, None),
+    ('§ 567.4(b)', 'cards spread face up by suit and sequence for the first player to arrive', None, None),
+    ('§ 567.4(c)', 'cards turned face down, washed and stacked', None, None),
+    ('§ 567.4(d)', 'each batch spread for inspection separately', None, _r33),
+    ('§ 567.5(a)', 'the shuffled cards are placed in a single stack', None, None),
+    ('§ 567.5(h)', 'with no gaming activity the cards are removed from the shoe and discard rack and spread for inspection', None, None),
+    ('§ 567.5(h)(1)', 'cards washed, stacked, shuffled and cut under § 567.5', None, _r34),
+    ('§ 567.5(h)(2)', 'cards placed in the shuffler; the batch already in it is removed', None, _r35),
+    ('§ 567.5(h)(2)(i)', 'the shuffler stores a single shuffled batch securely', None, _r36),
+    ('§ 567.5(h)(2)(ii)', 'the stored batch is secured, released and prepared under approved procedures', None, _r37),
+    ('§ 567.7(a)', 'wagers are chips or plaques on the layout; no verbal wager with cash', None, None),
+    ('§ 567.7(d)', "wagers are placed before ''no more bets'' (except the War and Tie wagers of § 567.9(e)) and not handled afterwards", 'no_more_bets', None),
+    ('§ 567.8(b)', 'cards removed from the shoe with the left hand and placed face up with the right', 'deal_players', None),
+    ('§ 567.8(e)', 'players may not touch any card other than a cover card', None, None),
+    ('§ 567.9(d)', 'cards of the original deal collected so that each hand can be reconstructed', 'settle_original', None),
+    ('§ 567.9(e)', "the player's and dealer's cards of the original deal stay exposed during the War deal", 'tie_hand_option', None),
+    ('§ 567.9(h)', 'cards of the War deal removed so that each hand can be reconstructed', 'settle_war', None),
+)
+
 # Conditions the casino's Rules Submission selections must meet
 CONSTRAINTS = (
-    ('§ 567.3(a)', 'without an automated card shuffling device War is played with six to eight decks', _r33),
-    ('§ 567.3(c)', 'with an automated card shuffling device War is played with 12 to 16 decks', _r34),
-    ('§ 567.3(c)(2)', 'the decks are separated into two batches with an equal number of decks in each', _r35),
+    ('§ 567.3(a)', 'without an automated card shuffling device War is played with six to eight decks', _r38),
+    ('§ 567.3(c)', 'with an automated card shuffling device War is played with 12 to 16 decks', _r39),
+    ('§ 567.3(c)(2)', 'the decks are separated into two batches with an equal number of decks in each', _r40),
 )
 
 GAME = GameDefinition(
@@ -442,6 +472,7 @@ GAME = GameDefinition(
     irregularities=IRREGULARITIES,
     meters=METERS,
     constraints=CONSTRAINTS,
+    requirements=REQUIREMENTS,
     positions_max=_r32,
     positions_adjacent=True,
     positions_cite='§ 567.7(e)',

@@ -280,75 +280,6 @@ OPTIONS = {'pair_plus_paytable': {'title': 'Pair Plus paytable',
                         'default': 'manual_shoe',
                         'cite': '§ 669a.5(c)(1); §§ 669a.8-669a.10'}}
 
-# Procedural requirements the engine does not execute (kept with their citations)
-REQUIREMENTS = (('§ 669a.2(b)',
-      'the layout is submitted to and approved by the Bureau of Gaming Operations under § 601a.10(a)'),
-     ('§ 669a.4(a)', 'the dealer inspects the cards for defects; the floorperson verifies the inspection'),
-     ('§ 669a.4(b)',
-      'cards spread face up in fan shaped columns by deck, suit and sequence for the first player to arrive'),
-     ('§ 669a.4(c)', 'cards turned face down, washed, stacked and shuffled under § 669a.5'),
-     ('§ 669a.4(d)', 'each deck spread, mixed, stacked and shuffled under § 669a.4(a)-(c)'),
-     ('§ 669a.4(e)', 'decks preinspected and preshuffled under § 603a.16(u) or (v) skip § 669a.4(a)-(d)'),
-     ('§ 669a.5(a)',
-      'after the shuffle the deck is placed in a single stack; a shuffler may insert it directly into a '
-      'dealing shoe'),
-     ('§ 669a.5(c)(1)', 'cards shuffled by an automated card shuffling device are dealt without a cut'),
-     ('§ 669a.5(c)(2); § 669a.5(d)',
-      'cards shuffled manually or preshuffled are cut: cover card at least ten cards from the top, the cards '
-      'above it and the cover card moved to the bottom'),
-     ('§ 669a.5(e)', 'a floorperson or above may require a recut before any card is dealt'),
-     ('§ 669a.5(f)',
-      'with no gaming activity the cards are removed from the shoe and the discard rack, spread face down '
-      '(face up on request), inspected and shuffled again under § 669a.4(c) and § 669a.5'),
-     ('§ 669a.5(g)',
-      'an approved automatic reshuffling and counting device is used; § 669a.5(d)-(f) do not apply'),
-     ('§ 669a.7(a)',
-      'wagers are value chips, plaques or other approved instruments on the layout; no verbal wager with '
-      'cash'),
-     ('§ 669a.7(b)',
-      'only seated players wager; a player who has wagered and received cards stays seated until the round '
-      'is complete'),
-     ('§ 669a.7(c)',
-      "every wager except the Play Wager (§ 669a.11(b), (d), (f)) is placed before ''no more bets''; none is "
-      'made, increased or withdrawn afterwards'),
-     ('§ 669a.7(d)(4)',
-      "the Progressive Payout Wager is a value chip placed in the player's progressive wagering device after "
-      'the Ante and Blind; each player verifies its acceptance'),
-     ('§ 669a.8(a)',
-      'the shoe is in an approved location; the stacked deck is placed in it by the dealer or the shuffler'),
-     ('§ 669a.8(b)',
-      'the progressive system locks out further Progressive Payout Wagers; chips counted against the '
-      'accepted wagers and put in the table inventory container'),
-     ('§ 669a.8(c)', 'each card is removed with the hand closest to the shoe and placed with the other'),
-     ('§ 669a.8(e); § 669a.8(g)',
-      'the stub is removed from the shoe and placed in the discard rack unexposed'),
-     ('§ 669a.8(f)', 'the stub is counted face down at least once every 5 rounds of play'),
-     ('§ 669a.9(a)(2)',
-      'the dealer holds the deck in one chosen hand for the whole round, over the table inventory container'),
-     ('§ 669a.9(a)(3)',
-      'the progressive system locks out further Progressive Payout Wagers; chips counted against the '
-      'accepted wagers and put in the table inventory container'),
-     ('§ 669a.9(c); § 669a.9(e)', 'the stub is placed in the discard rack unexposed'),
-     ('§ 669a.9(d)', 'the stub is counted face down at least once every 5 rounds of play'),
-     ('§ 669a.10(a)(1)', 'the cards are placed in the automated dealing shoe after § 669a.5'),
-     ('§ 669a.10(a)(2)',
-      'the progressive system locks out further Progressive Payout Wagers; chips counted against the '
-      'accepted wagers and put in the table inventory container'),
-     ('§ 669a.10(c); § 669a.10(e)',
-      'the stub is removed from the automated dealing shoe and placed in the discard rack unexposed'),
-     ('§ 669a.10(d)', 'the stub is counted face down at least once every 5 rounds of play'),
-     ('§ 669a.11(a)(1)', "only the dealer and the player may touch the player's cards"),
-     ('§ 669a.11(a)(2)', 'the player keeps his cards in full view of the dealer'),
-     ('§ 669a.11(i)(3)(i)(A)', 'the dealer verifies that the Progressive Payout hand is a winning hand'),
-     ('§ 669a.11(i)(3)(i)(B)',
-      'the dealer verifies that the light of the progressive table game system is illuminated'),
-     ('§ 669a.11(i)(3)(i)(C)',
-      'a floorperson or above validates the progressive payout under the approved internal controls'),
-     ('§ 669a.11(j)',
-      'after all wagers are settled the cards go to the discard rack so that each hand can be reconstructed'),
-     ('§ 669a.13(g)',
-      'a shuffler or automated dealing shoe that cannot be used is covered or signed out of order before '
-      'another method of shuffling or dealing is used'))
 
 METERS = {
     'progressive': MeterDef('progressive', '§ 669a.12(e)(3)', 'rate_of_progression', 'progressive_reset_amount'),
@@ -891,33 +822,159 @@ def _r85(ctx):
     return 1
 
 
+# § 669a.4(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:580
+# when: 'option(decks) == 2'
+def _r86(ctx):
+    return (ctx.option('decks') == 2)
+
+
+# § 669a.5(c)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:583
+# when: 'option(automated_shuffler)'
+def _r87(ctx):
+    return ctx.option('automated_shuffler')
+
+
+# § 669a.5(c)(2); § 669a.5(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:584
+# when: 'not option(automated_shuffler)'
+def _r88(ctx):
+    return (not ctx.option('automated_shuffler'))
+
+
+# § 669a.5(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:587
+# when: 'option(reshuffling_device)'
+def _r89(ctx):
+    return ctx.option('reshuffling_device')
+
+
+# § 669a.7(d)(4) -- rulespecs/669a-raise-it-up-stud-poker.yaml:591
+# when: 'option(progressive_offered)'
+def _r90(ctx):
+    return ctx.option('progressive_offered')
+
+
+# § 669a.8(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:592
+# when: "option(dealing_method) == 'manual_shoe'"
+def _r91(ctx):
+    return (ctx.option('dealing_method') == 'manual_shoe')
+
+
+# § 669a.8(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:593
+# when: "option(progressive_offered) and option(dealing_method) == 'manual_shoe'"
+def _r92(ctx):
+    return (ctx.option('progressive_offered') and (ctx.option('dealing_method') == 'manual_shoe'))
+
+
+# § 669a.8(c) -- rulespecs/669a-raise-it-up-stud-poker.yaml:594
+# when: "option(dealing_method) == 'manual_shoe'"
+def _r93(ctx):
+    return (ctx.option('dealing_method') == 'manual_shoe')
+
+
+# § 669a.8(e); § 669a.8(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:595
+# when: "option(dealing_method) == 'manual_shoe'"
+def _r94(ctx):
+    return (ctx.option('dealing_method') == 'manual_shoe')
+
+
+# § 669a.8(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:596
+# when: "option(dealing_method) == 'manual_shoe' and not option(counting_shuffler)"
+def _r95(ctx):
+    return ((ctx.option('dealing_method') == 'manual_shoe') and (not ctx.option('counting_shuffler')))
+
+
+# § 669a.9(a)(2) -- rulespecs/669a-raise-it-up-stud-poker.yaml:597
+# when: "option(dealing_method) == 'hand'"
+def _r96(ctx):
+    return (ctx.option('dealing_method') == 'hand')
+
+
+# § 669a.9(a)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:598
+# when: "option(progressive_offered) and option(dealing_method) == 'hand'"
+def _r97(ctx):
+    return (ctx.option('progressive_offered') and (ctx.option('dealing_method') == 'hand'))
+
+
+# § 669a.9(c); § 669a.9(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:599
+# when: "option(dealing_method) == 'hand'"
+def _r98(ctx):
+    return (ctx.option('dealing_method') == 'hand')
+
+
+# § 669a.9(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:600
+# when: "option(dealing_method) == 'hand' and not option(counting_shuffler)"
+def _r99(ctx):
+    return ((ctx.option('dealing_method') == 'hand') and (not ctx.option('counting_shuffler')))
+
+
+# § 669a.10(a)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:601
+# when: "option(dealing_method) == 'automated_shoe'"
+def _r100(ctx):
+    return (ctx.option('dealing_method') == 'automated_shoe')
+
+
+# § 669a.10(a)(2) -- rulespecs/669a-raise-it-up-stud-poker.yaml:602
+# when: "option(progressive_offered) and option(dealing_method) == 'automated_shoe'"
+def _r101(ctx):
+    return (ctx.option('progressive_offered') and (ctx.option('dealing_method') == 'automated_shoe'))
+
+
+# § 669a.10(c); § 669a.10(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:603
+# when: "option(dealing_method) == 'automated_shoe'"
+def _r102(ctx):
+    return (ctx.option('dealing_method') == 'automated_shoe')
+
+
+# § 669a.10(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:604
+# when: "option(dealing_method) == 'automated_shoe' and not option(counting_shuffler)"
+def _r103(ctx):
+    return ((ctx.option('dealing_method') == 'automated_shoe') and (not ctx.option('counting_shuffler')))
+
+
+# § 669a.11(i)(3)(i)(A) -- rulespecs/669a-raise-it-up-stud-poker.yaml:607
+# when: 'option(progressive_offered)'
+def _r104(ctx):
+    return ctx.option('progressive_offered')
+
+
+# § 669a.11(i)(3)(i)(B) -- rulespecs/669a-raise-it-up-stud-poker.yaml:608
+# when: 'option(progressive_offered)'
+def _r105(ctx):
+    return ctx.option('progressive_offered')
+
+
+# § 669a.11(i)(3)(i)(C) -- rulespecs/669a-raise-it-up-stud-poker.yaml:609
+# when: 'option(progressive_offered)'
+def _r106(ctx):
+    return ctx.option('progressive_offered')
+
+
 # § 669a.3(a); § 669a.3(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:326
 # when: 'option(decks) == 1 or option(automated_shuffler)'
-def _r86(ctx):
+def _r107(ctx):
     return ((ctx.option('decks') == 1) or ctx.option('automated_shuffler'))
 
 
 # § 669a.9(a)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:329
 # when: "option(dealing_method) != 'hand' or option(automated_shuffler)"
-def _r87(ctx):
+def _r108(ctx):
     return ((ctx.option('dealing_method') != 'hand') or ctx.option('automated_shuffler'))
 
 
 # § 669a.5(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:332
 # when: 'not option(counting_shuffler) or option(automated_shuffler)'
-def _r88(ctx):
+def _r109(ctx):
     return ((not ctx.option('counting_shuffler')) or ctx.option('automated_shuffler'))
 
 
 # § 669a.12(e)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:335
 # when: 'not option(progressive_offered) or option(rate_of_progression) >= 14'
-def _r89(ctx):
+def _r110(ctx):
     return ((not ctx.option('progressive_offered')) or (ctx.option('rate_of_progression') >= 14))
 
 
 # § 669a.12(e)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:338
 # when: 'not option(progressive_offered) or option(progressive_reset_amount) >= 1000'
-def _r90(ctx):
+def _r111(ctx):
     return ((not ctx.option('progressive_offered')) or (ctx.option('progressive_reset_amount') >= 1000))
 
 
@@ -1125,13 +1182,54 @@ IRREGULARITIES = (
     ), title='Automated dealing shoe jams, stops dealing or fails to deal during a round'),
 )
 
+# Procedural requirements the engine does not execute (kept with their citations):
+# (cite, text, step id or None, condition on the options or None)
+REQUIREMENTS = (
+    ('§ 669a.2(b)', 'the layout is submitted to and approved by the Bureau of Gaming Operations under § 601a.10(a)', None, None),
+    ('§ 669a.4(a)', 'the dealer inspects the cards for defects; the floorperson verifies the inspection', None, None),
+    ('§ 669a.4(b)', 'cards spread face up in fan shaped columns by deck, suit and sequence for the first player to arrive', None, None),
+    ('§ 669a.4(c)', 'cards turned face down, washed, stacked and shuffled under § 669a.5', None, None),
+    ('§ 669a.4(d)', 'each deck spread, mixed, stacked and shuffled under § 669a.4(a)-(c)', None, _r86),
+    ('§ 669a.4(e)', 'decks preinspected and preshuffled under § 603a.16(u) or (v) skip § 669a.4(a)-(d)', None, None),
+    ('§ 669a.5(a)', 'after the shuffle the deck is placed in a single stack; a shuffler may insert it directly into a dealing shoe', None, None),
+    ('§ 669a.5(c)(1)', 'cards shuffled by an automated card shuffling device are dealt without a cut', None, _r87),
+    ('§ 669a.5(c)(2); § 669a.5(d)', 'cards shuffled manually or preshuffled are cut: cover card at least ten cards from the top, the cards above it and the cover card moved to the bottom', None, _r88),
+    ('§ 669a.5(e)', 'a floorperson or above may require a recut before any card is dealt', None, None),
+    ('§ 669a.5(f)', 'with no gaming activity the cards are removed from the shoe and the discard rack, spread face down (face up on request), inspected and shuffled again under § 669a.4(c) and § 669a.5', None, None),
+    ('§ 669a.5(g)', 'an approved automatic reshuffling and counting device is used; § 669a.5(d)-(f) do not apply', None, _r89),
+    ('§ 669a.7(a)', 'wagers are value chips, plaques or other approved instruments on the layout; no verbal wager with cash', None, None),
+    ('§ 669a.7(b)', 'only seated players wager; a player who has wagered and received cards stays seated until the round is complete', None, None),
+    ('§ 669a.7(c)', "every wager except the Play Wager (§ 669a.11(b), (d), (f)) is placed before ''no more bets''; none is made, increased or withdrawn afterwards", None, None),
+    ('§ 669a.7(d)(4)', "the Progressive Payout Wager is a value chip placed in the player's progressive wagering device after the Ante and Blind; each player verifies its acceptance", None, _r90),
+    ('§ 669a.8(a)', 'the shoe is in an approved location; the stacked deck is placed in it by the dealer or the shuffler', 'no_more_bets_shoe', _r91),
+    ('§ 669a.8(b)', 'the progressive system locks out further Progressive Payout Wagers; chips counted against the accepted wagers and put in the table inventory container', 'no_more_bets_shoe', _r92),
+    ('§ 669a.8(c)', 'each card is removed with the hand closest to the shoe and placed with the other', 'deal_players_shoe', _r93),
+    ('§ 669a.8(e); § 669a.8(g)', 'the stub is removed from the shoe and placed in the discard rack unexposed', 'deal_6th_street_shoe', _r94),
+    ('§ 669a.8(f)', 'the stub is counted face down at least once every 5 rounds of play', 'deal_6th_street_shoe', _r95),
+    ('§ 669a.9(a)(2)', 'the dealer holds the deck in one chosen hand for the whole round, over the table inventory container', 'deal_players_hand', _r96),
+    ('§ 669a.9(a)(3)', 'the progressive system locks out further Progressive Payout Wagers; chips counted against the accepted wagers and put in the table inventory container', 'no_more_bets_hand', _r97),
+    ('§ 669a.9(c); § 669a.9(e)', 'the stub is placed in the discard rack unexposed', 'deal_6th_street_hand', _r98),
+    ('§ 669a.9(d)', 'the stub is counted face down at least once every 5 rounds of play', 'deal_6th_street_hand', _r99),
+    ('§ 669a.10(a)(1)', 'the cards are placed in the automated dealing shoe after § 669a.5', 'no_more_bets_auto', _r100),
+    ('§ 669a.10(a)(2)', 'the progressive system locks out further Progressive Payout Wagers; chips counted against the accepted wagers and put in the table inventory container', 'no_more_bets_auto', _r101),
+    ('§ 669a.10(c); § 669a.10(e)', 'the stub is removed from the automated dealing shoe and placed in the discard rack unexposed', 'deal_6th_street_auto', _r102),
+    ('§ 669a.10(d)', 'the stub is counted face down at least once every 5 rounds of play', 'deal_6th_street_auto', _r103),
+    ('§ 669a.11(a)(1)', "only the dealer and the player may touch the player's cards", 'first_decision', None),
+    ('§ 669a.11(a)(2)', 'the player keeps his cards in full view of the dealer', 'first_decision', None),
+    ('§ 669a.11(i)(3)(i)(A)', 'the dealer verifies that the Progressive Payout hand is a winning hand', 'settle_hands', _r104),
+    ('§ 669a.11(i)(3)(i)(B)', 'the dealer verifies that the light of the progressive table game system is illuminated', 'settle_hands', _r105),
+    ('§ 669a.11(i)(3)(i)(C)', 'a floorperson or above validates the progressive payout under the approved internal controls', 'settle_hands', _r106),
+    ('§ 669a.11(j)', 'after all wagers are settled the cards go to the discard rack so that each hand can be reconstructed', 'settle_six_card_bonus', None),
+    ('§ 669a.13(g)', 'a shuffler or automated dealing shoe that cannot be used is covered or signed out of order before another method of shuffling or dealing is used', None, None),
+)
+
 # Conditions the casino's Rules Submission selections must meet
 CONSTRAINTS = (
-    ('§ 669a.3(a); § 669a.3(b)', 'Raise It Up Stud Poker is played with one deck, or with two decks only if an automated card shuffling device is used', _r86),
-    ('§ 669a.9(a)(1)', "if the cards are dealt from the dealer's hand an automated shuffling device shall be used to shuffle them", _r87),
-    ('§ 669a.5(b)', 'a counting shuffler is an automated card shuffling device', _r88),
-    ('§ 669a.12(e)(3)', 'the rate of progression must be in the Rules Submission and be at least 14%', _r89),
-    ('§ 669a.12(e)(3)', 'the initial and reset amount must be in the Rules Submission and be at least $1,000', _r90),
+    ('§ 669a.3(a); § 669a.3(b)', 'Raise It Up Stud Poker is played with one deck, or with two decks only if an automated card shuffling device is used', _r107),
+    ('§ 669a.9(a)(1)', "if the cards are dealt from the dealer's hand an automated shuffling device shall be used to shuffle them", _r108),
+    ('§ 669a.5(b)', 'a counting shuffler is an automated card shuffling device', _r109),
+    ('§ 669a.12(e)(3)', 'the rate of progression must be in the Rules Submission and be at least 14%', _r110),
+    ('§ 669a.12(e)(3)', 'the initial and reset amount must be in the Rules Submission and be at least $1,000', _r111),
 )
 
 GAME = GameDefinition(
@@ -1149,6 +1247,7 @@ GAME = GameDefinition(
     irregularities=IRREGULARITIES,
     meters=METERS,
     constraints=CONSTRAINTS,
+    requirements=REQUIREMENTS,
     positions_max=_r85,
     positions_adjacent=False,
     positions_cite='§ 669a.7(e)',

@@ -167,11 +167,33 @@ def test_567_5_g_reshuffle_after_round_in_which_cover_card_is_reached(war):
     assert "§ 567.5(g); § 567.8(d)" in log_cites(res, "reshuffle")
 
 
-@pytest.mark.parametrize("cite", ["§ 567.5(h)", "§ 567.5(h)(1)", "§ 567.5(h)(2)", "§ 567.5(h)(2)(i)",
-                                  "§ 567.5(h)(2)(ii)"])
-def test_567_5_h_idle_table_procedure_recorded_as_requirement(war, cite):
+def _checklist(mod, options):
+    return [c for c, _ in mod.new_table(options, seed=1).requirements()]
+
+
+def test_567_5_h_idle_table_procedure_in_every_configuration(war):
     mod, _ = war
-    assert cite in [c for c, _ in mod.REQUIREMENTS]
+    assert "§ 567.5(h)" in _checklist(mod, {}) and "§ 567.5(h)" in _checklist(mod, {"automated_shuffler": True,
+                                                                                       "decks": 12})
+
+
+def test_567_5_h_1_idle_table_without_shuffler_wash_shuffle_and_cut(war):
+    mod, _ = war
+    assert "§ 567.5(h)(1)" in _checklist(mod, {"decks": 6})
+    assert "§ 567.5(h)(1)" not in _checklist(mod, {"automated_shuffler": True, "decks": 12})
+
+
+@pytest.mark.parametrize("cite", ["§ 567.5(h)(2)", "§ 567.5(h)(2)(i)", "§ 567.5(h)(2)(ii)"])
+def test_567_5_h_2_i_ii_idle_table_with_shuffler_stored_batch(war, cite):
+    mod, _ = war
+    assert cite in _checklist(mod, {"automated_shuffler": True, "decks": 12})
+    assert cite not in _checklist(mod, {"decks": 6})
+
+
+def test_567_5_h_2_ii_stored_batch_released_under_approved_procedures(war):
+    mod, _ = war
+    text = dict(mod.new_table({"automated_shuffler": True, "decks": 12}, seed=1).requirements())["§ 567.5(h)(2)(ii)"]
+    assert "released and prepared" in text
 
 
 # ------------------------------------------------------------------------------------------------
@@ -187,7 +209,7 @@ def test_567_6_suit_has_no_effect_on_rank(war):
 
 def test_567_7_a_wagers_on_layout_recorded_as_requirement(war):
     mod, _ = war
-    assert "§ 567.7(a)" in [c for c, _ in mod.REQUIREMENTS]
+    assert "§ 567.7(a)" in [r[0] for r in mod.REQUIREMENTS]
 
 
 def test_567_7_b_initial_wager_required_to_participate(war):
@@ -213,7 +235,7 @@ def test_567_7_d_no_wager_after_no_more_bets_except_war_and_tie_on_war_deal(war)
                        (1, "war"): ["2C"], ("dealer", "war"): ["3C"]})
     t.play_round({1: {"initial": 5}, 2: {"initial": 5}}, strat)
     assert asked == [(1, "war_tie")]
-    assert "§ 567.7(d)" in [c for c, _ in mod.REQUIREMENTS]
+    assert "§ 567.7(d)" in [r[0] for r in mod.REQUIREMENTS]
 
 
 def test_567_7_e_up_to_two_additional_adjacent_positions_when_allowed(war):
@@ -278,7 +300,7 @@ def test_567_8_d_cover_card_round_completed_then_reshuffle(war):
 
 def test_567_8_e_players_do_not_touch_cards_recorded(war):
     mod, _ = war
-    assert "§ 567.8(e)" in [c for c, _ in mod.REQUIREMENTS]
+    assert "§ 567.8(e)" in [r[0] for r in mod.REQUIREMENTS]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -354,7 +376,7 @@ def test_567_9_d_original_deal_kept_for_reconstruction(war):
     res = t.play_round({1: {"initial": 5}, 2: {"initial": 5}}, FixedStrategy(["war"]))
     assert res.dealt["seat 2"] == {"original": ["KD"]}
     assert res.dealt["seat 1"] == {"original": ["5S"], "war": ["9S"]}
-    assert "§ 567.9(d)" in [c for c, _ in mod.REQUIREMENTS]
+    assert "§ 567.9(d)" in [r[0] for r in mod.REQUIREMENTS]
 
 
 def test_567_9_e_tie_wager_may_be_placed_on_war_deal(war):
@@ -413,7 +435,7 @@ def test_567_9_h_war_deal_losers_collected_winners_paid_cards_kept(war):
                        ("dealer", "war"): ["9D"]})
     res = t.play_round({1: {"initial": 5}}, FixedStrategy(["war"]))
     assert t.ledger.house == Decimal("10.00")  # Initial and War wagers both collected
-    assert "§ 567.9(h)" in [c for c, _ in mod.REQUIREMENTS]
+    assert "§ 567.9(h)" in [r[0] for r in mod.REQUIREMENTS]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -532,3 +554,30 @@ def test_567_strategy_callback_is_consulted_with_the_view(war):
     t.play_round({1: {"initial": 20}}, CallbackStrategy(choose))
     assert views[0].cards == {"original": (parse_card("5S"),)}
     assert views[0].dealer == {"original": (parse_card("5C"),)}
+
+
+def test_567_every_numbered_provision_of_5_and_7_to_11_has_a_test():
+    """Each numbered provision of §§ 567.5 and 567.7-567.11 is named by a test of this module
+    (test_567_9_c_1_... covers § 567.9(c)(1) and its parents)."""
+    import sys
+
+    names = [n for n in dir(sys.modules[__name__]) if n.startswith("test_567_")]
+    _, compiled = load_game(SPEC)
+    wanted = []
+
+    def walk(section, nodes, path):
+        for n in nodes or ():
+            p = path + (n["label"],)
+            wanted.append((section, p))
+            walk(section, n.get("children"), p)
+
+    for s in compiled.chapter.data["provisions"]:
+        if s["section"] in ("567.5", "567.7", "567.8", "567.9", "567.10", "567.11"):
+            walk(s["section"], s.get("children"), ())
+    assert len(wanted) > 40
+    missing = []
+    for section, path in wanted:
+        key = "test_" + section.replace(".", "_") + "_" + "_".join(p.lower() for p in path) + "_"
+        if not any(n.startswith(key) or n + "_" == key for n in names):
+            missing.append(f"§ {section}" + "".join(f"({p})" for p in path))
+    assert missing == []
