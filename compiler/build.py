@@ -257,6 +257,9 @@ def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = Non
 
     try:
         files.update(submission_outputs(root, {ch.chapter: ch for ch in chapters}))
+        from compiler.submission.build import schedule_outputs  # equipment change schedules per facility
+
+        files.update(schedule_outputs(root, {ch.chapter: ch for ch in chapters}))
     except DiagnosticError as e:  # an example submission that does not validate fails the build
         from compiler.pipeline import Compiled
 

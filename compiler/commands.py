@@ -26,15 +26,22 @@ def cmd_validate(args) -> int:
     from compiler.pipeline import compile_spec
 
     all_diags: list[Diagnostic] = []
+    missing: list[str] = []
     ok = True
     for f in args.files:
         c = compile_spec(f)
         all_diags.extend(c.diagnostics)
         ok = ok and c.ok
+        if c.chapter is not None:
+            for m in c.chapter.data.get("missing") or ():
+                missing.append(f"{f}: note: missing from the sources: {m['cite']}: {m['what']}")
     if args.format == "json":
-        print(json.dumps({"ok": ok, "diagnostics": [d.to_dict() for d in all_diags]}, indent=2))
+        print(json.dumps({"ok": ok, "diagnostics": [d.to_dict() for d in all_diags], "missing": missing},
+                         indent=2, ensure_ascii=False))
     else:
         _print_diags(all_diags)
+        for m in missing:
+            print(m, file=sys.stderr)
         if ok:
             n = len(args.files)
             w = sum(1 for d in all_diags if d.severity == "warning")

@@ -130,7 +130,7 @@ def cmd_analyze(args) -> int:
     if opts is None:
         return 1
     try:
-        report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks)
+        report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds, seed=args.seed)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -188,6 +188,8 @@ def register(sub) -> None:
                                    "(fraction and decimal), hit frequency and distribution of outcomes.")
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("--decks", type=int, help="decks in the dealing shoe (default: the spec's default)")
+    p.add_argument("--rounds", type=int, help="rounds of the simulated figures (pai gow main wager; default short)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the simulated figures")
     p.add_argument("--submission", metavar="FILE", help="analyze under this Rules Submission's selections")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
     p.add_argument("--strategy-out", metavar="DIR", help="write the optimal strategy tables (one file per decision)")

@@ -27,6 +27,7 @@ from compiler.runtime.rankings import Ranking
 
 _CACHE: dict = {}
 _AFFINE: dict = {}  # wager -> (a, b) of its last meter-dependent return
+_DISTS: dict = {}  # (ranking spec, k, jokers, card hands) -> Distribution
 
 
 def _active_steps(game, chapter, table):
@@ -69,7 +70,7 @@ def _zone_sizes(steps) -> tuple[dict, dict]:
         p = dict(s.params)
         n = int(p.get("count", 1))
         z = p.get("zone", "cards")
-        if p.get("to") == "players":
+        if p.get("to") in ("players", "positions"):  # positions: every position and the dealer (pai gow)
             player[z] = player.get(z, 0) + n
         elif p.get("to") == "community":
             community[z] = community.get(z, 0) + n
@@ -322,14 +323,14 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                      f"{sol.expected_wager} = {float(sol.expected_wager):.6f}")
     else:
         notes.append("no stud-raise decision structure recognised: base game not solved exactly")
-    dists: dict = {}
+    dists = _DISTS  # enumerations are shared by every analysis of the process (same ranking, k, deck)
     for wager, pid, rid, k in pw:
         if pid in base_paytables or k is None or not table.offered(wager):
             continue
         r = Ranking.from_spec(game.rankings[rid], rid)
         ptd = _paytable_dict(game, pid)
         ch = tuple(card_hands_of(r, ptd))
-        key = (rid, k, ch)
+        key = (repr(game.rankings[rid]), k, game.cards.jokers, ch)
         if key not in dists:
             dists[key] = enumerate_hands(r, k, _deck(game), ch)
         dist = dists[key]
@@ -362,7 +363,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         k = _card_count(next(e for n, e, _ in s.exprs if n == "hand"), player, community)
         ptd = _paytable_dict(game, p["paytable"])
         ch = tuple(card_hands_of(r, ptd))
-        key = (pt.ranking, k, ch)
+        key = (repr(game.rankings[pt.ranking]), k, game.cards.jokers, ch)
         if key not in dists:
             dists[key] = enumerate_hands(r, k, _deck(game), ch)
         for ci, col in enumerate(pt.columns):

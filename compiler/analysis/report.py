@@ -171,8 +171,10 @@ class Report:
         return "\n".join(lines)
 
 
-def analyze(game, chapter, options: dict | None = None, decks: int | None = None) -> Report:
-    """Every figure of a chapter, by the route that fits its rankings."""
+def analyze(game, chapter, options: dict | None = None, decks: int | None = None, rounds: int | None = None,
+            seed: int | None = None) -> Report:
+    """Every figure of a chapter, by the route that fits its rankings. ``rounds`` / ``seed``: the
+    simulated part of the figures (pai gow main wager and Double Down)."""
     from compiler.runtime.engine import Table
 
     options = dict(options or {})
@@ -184,13 +186,18 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
             raise ValueError(f"{decks} decks is not legal for Chapter {game.chapter}: a dealing shoe holds "
                              f"{', '.join(map(str, sorted(allowed)))} decks under the spec's constraints")
     settings = {**table.options, "decks_in_shoe": decks if decks is not None else table.shoe_decks()}
+    if not game.wagers:
+        return Report(game.chapter, game.title, settings, [],
+                      ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to analyse"])
     if rank_level_ok(game):
         figs = analyze_engine(game, options, decks)
         return Report(game.chapter, game.title, settings, figs,
                       ["exact over every deal of a freshly shuffled shoe (one seat; by exchangeability other "
                        "seats and burned cards do not change it)"])
-    from compiler.analysis import poker_report
+    from compiler.analysis import paigow, poker_report
 
+    if paigow.is_paigow(game):
+        return paigow.analyze_paigow(game, chapter, options, {**settings, "rounds": rounds, "seed": seed})
     return poker_report.analyze(game, chapter, options, settings)
 
 

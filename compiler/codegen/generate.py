@@ -149,7 +149,8 @@ def game_context(ch: Chapter) -> dict:
         "title": ch.title,
         "max_positions": int((d.get("table") or {}).get("max_positions", 7)),
         "rankings": d.get("rankings") or {},
-        "payouts": [{"id": k, "odds": odds_src(parse_odds(v["odds"])), "cite": v["cite"]}
+        "payouts": [{"id": k, "odds": odds_src(parse_odds(v["odds"])) if "odds" in v else "None", "cite": v["cite"],
+                     "odds_option": v.get("odds_option"), "unpriced": v.get("unpriced", "")}
                     for k, v in (d.get("payouts") or {}).items()],
         "paytables": [{
             "id": k, "title": v.get("title", k), "cite": v["cite"], "columns": tuple(v["columns"]),

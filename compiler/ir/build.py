@@ -176,6 +176,11 @@ class _Builder:
             for i, x in enumerate(d.get("interpretations") or ()))
         batches = (d.get("cards") or {}).get("batches") or {}
         batches_when = self.expr(batches.get("when"), "/cards/batches/when") if batches.get("when") else None
+        for base, items in (("/cards/change_interval", (d.get("cards") or {}).get("change_interval")),
+                            ("/change_intervals", d.get("change_intervals"))):
+            for i, item in enumerate(items or ()):
+                if item.get("when"):
+                    self.expr(item["when"], f"{base}/{i}/when")
         for i, item in enumerate((d.get("table") or {}).get("equipment") or ()):
             if item.get("when"):
                 self.expr(item["when"], f"/table/equipment/{i}/when")
@@ -190,6 +195,11 @@ class _Builder:
         for oid, o in (d.get("options") or {}).items():
             if o.get("when"):
                 self.expr(o["when"], f"/options/{oid}/when")
+        for pid, po in (d.get("payouts") or {}).items():
+            if po.get("odds_option") is not None:  # the casino's selection gives the odds (partial chapters)
+                if po["odds_option"] not in (d.get("options") or {}):
+                    self.error(f"/payouts/{pid}/odds_option", f"unknown option {po['odds_option']!r}")
+                self.names.use("option", po["odds_option"])
         ppp = (d.get("table") or {}).get("positions_per_player") or {}
         positions_max = self.expr(ppp["max"], "/table/positions_per_player/max") if ppp else None
         house_ways = tuple(self.house_way(hid, hw) for hid, hw in (d.get("house_ways") or {}).items())

@@ -102,8 +102,10 @@ class WagerDef:
 @dataclass(frozen=True)
 class Payout:
     id: str
-    odds: Odds
+    odds: Odds | None  # None: the odds are not in the sources (a partial chapter)
     cite: str
+    odds_option: str | None = None  # the odds are the casino's selection of this option, when given
+    unpriced: str = ""  # why a win at this payout has no amount when no odds are known
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,7 @@ class Wager:
     detail: str = ""
     meter_paid: Decimal = Decimal(0)  # gross paid by a progressive meter (not the table inventory)
     contribution: Decimal = Decimal(0)  # share of the stake added to a progressive meter
+    priced: bool = True  # False: a win whose amount the sources do not give (net left at 0)
 
 
 @dataclass
@@ -245,9 +248,10 @@ class WagerResult:
     net: Decimal
     cites: tuple[str, ...]
     detail: str = ""
+    priced: bool = True  # False: a win whose amount is not determined (payout odds not in the sources)
 
     def to_json(self) -> dict:
-        return {
+        d = {
             "seat": self.seat,
             "wager": self.wager,
             "name": self.name,
@@ -257,6 +261,10 @@ class WagerResult:
             "cites": list(self.cites),
             "detail": self.detail,
         }
+        if not self.priced:
+            d["priced"] = False
+            d["net"] = None
+        return d
 
 
 @dataclass
@@ -528,8 +536,15 @@ class Context:
                     if pid is None:
                         raise EngineError(f"wager {w.id!r} has no payout odds in the spec")
                     p = self.game.payouts[pid]
-                    odds, pcite = p.odds, p.cite
+                    odds, pcite = self.table.payout_odds(p), p.cite
                     cites.append(pcite)
+                    if odds is None:  # a partial chapter: the odds are not in the sources
+                        self.table.settle_unpriced(self, w, p, cites)
+                        continue
+                    if p.odds is None:
+                        desc = f"pays {odds} (the odds selected in the Rules Submission, option {p.odds_option!r})"
+                        self.table.settle_win(self, w, odds, cites, desc)
+                        continue
                 desc = f"pays {odds}"
             self.table.settle_win(self, w, odds, cites, desc)
 
@@ -795,6 +810,31 @@ class Table:
         rnd.log("meter", m.cite, f"{'added' if sign > 0 else 'taken back'}: {c.normalize()} to the progressive meter "
                 f"(now {fmt_money(self.meters[meter_id])})")
 
+    def payout_odds(self, p: Payout) -> Odds | None:
+        """The odds of a payout: the spec's, else the casino's selection of ``odds_option``, else None."""
+        if p.odds is not None:
+            return p.odds
+        val = self.options.get(p.odds_option) if p.odds_option else None
+        if val is None or val == "":
+            return None
+        if isinstance(val, Odds):
+            return val
+        from compiler.runtime.money import MoneyError, parse_odds
+
+        try:
+            return parse_odds(str(val))
+        except MoneyError as e:
+            raise RefusedError(f"option {p.odds_option!r} ({p.cite}): {e}") from None
+
+    def settle_unpriced(self, ctx: Context, w: Wager, p: Payout, cites: list[str]) -> None:
+        """A win at payout odds the sources do not give: recorded as a win, amount not determined."""
+        why = p.unpriced or f"the payout odds of {p.cite} are not in the sources"
+        desc = f"wins: {why}; the amount is not determined" + (
+            f" (a Rules Submission may give it: option {p.odds_option!r})" if p.odds_option else "")
+        w.outcome, w.net, w.cites, w.detail, w.priced = "win", Decimal(0), cites, desc, False
+        ctx.r.log("win", "; ".join(cites), f"{self.game.wagers[w.id].name} {fmt_money(w.amount)}: {desc}",
+                  seat=ctx.seat.number, wager=w.id, amount=w.amount)
+
     def settle_win(self, ctx: Context, w: Wager, odds: Odds, cites: list[str], desc: str) -> None:
         meter_id = self.game.wagers[w.id].progressive
         if odds.kind == "meter":
@@ -939,7 +979,7 @@ class Table:
         for s in rnd.seats_in_round():
             for w in s.history:
                 results.append(WagerResult(s.number, w.id, game.wagers[w.id].name, w.amount, w.outcome, w.net,
-                                           tuple(w.cites), w.detail))
+                                           tuple(w.cites), w.detail, w.priced))
                 if w.outcome == "void" and w.contribution:
                     self._contribute(rnd, w, game.wagers[w.id].progressive, -1)
                 self.ledger.players += w.net

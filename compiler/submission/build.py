@@ -1,17 +1,28 @@
-"""Rules Submission documents built by `rulespec build` from rulespecs/submissions/*.yaml."""
+"""What `rulespec build` makes of rulespecs/submissions/*.yaml: the Rules Submission documents
+(``submission_outputs``) and the facilities' equipment change schedules (``schedule_outputs``)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 
+def _submission_files(root: Path) -> list[Path]:
+    sub_dir = Path(root) / "rulespecs" / "submissions"
+    return sorted(sub_dir.glob("*.yaml")) if sub_dir.exists() else []
+
+
 def submission_outputs(root: Path, chapters: dict) -> dict[str, str]:
-    """{relative path: content} for every example submission (none yet: see issue 6)."""
+    """{relative path: content}: ``generated/submissions/<stem>.md|.html`` for every example submission."""
     out: dict[str, str] = {}
-    sub_dir = root / "rulespecs" / "submissions"
-    if not sub_dir.exists():
-        return out
     from compiler.submission.document import render_submission_files
 
-    for p in sorted(sub_dir.glob("*.yaml")):
+    for p in _submission_files(root):
         out.update(render_submission_files(root, p, chapters))
     return out
+
+
+def schedule_outputs(root: Path, chapters: dict) -> dict[str, str]:
+    """{relative path: content}: ``generated/schedules/<facility>-change-schedule.md|.html`` for every
+    certificate holder and facility the example submissions name (compiler/submission/schedule.py)."""
+    from compiler.submission.schedule import schedule_files
+
+    return schedule_files(root, _submission_files(root), chapters)

@@ -20,7 +20,12 @@ from typing import Any, Optional
 from .errors import TextError
 from .flat import FlatItem, TableData, flatten_document, flatten_spec, normalize
 
-KINDS = ("added", "removed", "amended", "renumbered", "moved", "no substantive change", "unchanged")
+KINDS = ("added", "removed", "amended", "renumbered", "moved", "no substantive change", "unchanged", "elided")
+# "elided": text printed as ``* * * * *`` by an amendment (the existing regulation it amends, not in the
+# sources), or text of the other side standing where one side prints ``* * * * *``: not compared, never
+# reported as added or removed.
+NOT_SUBSTANTIVE = ("unchanged", "no substantive change", "elided")
+ELIDED_NOTE = "* * * * *: text of the base regulation the amendment leaves unchanged, not in the sources (not compared)"
 DATA_KEYS = ("paytables", "options", "cards", "wagers")
 
 
@@ -69,7 +74,7 @@ class ChapterDiff:
 
     @property
     def substantive(self) -> bool:
-        return any(c.kind not in ("unchanged", "no substantive change") for c in self.changes) or bool(self.data)
+        return any(c.kind not in NOT_SUBSTANTIVE for c in self.changes) or bool(self.data)
 
 
 @dataclass
@@ -241,12 +246,17 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
             used.add(j)
 
     inv = {j: i for i, j in match.items()}
+    markers, elided_old, elided_new = _elisions(old, new, N)
     key_map = {O[i].key: N[j].key for i, j in match.items()}
     # report in the order of the new text; removed provisions where they stood
     emitted_removed: set[int] = set()
     body: list[Change] = []
     for j, n in enumerate(N):
+        body.extend(markers.pop(j, ()))
         i = inv.get(j)
+        if i is None and n.section in elided_old:  # OLD prints * * * * * here: base text, not compared
+            body.append(Change("elided", None, n.cite, None, n.full_text, section=n.section))
+            continue
         if i is None:
             body.append(Change("added", None, n.cite, None, n.full_text, cells=_table_cells([], n.tables),
                                section=n.section))
@@ -255,7 +265,8 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
         for k in range(i):
             if k not in match and k not in emitted_removed:
                 emitted_removed.add(k)
-                body.append(Change("removed", O[k].cite, None, O[k].full_text, None, section=O[k].section))
+                body.append(Change("elided" if O[k].section in elided_new else "removed", O[k].cite, None,
+                                   O[k].full_text, None, section=O[k].section))
         o = O[i]
         c = _classify(o, n)
         if o.key != n.key:
@@ -267,14 +278,53 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
                 if c.words or c.cells:
                     c.kind += ""  # stays renumbered/moved; words/cells carry the amendment
         body.append(c)
+    for rest in markers.values():
+        body.extend(rest)
     for k in range(len(O)):
         if k not in match and k not in emitted_removed:
-            body.append(Change("removed", O[k].cite, None, O[k].full_text, None, section=O[k].section))
+            body.append(Change("elided" if O[k].section in elided_new else "removed", O[k].cite, None, O[k].full_text, None, section=O[k].section))
     changes.extend(body)
     cd = ChapterDiff(ch, note, changes, old_items=old, new_items=new)
     if a.spec is not None and b.spec is not None:
         cd.data = data_diff(a.spec, b.spec)
     return cd
+
+
+def _elisions(old: list[FlatItem], new: list[FlatItem], N: list[FlatItem]):
+    """The ``* * * * *`` of each side, paired section by section in order.
+
+    Returns ({index in N before which to report: [Change]}, sections OLD elides, sections NEW
+    elides).  A marker is one Change of kind "elided" (``old_text``/``new_text`` is ``* * * * *``
+    on the side(s) that print it); NEW's position is kept, OLD-only ones go to their section's start.
+    """
+    def per_section(items):
+        out: dict[str, list[FlatItem]] = {}
+        for it in items:
+            if it.kind == "elided":
+                out.setdefault(it.section, []).append(it)
+        return out
+
+    eo, en = per_section(old), per_section(new)
+    pos, seen = {}, 0
+    for it in new:
+        if it.kind == "elided":
+            pos[id(it)] = seen
+        elif it.kind != "heading":
+            seen += 1
+    first = {}
+    for j, it in enumerate(N):
+        first.setdefault(it.section, j)
+    markers: dict[int, list[Change]] = {}
+    for sec in sorted(set(eo) | set(en), key=_skey):
+        a, b = eo.get(sec, []), en.get(sec, [])
+        for k in range(max(len(a), len(b))):
+            o = a[k] if k < len(a) else None
+            n = b[k] if k < len(b) else None
+            at = pos[id(n)] if n is not None else first.get(sec, len(N))
+            markers.setdefault(at, []).append(Change(
+                "elided", o.cite if o else None, n.cite if n else None, "* * * * *" if o else None,
+                "* * * * *" if n else None, section=sec))
+    return markers, set(eo), set(en)
 
 
 def _classify(o: FlatItem, n: FlatItem, heading: bool = False) -> Change:
@@ -431,6 +481,15 @@ def format_text(result: DiffResult) -> str:
             if c.kind == "no substantive change":
                 out.append(f"  {c.cite}: no substantive change (typography only)")
                 continue
+            if c.kind == "elided":
+                if (c.old_text or c.new_text) == "* * * * *":
+                    where = " and ".join(w for w, t in (("OLD", c.old_text), ("NEW", c.new_text)) if t)
+                    out.append(f"  {c.cite}: {ELIDED_NOTE.replace('* * * * *:', f'* * * * * in {where}:')}")
+                else:
+                    where = "OLD" if c.new_text else "NEW"
+                    out.append(f"  {c.cite}: elided: {where} prints * * * * * here (base text, not compared): "
+                               f"{c.new_text or c.old_text}")
+                continue
             if c.kind == "added":
                 out.append(f"  {c.cite}: added: {c.new_text}")
             elif c.kind == "removed":
@@ -516,7 +575,7 @@ def format_amendment(result: DiffResult, html: bool = False) -> str:
                          if it.kind == "heading" and it.section not in headings})
         for sec in sorted(by_sec, key=_skey):
             cs = by_sec[sec]
-            if all(c.kind in ("unchanged", "no substantive change") for c in cs):
+            if all(c.kind in NOT_SUBSTANTIVE for c in cs):
                 continue
             lines.append(f"§ {sec}. {esc(headings.get(sec, ''))}")
             gap = False
@@ -524,7 +583,7 @@ def format_amendment(result: DiffResult, html: bool = False) -> str:
                 if c.old_cite == f"§ {sec}" and c.new_cite == f"§ {sec}" and c.kind in ("unchanged", "no substantive change") \
                         and (c.old_text or "") == headings.get(sec):
                     continue  # the heading itself
-                if c.kind in ("unchanged", "no substantive change"):
+                if c.kind in NOT_SUBSTANTIVE:
                     gap = True
                     continue
                 if gap:

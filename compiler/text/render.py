@@ -82,7 +82,9 @@ def _view(spec: dict) -> dict:
         if it.after:
             cur.append({"kind": "text", "text": it.after, "depth": it.depth or 1})
     title = str(spec.get("title") or "").upper()
-    return {"chapter": str(spec.get("chapter")), "title": title, "sections": sections}
+    # an amendment prints only the amended sections, without the chapter's list of sections
+    contents = spec.get("completeness") != "amendment"
+    return {"chapter": str(spec.get("chapter")), "title": title, "sections": sections, "contents": contents}
 
 
 def render_text(spec: dict) -> str:

@@ -1,0 +1,458 @@
+"""`rulespec analyze` for pai gow chapters (a ``set_hands`` step): exact figures and simulation.
+
+* Exact, from the spec's data: the paytable wagers and Envy Bonuses (through
+  :mod:`compiler.analysis.poker_report`), every Envy schedule (also those no rule pays), and the
+  category counts of the player's hand (best five of the cards dealt) counted two ways: in one
+  enumeration of the deck, and as the hands without a joker plus the hands with it.
+* By seeded simulation of the compiled module (the engine plays whole rounds): the wager every
+  player makes (``required``) and the wager offered equal to it during the round (Double Down),
+  for two policies: the player sets the hands by the house way and always doubles; the player
+  sets the hands to maximise the expected result against the dealer's house way (estimated on a
+  pool of dealer hands set by the house way, the cards the player holds excluded) and doubles
+  when that estimate is positive.  Rounds run in fixed chunks of ``CHUNK`` rounds, chunk i seeded
+  from (seed, i), over 2 processes: the result depends on the seed and the number of rounds only.
+
+No chapter knowledge: wagers, zones, rankings, the house way and the settle rules are read from
+the compiled game and its IR; the outcome of a main wager is found by running the compiled settle
+rules (memoised on the comparisons of the high hands, of the low hands and on jokers in the low hands).
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+import random
+import time
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from compiler.analysis.report import Figure, Report
+from compiler.runtime.cards import JOKER
+from compiler.runtime.engine import Context, Seat, Strategy, Table, Wager, _Round
+from compiler.runtime.paigow import choose_setting, house_way_of, settings as all_settings
+
+CHUNK = 250
+DEFAULT_ROUNDS = 10000
+POOL = 2000
+
+
+# ---------------------------------------------------------------------------------------------
+# What the game is made of (read from the compiled game and the IR)
+# ---------------------------------------------------------------------------------------------
+
+
+def _walk(steps):
+    for s in steps:
+        yield s
+        yield from _walk(s.steps)
+
+
+def is_paigow(game) -> bool:
+    return any(s.kind == "set_hands" for s in _walk(game.procedure))
+
+
+@dataclass
+class PaiGowModel:
+    main: str                 # the required wager
+    double: str | None        # the wager offered equal to it during the round
+    player_step: Any          # the players' set_hands step (engine Step)
+    dealer_step: Any          # the dealer's set_hands step
+    settle_step: Any          # the settle step that settles the main wager
+    high_ranking: str
+    low_ranking: str
+    zone: str
+    high: int
+    low: int
+
+
+def _hand_rankings(chapter) -> tuple[str | None, str | None]:
+    """Rankings of ``hand(R, player.high)`` and ``hand(R, player.low)`` in the settle rules."""
+    from compiler.lang.rules import BinOp, BoolOp, Call, Not, Ref
+
+    found = {}
+
+    def visit(n):
+        if isinstance(n, Call):
+            if n.name == "hand" and len(n.args) == 2 and isinstance(n.args[1], Ref) and n.args[1].parts[:1] == ("player",):
+                z = n.args[1].parts[1] if len(n.args[1].parts) > 1 else None
+                if z in ("high", "low"):
+                    found.setdefault(z, n.args[0].parts[0])
+            for a in n.args:
+                visit(a)
+        elif isinstance(n, BinOp):
+            visit(n.left), visit(n.right)
+        elif isinstance(n, BoolOp):
+            for x in n.items:
+                visit(x)
+        elif isinstance(n, Not):
+            visit(n.item)
+
+    for st in chapter.all_steps():
+        for r in st.rules:
+            visit(r.when)
+    return found.get("high"), found.get("low")
+
+
+def model_of(game, chapter) -> PaiGowModel:
+    steps = list(_walk(game.procedure))
+    ps = next(s for s in steps if s.kind == "set_hands" and s.params.get("to", "players") == "players")
+    ds = next(s for s in steps if s.kind == "set_hands" and s.params.get("to") == "dealer")
+    main = next(w for w, d in game.wagers.items() if d.required)
+    double = next((s.params["wager"] for s in steps if s.kind == "offer" and s.params.get("equal_to") == main), None)
+    settle = None
+    for s in steps:
+        if s.kind == "settle" and any(_mentions(r, main) for r in chapter_rules(chapter, s.id)):
+            settle = s
+            break
+    hr, lr = _hand_rankings(chapter)
+    return PaiGowModel(main, double, ps, ds, settle, hr, lr, ps.params.get("zone", "hand"),
+                       int(ps.params["high"]), int(ps.params["low"]))
+
+
+def chapter_rules(chapter, step_id):
+    for st in chapter.all_steps():
+        if st.id == step_id:
+            return st.rules
+    return ()
+
+
+def _mentions(rule, wager) -> bool:
+    return any(a.wager == wager and a.kind in ("win", "lose", "push") for a in rule.then)
+
+
+# ---------------------------------------------------------------------------------------------
+# The outcome of the main wager, from the compiled settle rules (memoised)
+# ---------------------------------------------------------------------------------------------
+
+
+class Outcomes:
+    """Net of a unit main wager (and whether the Double Down is settled with it) for a player
+    setting against a dealer setting, found by running the compiled settle step."""
+
+    def __init__(self, table: Table, m: PaiGowModel):
+        self.table, self.m = table, m
+        self.rh = table.ranking(m.high_ranking)
+        self.rl = table.ranking(m.low_ranking)
+        self.memo: dict = {}
+
+    def run(self, ph, pl, dh, dl, double: bool = False) -> tuple[Decimal, Decimal | None]:
+        t, m = self.table, self.m
+        rnd = _Round(t, 0, False, False)
+        seat = Seat(1)
+        w = Wager(m.main, Decimal(1), "")
+        seat.wagers[m.main] = w
+        seat.history.append(w)
+        d = None
+        if double and m.double:
+            d = Wager(m.double, Decimal(1), "")
+            seat.wagers[m.double] = d
+            seat.history.append(d)
+        seat.zones = {"high": list(ph), "low": list(pl)}
+        rnd.seats = {1: seat}
+        rnd.dealer = {"high": list(dh), "low": list(dl)}
+        ctx = Context(t, rnd)
+        ctx.seat = seat
+        for rule in m.settle_step.rules:
+            ctx.cite = rule.cite
+            if rule.when is None or rule.when(ctx):
+                rule.then(ctx)
+        return w.net, (d.net if d is not None else None)
+
+    def key(self, ph, pl, dh, dl):
+        a, b = self.rh.evaluate(ph).score, self.rh.evaluate(dh).score
+        c, e = self.rl.evaluate(pl).score, self.rl.evaluate(dl).score
+        return ((a > b) - (a < b), (c > e) - (c < e), JOKER in pl, JOKER in dl)
+
+    def main_net(self, ph, pl, dh, dl) -> float:
+        k = self.key(ph, pl, dh, dl)
+        v = self.memo.get(k)
+        if v is None:
+            v = self.memo[k] = float(self.run(ph, pl, dh, dl)[0])
+        return v
+
+
+# ---------------------------------------------------------------------------------------------
+# A pool of dealer hands set by the house way; the player's best setting against it
+# ---------------------------------------------------------------------------------------------
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _set_by_house_way(table, step, cards):
+    """(high, low) the house way of ``step`` chooses for the cards."""
+    ctx = Context(table, _Round(table, 0, False, False))
+    legal_fn = step.exprs.get("legal")
+    cands = all_settings(cards, int(step.params["low"]))
+    legal = []
+    for c in cands:
+        ctx.setting = c
+        if legal_fn is None or legal_fn(ctx):
+            legal.append(c)
+    ctx.setting = None
+    pool, _ = choose_setting(ctx, house_way_of(table, step), legal or cands)
+    return pool[0]
+
+
+def dealer_pool(game, options, m: PaiGowModel, n: int, seed: int) -> dict:
+    table = Table(game, options, seed=0)
+    rng = random.Random(seed)
+    deck = list(range(52)) + [JOKER] * game.cards.jokers
+    size = m.high + m.low
+    rh, rl = table.ranking(m.high_ranking), table.ranking(m.low_ranking)
+    hs, ls, js, ms, cards = [], [], [], [], []
+    for _ in range(n):
+        hand = rng.sample(deck, size)
+        high, low = _set_by_house_way(table, m.dealer_step, hand)
+        hs.append(rh.evaluate(high).score)
+        ls.append(rl.evaluate(low).score)
+        js.append(JOKER in low)
+        ms.append(_mask(hand))
+        cards.append((tuple(high), tuple(low)))
+    return {"high": np.array(hs, dtype=np.int64), "low": np.array(ls, dtype=np.int64),
+            "joker": np.array(js, dtype=bool), "mask": np.array(ms, dtype=np.uint64), "cards": cards}
+
+
+class PoolStrategy(Strategy):
+    """Sets the hands to maximise the estimated result against the dealer pool; doubles when the
+    estimate of the chosen setting is positive (a Double Down pays as the main wager when settled)."""
+
+    def __init__(self, outcomes: Outcomes, pool: dict, model: PaiGowModel):
+        self.o, self.pool, self.m = outcomes, pool, model
+        self.table = np.full((3, 3, 2, 2), np.nan)
+        self._cache: dict = {}
+
+    def _ev(self, high, low) -> float:
+        p, o = self.pool, self.o
+        pm = np.uint64(_mask(high + low))
+        ok = (p["mask"] & pm) == 0
+        hs = o.rh.evaluate(high).score
+        ls = o.rl.evaluate(low).score
+        ch = np.sign(hs - p["high"][ok]).astype(int) + 1
+        cl = np.sign(ls - p["low"][ok]).astype(int) + 1
+        pj = int(JOKER in low)
+        dj = p["joker"][ok].astype(int)
+        vals = self.table[ch, cl, pj, dj]
+        if np.isnan(vals).any():
+            idx = np.nonzero(ok)[0]
+            for i in np.nonzero(np.isnan(vals))[0]:
+                a, b, d = ch[i], cl[i], dj[i]
+                if np.isnan(self.table[a, b, pj, d]):
+                    dh, dl = p["cards"][idx[i]]
+                    self.table[a, b, pj, d] = float(o.run(high, low, dh, dl)[0])
+            vals = self.table[ch, cl, pj, dj]
+        return float(vals.mean()) if len(vals) else 0.0
+
+    def best(self, cards) -> tuple[tuple, float]:
+        key = tuple(sorted(cards))
+        if key not in self._cache:
+            cands = all_settings(cards, self.m.low)
+            legal = []
+            t = self.o.table
+            ctx = Context(t, _Round(t, 0, False, False))
+            fn = self.m.player_step.exprs.get("legal")
+            for c in cands:
+                ctx.setting = c
+                if fn is None or fn(ctx):
+                    legal.append(c)
+            scored = [(self._ev(h, lo), (h, lo)) for h, lo in legal]
+            ev, s = max(scored, key=lambda x: x[0])
+            self._cache = {key: (s, ev)}
+        return self._cache[key]
+
+    def setting(self, step, candidates, view):
+        cards = list(candidates[0][0]) + list(candidates[0][1])
+        return self.best(cards)[0]
+
+    def offer(self, wager, view):
+        cards = list(view.cards.get(self.m.zone, ()))
+        if wager != self.m.double or len(cards) != self.m.high + self.m.low:
+            return Decimal(0)
+        return view.wagers.get(self.m.main, Decimal(0)) if self.best(cards)[1] > 0 else Decimal(0)
+
+
+class HouseWayStrategy(Strategy):
+    """Hands set by the house way (setting() returns None); the Double Down always made."""
+
+    def __init__(self, model: PaiGowModel):
+        self.m = model
+
+    def offer(self, wager, view):
+        return view.wagers.get(self.m.main, Decimal(0)) if wager == self.m.double else Decimal(0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Simulation (2 processes, chunks seeded from (seed, chunk))
+# ---------------------------------------------------------------------------------------------
+
+_W: dict = {}
+
+
+def _chunk(args):
+    policy, seed, i, n = args
+    game, chapter, options, m, pool = _W["game"], _W["chapter"], _W["options"], _W["model"], _W["pool"]
+    table = Table(game, options, seed=seed * 1_000_003 + i)
+    if policy == "house_way":
+        strat: Strategy = HouseWayStrategy(m)
+    else:
+        strat = PoolStrategy(Outcomes(Table(game, options, seed=0), m), pool, m)
+    sums = {k: [0, 0.0, 0.0] for k in ("main", "double", "both")}
+    doubles = 0
+    for _ in range(n):
+        res = table.play_round({1: {m.main: 1}}, strat)
+        main = sum(float(r.net) for r in res.results if r.wager == m.main)
+        dd = [float(r.net) for r in res.results if r.wager == m.double]
+        for k, v in (("main", main), ("both", main + sum(dd))):
+            sums[k][0] += 1
+            sums[k][1] += v
+            sums[k][2] += v * v
+        if dd:
+            doubles += 1
+            sums["double"][0] += 1
+            sums["double"][1] += dd[0]
+            sums["double"][2] += dd[0] * dd[0]
+    return sums, doubles, float(table.ledger.balance())
+
+
+def simulate_paigow(game, chapter, options, rounds: int, seed: int, processes: int = 2) -> dict:
+    m = model_of(game, chapter)
+    t0 = time.perf_counter()
+    pool = dealer_pool(game, options, m, POOL, seed)
+    pool_s = time.perf_counter() - t0
+    _W.update(game=game, chapter=chapter, options=options, model=m, pool=pool)
+    chunks = max(1, math.ceil(rounds / CHUNK))
+    out = {"pool_seconds": pool_s, "model": m}
+    for policy in ("house_way", "optimal"):
+        jobs = [(policy, seed, i, CHUNK) for i in range(chunks)]
+        t0 = time.perf_counter()
+        if processes > 1:
+            ctx = mp.get_context("fork")
+            with ctx.Pool(processes) as p:
+                parts = p.map(_chunk, jobs)
+        else:
+            parts = [_chunk(j) for j in jobs]
+        dt = time.perf_counter() - t0
+        tot = {k: [0, 0.0, 0.0] for k in ("main", "double", "both")}
+        doubles = 0
+        bal = 0.0
+        for sums, dd, b in parts:
+            doubles += dd
+            bal += b
+            for k in tot:
+                for j in range(3):
+                    tot[k][j] += sums[k][j]
+        stats = {}
+        for k, (n, s, s2) in tot.items():
+            mean = s / n if n else float("nan")
+            var = (s2 / n - mean * mean) * n / (n - 1) if n > 1 else float("nan")
+            stats[k] = (n, mean, math.sqrt(max(var, 0.0) / n) if n > 1 else float("nan"))
+        out[policy] = {"stats": stats, "doubles": doubles, "rounds": chunks * CHUNK, "seconds": dt,
+                       "balance": bal}
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact: category counts two ways; every Envy schedule
+# ---------------------------------------------------------------------------------------------
+
+
+def category_counts_two_ways(ranking, k: int, jokers: int, ranks=None) -> tuple[dict, dict]:
+    """(one enumeration of the deck, hands without a joker + hands with it) category counts."""
+    from compiler.analysis.enumerate import Vectoriser, enumerate_hands, standard_deck
+
+    deck = standard_deck(jokers, ranks)
+    one = enumerate_hands(ranking, k, deck).category_counts()
+    natural = standard_deck(0, ranks)
+    two = enumerate_hands(ranking, k, natural).category_counts()
+    if jokers:
+        # hands holding the joker: the other k-1 cards from the natural deck, valued with the joker
+        vec = Vectoriser(ranking, k, natural + [JOKER])
+        from compiler.analysis.enumerate import iter_colex_blocks
+
+        counts = np.zeros(len(vec.values), dtype=np.int64)
+        arr = np.array(natural, dtype=np.int64)
+        for _, block in iter_colex_blocks(len(natural), k - 1):
+            cards = np.concatenate([arr[block], np.full((len(block), 1), JOKER)], axis=1)
+            cards.sort(axis=1)
+            counts += np.bincount(vec.evaluate_cards(cards), minlength=len(vec.values))
+        for i, v in enumerate(vec.values):
+            if counts[i]:
+                two[v.category] = two.get(v.category, 0) + int(counts[i])
+    return one, two
+
+
+def analyze_paigow(game, chapter, options, settings) -> Report:
+    from compiler.analysis import poker_report
+    from compiler.analysis.enumerate import enumerate_hands, standard_deck
+    from compiler.analysis.paytables import envy_value
+
+    options = dict(options or {})
+    rounds = int(settings.pop("rounds", None) or DEFAULT_ROUNDS)
+    seed = int(settings.pop("seed", None) or 1)
+    rep = poker_report.analyze(game, chapter, options, settings)
+    m = model_of(game, chapter)
+    table = Table(game, options, seed=0)
+    rk = table.ranking(m.high_ranking)
+    k = m.high + m.low
+    t0 = time.perf_counter()
+    one, two = category_counts_two_ways(rk, k, game.cards.jokers)
+    dt = time.perf_counter() - t0
+    total = sum(one.values())
+    rep.notes.append(
+        f"{k}-card hands of the {52 + game.cards.jokers}-card deck by the category of their best {rk.cards}-card hand "
+        f"({total:,} hands; counted in one enumeration and again as hands without the joker plus hands with it: "
+        f"{'the same' if one == two else 'DIFFERENT: ' + str(two)}; {dt:.1f} s):\n    "
+        + "\n    ".join(f"{c:<16} {n:>11,}  {Fraction(n, total)} = {n / total:.8f}" for c, n in one.items()))
+    # every Envy schedule, also those no rule pays (value per other player)
+    dist = None
+    used = {f.policy for f in rep.figures}
+    for pid, pt in game.paytables.items():
+        rows = [r for r in pt.rows]
+        if not rows or not all(o[0].kind == "fixed" for _, o, _ in rows):
+            continue
+        if any(s.kind == "envy" and s.params.get("paytable") == pid for s in _walk(game.procedure)):
+            continue
+        if dist is None:
+            dist = enumerate_hands(rk, k, standard_deck(game.cards.jokers))
+        ptd = {"columns": list(pt.columns), "rows": [{"hand": h, "label": lab, "pays": [str(x) for x in
+                                                                                        _fixed(o)]} for h, o, lab in rows]}
+        v = envy_value(dist, ptd, 0)
+        rep.figures.append(Figure(pt.id, f"{pt.title} per other player", "schedule no rule pays", Fraction(v), None,
+                                  None, {}, f"exact: all {k}-card hands; expected bonus in dollars per other player",
+                                  kind="value"))
+    # the main wager and the Double Down, by simulation of the compiled game
+    offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
+    sim = simulate_paigow(game, chapter, {**offer_all, **options}, rounds, seed)
+    for policy, label in (("house_way", "player sets by the house way, always doubles"),
+                          ("optimal", "player sets optimally against the house way, doubles when favourable")):
+        st = sim[policy]["stats"]
+        n, mean, se = st["main"]
+        rep.figures.append(Figure(m.main, game.wagers[m.main].name, label, Fraction(mean).limit_denominator(10 ** 6),
+                                  None, None, {}, f"simulation: {sim[policy]['rounds']:,} rounds of the compiled game, "
+                                  f"seed {seed}; standard error {se:.5f}", ))
+        if m.double and st["double"][0]:
+            n2, mean2, se2 = st["double"]
+            rep.figures.append(Figure(m.double, game.wagers[m.double].name, label,
+                                      Fraction(mean2).limit_denominator(10 ** 6), None, None,
+                                      {"made in a share of rounds": Fraction(n2, max(n, 1))},
+                                      f"simulation: {n2:,} wagers; standard error {se2:.5f}"))
+        n3, mean3, se3 = st["both"]
+        rep.notes.append(f"{label}: per unit {game.wagers[m.main].name}, main wager {mean:+.5f} ± {se:.5f}; "
+                         f"with the Double Down {mean3:+.5f} ± {se3:.5f} (1 s.e.); {sim[policy]['rounds']:,} rounds "
+                         f"in {sim[policy]['seconds']:.1f} s on 2 processes")
+    rep.notes.append(f"the optimal setting is estimated against {POOL:,} dealer hands set by the house way "
+                     f"(seed {seed}, built in {sim['pool_seconds']:.1f} s; the player's own cards excluded)")
+    return rep
+
+
+def _fixed(odds):
+    from compiler.runtime.money import fmt_money
+
+    return ["$" + fmt_money(Decimal(o.num.numerator) / Decimal(o.num.denominator)) for o in odds]
