@@ -84,7 +84,7 @@ def form_context(ch: Chapter) -> dict:
                                    for r in t["rows"]]})
     return {
         "spec_path": ch.spec_path, "chapter": ch.chapter, "title": ch.title, "slug": ch.slug,
-        "source": f"{src['citation']} ({src['date']})",
+        "source": src["citation"] + (f" ({src['date']})" if src.get("date") else ""),
         "options": options,
         "constraints": [{"message": c.message, "cite": c.cite} for c in ch.constraints],
         "equipment": equipment,
@@ -110,9 +110,15 @@ def option_schema(o: dict) -> dict:
         out["enum"] = list(o["values"])
     elif t == "house_way":
         out["type"] = "array"
-        out["items"] = {"type": "object", "required": ["rule"], "additionalProperties": False,
+        # one rule of the casino's house way (docs/submissions.md): its words, the rule-language
+        # condition on setting.cards, and the criteria that choose the setting
+        crit = {"type": "object", "additionalProperties": False, "minProperties": 1, "maxProperties": 1,
+                "properties": {"keep": {"type": "string"}, "max": {"type": "string"}, "min": {"type": "string"}}}
+        out["items"] = {"type": "object", "required": ["rule", "choose"], "additionalProperties": False,
                         "properties": {"rule": {"type": "string"}, "when": {"type": "string"},
-                                       "set": {"type": "string"}, "note": {"type": "string"}}}
+                                       "choose": {"type": "array", "minItems": 1, "items": crit},
+                                       "note": {"type": "string"}}}
+        out["minItems"] = 1
     else:
         out["type"] = "string"
     if "values" in o and t != "choice":

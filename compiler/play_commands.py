@@ -106,11 +106,14 @@ def cmd_settle(args) -> int:
         if result.void:
             print("Round void: every wager returned.")
         print(f"{'seat':>4}  {'wager':<28} {'amount':>10}  {'result':<10} {'net':>10}  provisions")
+        unpriced = {r.seat for r in result.results if not r.priced}
         for r in result.results:
+            net = fmt_money(r.net, signed=True) if r.priced else "not known"  # payout odds not in the sources
             print(f"{r.seat:>4}  {r.name:<28} {fmt_money(r.amount):>10}  {r.outcome:<10} "
-                  f"{fmt_money(r.net, signed=True):>10}  {'; '.join(r.cites)}")
+                  f"{net:>10}  {'; '.join(r.cites)}")
         for seat, net in sorted(result.net_by_seat().items()):
-            print(f"seat {seat} net {fmt_money(net, signed=True)}")
+            print(f"seat {seat} net {fmt_money(net, signed=True)}"
+                  + (" plus the amount of a win whose payout odds are not in the sources" if seat in unpriced else ""))
         if args.log:
             print("\nLog:")
             for e in result.log:

@@ -186,6 +186,13 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
             raise ValueError(f"{decks} decks is not legal for Chapter {game.chapter}: a dealing shoe holds "
                              f"{', '.join(map(str, sorted(allowed)))} decks under the spec's constraints")
     settings = {**table.options, "decks_in_shoe": decks if decks is not None else table.shoe_decks()}
+    unpriced = [p for p in game.payouts.values() if table.payout_odds(p) is None]
+    if unpriced:  # a partial chapter: wins at these payouts have no amount, so no return can be computed
+        return Report(game.chapter, game.title, settings, [],
+                      ["no house edge is computed: the payout odds of "
+                       + ", ".join(sorted({p.cite for p in unpriced}))
+                       + " are not in the sources (a win is recorded without an amount) and these selections "
+                         "do not state them"])
     if not game.wagers:
         return Report(game.chapter, game.title, settings, [],
                       ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to analyse"])

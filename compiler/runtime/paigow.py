@@ -167,7 +167,15 @@ def _compile_fn(text: str, where: str, names) -> Fn:
 
 
 def compile_house_way(data: Mapping[str, Any], game, id: str = "house_way") -> HouseWay:
-    """Compile a house way given as data: ``{title, cite, rules: [{cite, when, choose: [{keep|max|min: EXPR}]}]}``."""
+    """Compile a house way given as data: ``{title, cite, rules: [{cite, when, choose: [{keep|max|min: EXPR}]}]}``,
+    or as a Rules Submission writes it (docs/submissions.md): a list ``[{rule, when?, choose, note?}]``, each
+    rule cited by the option's § and named by its number and its ``rule`` text."""
+    if isinstance(data, (list, tuple)):
+        ocite = str(((getattr(game, "options", None) or {}).get(id) or {}).get("cite", ""))
+        data = {"title": f"Rules Submission, option {id!r}", "cite": ocite,
+                "rules": [{**r, "cite": r.get("cite") or ocite,
+                           "note": f"rule {i + 1}: {r.get('rule', '')}" + (f" ({r['note']})" if r.get("note") else "")}
+                          if isinstance(r, Mapping) else r for i, r in enumerate(data)]}
     if not isinstance(data, Mapping) or not isinstance(data.get("rules"), (list, tuple)) or not data["rules"]:
         raise HouseWayError(f"house way {id!r}: expected a mapping with a non-empty list 'rules'")
     names = _names_of_game(game)

@@ -81,6 +81,8 @@ def show_value(o: Mapping, v) -> str:
     if v is None:
         return "none"
     t = o.get("type")
+    if t == "text" and v == "":
+        return "none stated"
     if isinstance(v, bool):
         return "yes" if v else "no"
     if t == "money" and isinstance(v, (int, Decimal)):
@@ -192,6 +194,63 @@ def check_value(data: Mapping, oid: str, o: Mapping, value) -> tuple[Any, str | 
         if hi is not None and v > hi:
             return None, f"{show_value(o, v)} is above the {show_value(o, _num(hi))} maximum of {cite}"
     return v, None
+
+
+CRITERIA = ("keep", "max", "min")
+
+
+def _house_way_diagnostics(doc: Document, ch, oid: str, o: Mapping, rules) -> list[Diagnostic]:
+    """Each rule of a house way given in a submission, parsed and name-checked in the rule language
+    (the names of the chapter's game: rankings, categories, hands, zones, options), each error placed
+    at the rule's expression in the file and ending with the option's citation.  The shape (``rule``,
+    ``choose`` ...) is the generated schema's business."""
+    from compiler.lang.rules import RuleSyntaxError, check_expr, parse_expr
+    from compiler.runtime.paigow import _names_of_game
+
+    names = _names_of_game(game_of(ch).GAME)
+    out: list[Diagnostic] = []
+    base = f"/selections/{escape_token(oid)}"
+
+    def check(text, ptr: str, where: str) -> None:
+        if not isinstance(text, str):
+            return  # reported by the schema
+        try:
+            node = parse_expr(text)
+        except RuleSyntaxError as e:
+            out.append(doc.diagnostic(ptr, f"{oid}: {where}: rule syntax: {e.message} (column {e.column} of "
+                                           f"{text!r}) ({o['cite']})"))
+            return
+        problems: list = []
+        check_expr(node, names, problems)
+        for pr in problems:
+            out.append(doc.diagnostic(ptr, f"{oid}: {where}: {pr.message} (column {pr.column} of {text!r}) "
+                                           f"({o['cite']})"))
+
+    for i, r in enumerate(rules):
+        if not isinstance(r, Mapping):
+            continue
+        label = f"rule {i + 1}" + (f" ({r['rule']})" if isinstance(r.get("rule"), str) and len(r["rule"]) <= 40 else "")
+        if "when" in r:
+            check(r["when"], f"{base}/{i}/when", f"{label}, when")
+        for j, c in enumerate(r.get("choose") or () if isinstance(r.get("choose"), list) else ()):
+            if isinstance(c, Mapping) and len(c) == 1 and next(iter(c)) in CRITERIA:
+                k = next(iter(c))
+                check(c[k], f"{base}/{i}/choose/{j}/{k}", f"{label}, {k}")
+    return out
+
+
+def _odds_diagnostics(doc: Document, ch, oid: str, o: Mapping, value) -> list[Diagnostic]:
+    """An option that gives a payout's odds (``payouts.*.odds_option``) must read as odds."""
+    from compiler.runtime.money import MoneyError, parse_odds
+
+    users = [pid for pid, p in (ch.data.get("payouts") or {}).items() if p.get("odds_option") == oid]
+    if not users or value is None or value == "":
+        return []
+    try:
+        parse_odds(str(value))
+    except MoneyError as e:
+        return [doc.diagnostic(f"/selections/{escape_token(oid)}", f"{oid}: {e} ({o['cite']})")]
+    return []
 
 
 def _num(x):
@@ -348,6 +407,12 @@ def check_submission(doc: Document, chapters: Mapping[str, Any]) -> tuple[Submis
         v, msg = check_value(ch.data, oid, options[oid], value)
         if msg is not None:
             errors.append(doc.diagnostic(ptr, f"{oid}: {msg}"))
+            bad.add(oid)
+            continue
+        more = _house_way_diagnostics(doc, ch, oid, options[oid], v) if options[oid]["type"] == "house_way" \
+            else _odds_diagnostics(doc, ch, oid, options[oid], v)
+        if more:
+            errors.extend(more)
             bad.add(oid)
         else:
             normalised[oid] = v
@@ -568,7 +633,9 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         if o["type"] == "house_way" and applies and isinstance(sub.effective.get(oid), list):
             house_ways.append({"id": oid, "title": o["title"], "cite": o["cite"],
                                "rules": [{"rule": str(r.get("rule", "")), "when": str(r.get("when", "")),
-                                          "set": str(r.get("set", "")), "note": str(r.get("note", ""))}
+                                          "choose": [{"kind": k, "expr": str(c[k])} for c in r.get("choose") or ()
+                                                     for k in CRITERIA if k in c],
+                                          "note": str(r.get("note", ""))}
                                          for r in sub.effective[oid] if isinstance(r, dict)]})
     wagers_data = d.get("wagers") or {}
     offered_paytables = set()
@@ -607,7 +674,13 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
     payouts = []
     for pid, p in (d.get("payouts") or {}).items():
         names = [w["name"] for w in wagers_data.values() if w.get("pays") == pid]
-        payouts.append({"id": pid, "wagers": ", ".join(names) or "named in the settlement rules", "odds": str(p["odds"]), "cite": p["cite"]})
+        if "odds" in p:
+            odds = str(p["odds"])
+        elif p.get("odds_option") and table.options.get(p["odds_option"]) not in (None, ""):
+            odds = f"{table.options[p['odds_option']]} (stated in this Rules Submission; {p['cite']} is not in the sources)"
+        else:
+            odds = f"{p.get('unpriced') or 'not in the sources'}: a win is recorded without an amount"
+        payouts.append({"id": pid, "wagers": ", ".join(names) or "named in the settlement rules", "odds": odds, "cite": p["cite"]})
     meters = []
     for mid, m in (d.get("meters") or {}).items():
         meters.append({"id": mid, "cite": m["cite"],

@@ -147,7 +147,16 @@ def test_house_edge_equals_rulespec_analyze(path, chapters, capsys):
     shown = _figures_from_md(md)
     assert main(["analyze", sub.chapter.spec_path, "--submission", str(path), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["settings"]["decks"] == sub.effective["decks"]
+    if not report["figures"] and any("no house edge is computed" in n for n in report["notes"]):
+        # a partial chapter whose payout odds are not in the sources (688a): no figure, said in the document
+        assert shown == {} and "no house edge is computed" in md and "no house edge is computed" in html
+        return
+    if not report["figures"] and any("defines no wagers" in n for n in report["notes"]):
+        # an amendment without wagers (535): nothing to analyse, and the document shows no figure
+        assert shown == {}
+        return
+    if "decks" in sub.effective:  # chapters with a deck option (535, tiles, has none)
+        assert report["settings"]["decks"] == sub.effective["decks"]
     returns = [f for f in report["figures"] if f.get("kind", "return") == "return"]
     assert len(shown) == len(returns) >= 2
     for f in returns:

@@ -77,7 +77,8 @@ EXPECTED = {
 
 
 def test_every_fixture_has_an_expectation():
-    assert sorted(p.name for p in FIX.glob("*.yaml")) == sorted(EXPECTED)
+    # 688a-*.yaml: Chapter 688a house-way submissions, checked by tests/submission/test_house_way.py
+    assert sorted(p.name for p in FIX.glob("*.yaml") if not p.name.startswith("688a-")) == sorted(EXPECTED)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
