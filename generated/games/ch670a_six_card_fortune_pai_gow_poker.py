@@ -236,7 +236,6 @@ OPTIONS = {'double_down_offered': {'title': 'Double Down Wager offered',
      'progressive_reset_amount': {'title': 'Initial and reset amount of the progressive meter',
                                   'type': 'money',
                                   'minimum': 5000,
-                                  'default': 5000,
                                   'when': 'option(progressive_offered)',
                                   'cite': '§ 670a.12(d)(2)'},
      'rate_of_progression': {'title': 'Rate of progression of the progressive meter (share of each '
@@ -310,632 +309,632 @@ METERS = {
 # ---------------------------------------------------------------------------------------------
 
 
-# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:431
+# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:430
 # when: '(placed(fortune_bonus) and wager(fortune_bonus) >= 5) or (placed(progressive) and wager(progressive) >= 5)'
 def _r1(ctx):
     return ((ctx.placed('fortune_bonus') and (ctx.wager('fortune_bonus') >= 5)) or (ctx.placed('progressive') and (ctx.wager('progressive') >= 5)))
 
 
-# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:436
+# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:435
 # when: 'placed(fortune_bonus) and wager(fortune_bonus) >= 5'
 def _r2(ctx):
     return (ctx.placed('fortune_bonus') and (ctx.wager('fortune_bonus') >= 5))
 
 
-# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:436
+# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:435
 # then: "set fortune_lammer; note 'Qualifying Wager (Fortune Bonus of at least $5): Envy lammer placed'"
 def _r3(ctx):
     ctx.set_flag('fortune_lammer', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1')
     ctx.note('Qualifying Wager (Fortune Bonus of at least $5): Envy lammer placed', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1')
 
 
-# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:439
+# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:438
 # when: 'placed(progressive) and wager(progressive) >= 5'
 def _r4(ctx):
     return (ctx.placed('progressive') and (ctx.wager('progressive') >= 5))
 
 
-# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:439
+# § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:438
 # then: "set progressive_lammer; note 'Qualifying Wager (Progressive Payout of at least $5): Envy lammer placed'"
 def _r5(ctx):
     ctx.set_flag('progressive_lammer', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1')
     ctx.note('Qualifying Wager (Progressive Payout of at least $5): Envy lammer placed', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1')
 
 
-# § 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:442
+# § 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:441
 # when: 'option(progressive_offered)'
 def _r6(ctx):
     return ctx.option('progressive_offered')
 
 
-# § 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:442
+# § 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:441
 # when: 'placed(progressive)'
 def _r7(ctx):
     return ctx.placed('progressive')
 
 
-# § 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:448
+# § 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:447
 # then: "note 'Progressive Payout Wager locked out, collected, counted against the progressive system and put in the table inventory container'"
 def _r8(ctx):
     ctx.note('Progressive Payout Wager locked out, collected, counted against the progressive system and put in the table inventory container', '§ 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii)')
 
 
-# § 670a.5(i)(1)(i); § 670a.5(i)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:452
+# § 670a.5(i)(1)(i); § 670a.5(i)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:451
 # when: "option(starting_position) == 'shaker'"
 def _r9(ctx):
     return (ctx.option('starting_position') == 'shaker')
 
 
-# § 670a.5(i)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:457
+# § 670a.5(i)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:456
 # when: "option(starting_position) == 'random_number_generator'"
 def _r10(ctx):
     return (ctx.option('starting_position') == 'random_number_generator')
 
 
-# § 670a.8(d); § 670a.9(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:462
+# § 670a.8(d); § 670a.9(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:461
 # when: "option(dealing_method) != 'automated_shoe'"
 def _r11(ctx):
     return (ctx.option('dealing_method') != 'automated_shoe')
 
 
-# § 670a.5(i)(1)(iii); § 670a.8(c); § 670a.8(d); § 670a.9(b); § 670a.9(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:467
+# § 670a.5(i)(1)(iii); § 670a.8(c); § 670a.8(d); § 670a.9(b); § 670a.9(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:466
 # when: 'round.roll'
 def _r12(ctx):
     return ctx.round_attr('roll')
 
 
-# § 670a.10(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:476
+# § 670a.10(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:475
 # when: "option(dealing_method) == 'automated_shoe'"
 def _r13(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 670a.5(i)(1)(iii); § 670a.10(b); § 670a.10(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:481
+# § 670a.5(i)(1)(iii); § 670a.10(b); § 670a.10(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:480
 # when: 'round.roll'
 def _r14(ctx):
     return ctx.round_attr('roll')
 
 
-# § 670a.11(c); § 670a.7(e)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:496
+# § 670a.11(c); § 670a.7(e)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:495
 # when: 'has(pai_gow)'
 def _r15(ctx):
     return ctx.has('pai_gow')
 
 
-# § 670a.11(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:502
+# § 670a.11(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:501
 # when: 'has(pai_gow)'
 def _r16(ctx):
     return ctx.has('pai_gow')
 
 
-# § 670a.11(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:502
+# § 670a.11(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:501
 # when: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
 def _r17(ctx):
     return (ctx.rank('five_card', ctx.zone('setting', 'high')) >= ctx.rank('five_card', ctx.zone('setting', 'low')))
 
 
-# § 670a.11(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:515
+# § 670a.11(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:514
 # when: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
 def _r18(ctx):
     return (ctx.rank('five_card', ctx.zone('setting', 'high')) >= ctx.rank('five_card', ctx.zone('setting', 'low')))
 
 
-# § 670a.11(e); § 670a.11(f); § 670a.11(g) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:528
+# § 670a.11(e); § 670a.11(f); § 670a.11(g) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:527
 # when: 'has(pai_gow)'
 def _r19(ctx):
     return ctx.has('pai_gow')
 
 
-# § 670a.11(f)(1)(v) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:534
+# § 670a.11(f)(1)(v) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:533
 # when: 'flag(foul)'
 def _r20(ctx):
     return ctx.flag('foul')
 
 
-# § 670a.11(f)(1)(v) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:534
+# § 670a.11(f)(1)(v) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:533
 # then: 'lose pai_gow; set pai_gow_lost'
 def _r21(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(v)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(v)')
 
 
-# § 670a.11(f)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:537
+# § 670a.11(f)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:536
 # when: 'not flag(foul) and hand(five_card, player.high) < hand(five_card, dealer.high) and hand(low_hand, player.low) < hand(low_hand, dealer.low)'
 def _r22(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) < ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) < ctx.hand('low_hand', ctx.zone('dealer', 'low'))))
 
 
-# § 670a.11(f)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:537
+# § 670a.11(f)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:536
 # then: 'lose pai_gow; set pai_gow_lost'
 def _r23(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(i)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(i)')
 
 
-# § 670a.11(f)(1)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:542
+# § 670a.11(f)(1)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:541
 # when: 'not flag(foul) and hand(five_card, player.high) < hand(five_card, dealer.high) and hand(low_hand, player.low) == hand(low_hand, dealer.low) and not is_hand(low_hand, player.low, joker)'
 def _r24(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) < ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) == ctx.hand('low_hand', ctx.zone('dealer', 'low'))) and (not ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker')))
 
 
-# § 670a.11(f)(1)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:542
+# § 670a.11(f)(1)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:541
 # then: 'lose pai_gow; set pai_gow_lost'
 def _r25(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(ii); § 670a.6(c)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(ii); § 670a.6(c)')
 
 
-# § 670a.11(f)(1)(iii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:547
+# § 670a.11(f)(1)(iii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:546
 # when: 'not flag(foul) and hand(five_card, player.high) == hand(five_card, dealer.high) and hand(low_hand, player.low) < hand(low_hand, dealer.low)'
 def _r26(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) == ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) < ctx.hand('low_hand', ctx.zone('dealer', 'low'))))
 
 
-# § 670a.11(f)(1)(iii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:547
+# § 670a.11(f)(1)(iii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:546
 # then: 'lose pai_gow; set pai_gow_lost'
 def _r27(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(iii); § 670a.6(c)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(iii); § 670a.6(c)')
 
 
-# § 670a.11(f)(1)(iv); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:552
+# § 670a.11(f)(1)(iv); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:551
 # when: 'not flag(foul) and hand(five_card, player.high) == hand(five_card, dealer.high) and hand(low_hand, player.low) == hand(low_hand, dealer.low) and not is_hand(low_hand, player.low, joker)'
 def _r28(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) == ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) == ctx.hand('low_hand', ctx.zone('dealer', 'low'))) and (not ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker')))
 
 
-# § 670a.11(f)(1)(iv); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:552
+# § 670a.11(f)(1)(iv); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:551
 # then: 'lose pai_gow; set pai_gow_lost'
 def _r29(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(iv); § 670a.6(c)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(iv); § 670a.6(c)')
 
 
-# § 670a.11(f)(2)(i); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:557
+# § 670a.11(f)(2)(i); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:556
 # when: 'not flag(foul) and hand(five_card, player.high) > hand(five_card, dealer.high) and hand(low_hand, player.low) <= hand(low_hand, dealer.low) and not is_hand(low_hand, player.low, joker)'
 def _r30(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) > ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) <= ctx.hand('low_hand', ctx.zone('dealer', 'low'))) and (not ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker')))
 
 
-# § 670a.11(f)(2)(i); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:557
+# § 670a.11(f)(2)(i); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:556
 # then: 'push pai_gow; set pai_gow_tied'
 def _r31(ctx):
     ctx.push('pai_gow', '§ 670a.11(f)(2)(i); § 670a.6(c)')
     ctx.set_flag('pai_gow_tied', '§ 670a.11(f)(2)(i); § 670a.6(c)')
 
 
-# § 670a.11(f)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:562
+# § 670a.11(f)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:561
 # when: 'not flag(foul) and hand(five_card, player.high) < hand(five_card, dealer.high) and (is_hand(low_hand, player.low, joker) or hand(low_hand, player.low) > hand(low_hand, dealer.low))'
 def _r32(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) < ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker') or (ctx.hand('low_hand', ctx.zone('player', 'low')) > ctx.hand('low_hand', ctx.zone('dealer', 'low')))))
 
 
-# § 670a.11(f)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:562
+# § 670a.11(f)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:561
 # then: 'push pai_gow; set pai_gow_tied'
 def _r33(ctx):
     ctx.push('pai_gow', '§ 670a.11(f)(2)(ii)')
     ctx.set_flag('pai_gow_tied', '§ 670a.11(f)(2)(ii)')
 
 
-# § 670a.11(f)(2)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:567
+# § 670a.11(f)(2)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:566
 # when: 'not flag(foul) and hand(five_card, player.high) == hand(five_card, dealer.high) and (is_hand(low_hand, player.low, joker) or hand(low_hand, player.low) > hand(low_hand, dealer.low))'
 def _r34(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) == ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker') or (ctx.hand('low_hand', ctx.zone('player', 'low')) > ctx.hand('low_hand', ctx.zone('dealer', 'low')))))
 
 
-# § 670a.11(f)(2)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:567
+# § 670a.11(f)(2)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:566
 # then: 'push pai_gow; set pai_gow_tied'
 def _r35(ctx):
     ctx.push('pai_gow', '§ 670a.11(f)(2)(ii); § 670a.6(c)')
     ctx.set_flag('pai_gow_tied', '§ 670a.11(f)(2)(ii); § 670a.6(c)')
 
 
-# § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:572
+# § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:571
 # when: 'not flag(foul) and hand(five_card, player.high) > hand(five_card, dealer.high) and (is_hand(low_hand, player.low, joker) or hand(low_hand, player.low) > hand(low_hand, dealer.low))'
 def _r36(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) > ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker') or (ctx.hand('low_hand', ctx.zone('player', 'low')) > ctx.hand('low_hand', ctx.zone('dealer', 'low')))))
 
 
-# § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:572
+# § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:571
 # then: 'win pai_gow; set pai_gow_won'
 def _r37(ctx):
     ctx.win('pai_gow', '§ 670a.11(f)(3)')
     ctx.set_flag('pai_gow_won', '§ 670a.11(f)(3)')
 
 
-# § 670a.11(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:578
+# § 670a.11(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:577
 # when: 'has(double_down) and not is_hand(five_card, dealer.cards, pair_of_8s_or_better)'
 def _r38(ctx):
     return (ctx.has('double_down') and (not ctx.is_hand('five_card', ctx.zone('dealer', 'cards'), 'pair_of_8s_or_better')))
 
 
-# § 670a.11(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:578
+# § 670a.11(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:577
 # then: 'return double_down'
 def _r39(ctx):
     ctx.void('double_down', '§ 670a.11(g)(2)')
 
 
-# § 670a.11(g)(1); § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:581
+# § 670a.11(g)(1); § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:580
 # when: 'has(double_down) and flag(pai_gow_won)'
 def _r40(ctx):
     return (ctx.has('double_down') and ctx.flag('pai_gow_won'))
 
 
-# § 670a.11(g)(1); § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:581
+# § 670a.11(g)(1); § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:580
 # then: 'win double_down'
 def _r41(ctx):
     ctx.win('double_down', '§ 670a.11(g)(1); § 670a.11(f)(3)')
 
 
-# § 670a.11(g)(1); § 670a.11(f)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:584
+# § 670a.11(g)(1); § 670a.11(f)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:583
 # when: 'has(double_down) and flag(pai_gow_tied)'
 def _r42(ctx):
     return (ctx.has('double_down') and ctx.flag('pai_gow_tied'))
 
 
-# § 670a.11(g)(1); § 670a.11(f)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:584
+# § 670a.11(g)(1); § 670a.11(f)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:583
 # then: 'push double_down'
 def _r43(ctx):
     ctx.push('double_down', '§ 670a.11(g)(1); § 670a.11(f)(2)')
 
 
-# § 670a.11(g)(1); § 670a.11(f)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:587
+# § 670a.11(g)(1); § 670a.11(f)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:586
 # when: 'has(double_down) and flag(pai_gow_lost)'
 def _r44(ctx):
     return (ctx.has('double_down') and ctx.flag('pai_gow_lost'))
 
 
-# § 670a.11(g)(1); § 670a.11(f)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:587
+# § 670a.11(g)(1); § 670a.11(f)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:586
 # then: 'lose double_down'
 def _r45(ctx):
     ctx.lose('double_down', '§ 670a.11(g)(1); § 670a.11(f)(1)')
 
 
-# § 670a.11(h) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:592
+# § 670a.11(h) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:591
 # when: 'placed(fortune_bonus) or placed(insurance) or placed(progressive) or any_player(flag(fortune_lammer) or flag(progressive_lammer))'
 def _r46(ctx):
     return (ctx.placed('fortune_bonus') or ctx.placed('insurance') or ctx.placed('progressive') or ctx.any_player((lambda ctx: (ctx.flag('fortune_lammer') or ctx.flag('progressive_lammer')))))
 
 
-# § 670a.11(h) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:600
+# § 670a.11(h) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:599
 # then: "note 'the six cards are rearranged to form the highest ranking hand'"
 def _r47(ctx):
     ctx.note('the six cards are rearranged to form the highest ranking hand', '§ 670a.11(h)')
 
 
-# § 670a.11(h)(1)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:607
+# § 670a.11(h)(1)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:606
 # when: 'has(fortune_bonus) and not at_least(five_card, best(five_card, player.cards), three_of_a_kind)'
 def _r48(ctx):
     return (ctx.has('fortune_bonus') and (not ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'three_of_a_kind')))
 
 
-# § 670a.11(h)(1)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:607
+# § 670a.11(h)(1)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:606
 # then: 'lose fortune_bonus'
 def _r49(ctx):
     ctx.lose('fortune_bonus', '§ 670a.11(h)(1)(i)(A)')
 
 
-# § 670a.11(h)(1)(i)(B) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:610
+# § 670a.11(h)(1)(i)(B) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:609
 # when: 'has(fortune_bonus) and at_least(five_card, best(five_card, player.cards), three_of_a_kind)'
 def _r50(ctx):
     return (ctx.has('fortune_bonus') and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'three_of_a_kind'))
 
 
-# § 670a.11(h)(1)(i)(B) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:610
+# § 670a.11(h)(1)(i)(B) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:609
 # then: 'win fortune_bonus by fortune_bonus on player.cards'
 def _r51(ctx):
     ctx.win('fortune_bonus', '§ 670a.11(h)(1)(i)(B)', paytable='fortune_bonus', value=ctx.zone('player', 'cards'))
 
 
-# § 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:613
+# § 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:612
 # when: 'at_least(five_card, best(five_card, player.cards), full_house) and any_player(flag(fortune_lammer))'
 def _r52(ctx):
     return (ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'full_house') and ctx.any_player((lambda ctx: ctx.flag('fortune_lammer'))))
 
 
-# § 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:613
+# § 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:612
 # then: "note 'Envy Bonus Qualifying Hand (Fortune Bonus) acknowledged; the cards are left face up'"
 def _r53(ctx):
     ctx.note('Envy Bonus Qualifying Hand (Fortune Bonus) acknowledged; the cards are left face up', '§ 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C)')
 
 
-# § 670a.11(h)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:616
+# § 670a.11(h)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:615
 # when: 'flag(fortune_lammer)'
 def _r54(ctx):
     return ctx.flag('fortune_lammer')
 
 
-# § 670a.11(h)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:616
+# § 670a.11(h)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:615
 # when: 'active() and at_least(five_card, best(five_card, player.cards), full_house)'
 def _r55(ctx):
     return (ctx.active() and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'full_house'))
 
 
-# § 670a.11(h)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:616
+# § 670a.11(h)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:615
 # when: 'player.cards'
 def _r56(ctx):
     return ctx.zone('player', 'cards')
 
 
-# § 670a.11(h)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:626
+# § 670a.11(h)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:625
 # when: 'has(insurance)'
 def _r57(ctx):
     return ctx.has('insurance')
 
 
-# § 670a.11(h)(2)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:632
+# § 670a.11(h)(2)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:631
 # when: "category(best(five_card, player.cards)) != 'high_card' or is_hand(five_card, player.cards, ace_high)"
 def _r58(ctx):
     return ((ctx.category(ctx.best('five_card', ctx.zone('player', 'cards'))) != 'high_card') or ctx.is_hand('five_card', ctx.zone('player', 'cards'), 'ace_high'))
 
 
-# § 670a.11(h)(2)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:632
+# § 670a.11(h)(2)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:631
 # then: 'lose insurance'
 def _r59(ctx):
     ctx.lose('insurance', '§ 670a.11(h)(2)(i)')
 
 
-# § 670a.11(h)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:635
+# § 670a.11(h)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:634
 # when: "category(best(five_card, player.cards)) == 'high_card' and not is_hand(five_card, player.cards, ace_high)"
 def _r60(ctx):
     return ((ctx.category(ctx.best('five_card', ctx.zone('player', 'cards'))) == 'high_card') and (not ctx.is_hand('five_card', ctx.zone('player', 'cards'), 'ace_high')))
 
 
-# § 670a.11(h)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:635
+# § 670a.11(h)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:634
 # then: 'win insurance by insurance on player.cards'
 def _r61(ctx):
     ctx.win('insurance', '§ 670a.11(h)(2)(ii)', paytable='insurance', value=ctx.zone('player', 'cards'))
 
 
-# § 670a.11(h)(3)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:643
+# § 670a.11(h)(3)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:642
 # when: 'has(progressive) and not at_least(five_card, best(five_card, player.cards), straight)'
 def _r62(ctx):
     return (ctx.has('progressive') and (not ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'straight')))
 
 
-# § 670a.11(h)(3)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:643
+# § 670a.11(h)(3)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:642
 # then: "lose progressive; note 'the cards are placed in the discard rack'"
 def _r63(ctx):
     ctx.lose('progressive', '§ 670a.11(h)(3)(i)(A)')
     ctx.note('the cards are placed in the discard rack', '§ 670a.11(h)(3)(i)(A)')
 
 
-# § 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:646
+# § 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:645
 # when: 'has(progressive) and at_least(five_card, best(five_card, player.cards), straight)'
 def _r64(ctx):
     return (ctx.has('progressive') and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'straight'))
 
 
-# § 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:646
+# § 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:645
 # then: "note 'winning hand verified, light of the progressive system checked, payout validated by a floorperson or above'"
 def _r65(ctx):
     ctx.note('winning hand verified, light of the progressive system checked, payout validated by a floorperson or above', '§ 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III)')
 
 
-# § 670a.11(h)(3)(i)(B)(IV) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:649
+# § 670a.11(h)(3)(i)(B)(IV) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:648
 # when: 'has(progressive) and at_least(five_card, best(five_card, player.cards), royal_flush)'
 def _r66(ctx):
     return (ctx.has('progressive') and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'royal_flush'))
 
 
-# § 670a.11(h)(3)(i)(B)(IV) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:649
+# § 670a.11(h)(3)(i)(B)(IV) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:648
 # then: "note 'a percentage of the progressive meter: not paid from the table inventory container; the cards stay on the table until the documentation is completed'"
 def _r67(ctx):
     ctx.note('a percentage of the progressive meter: not paid from the table inventory container; the cards stay on the table until the documentation is completed', '§ 670a.11(h)(3)(i)(B)(IV)')
 
 
-# § 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:652
+# § 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:651
 # when: 'has(progressive) and at_least(five_card, best(five_card, player.cards), straight)'
 def _r68(ctx):
     return (ctx.has('progressive') and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'straight'))
 
 
-# § 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:652
+# § 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:651
 # then: 'win progressive by progressive on player.cards'
 def _r69(ctx):
     ctx.win('progressive', '§ 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3)', paytable='progressive', value=ctx.zone('player', 'cards'))
 
 
-# § 670a.11(h)(3)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:655
+# § 670a.11(h)(3)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:654
 # when: 'at_least(five_card, best(five_card, player.cards), four_of_a_kind) and any_player(flag(progressive_lammer))'
 def _r70(ctx):
     return (ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'four_of_a_kind') and ctx.any_player((lambda ctx: ctx.flag('progressive_lammer'))))
 
 
-# § 670a.11(h)(3)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:655
+# § 670a.11(h)(3)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:654
 # then: "note 'Envy Bonus Qualifying Hand (Progressive Payout) acknowledged; the cards are left face up'"
 def _r71(ctx):
     ctx.note('Envy Bonus Qualifying Hand (Progressive Payout) acknowledged; the cards are left face up', '§ 670a.11(h)(3)(i)(C)')
 
 
-# § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:658
+# § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:657
 # when: 'flag(progressive_lammer)'
 def _r72(ctx):
     return ctx.flag('progressive_lammer')
 
 
-# § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:658
+# § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:657
 # when: 'active() and at_least(five_card, best(five_card, player.cards), four_of_a_kind)'
 def _r73(ctx):
     return (ctx.active() and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'four_of_a_kind'))
 
 
-# § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:658
+# § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:657
 # when: 'player.cards'
 def _r74(ctx):
     return ctx.zone('player', 'cards')
 
 
-# § 670a.11(d)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:370
+# § 670a.11(d)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:369
 # when: 'groups(five_card, setting.cards, 3) == 2'
 def _r75(ctx):
     return (ctx.groups('five_card', ctx.zone('setting', 'cards'), 3) == 2)
 
 
-# § 670a.11(d)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:370
+# § 670a.11(d)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:369
 # value: 'hand(low_hand, setting.low)'
 def _r76(ctx):
     return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
-# § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:375
+# § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:374
 # when: 'groups(five_card, setting.cards, 2) == 3'
 def _r77(ctx):
     return (ctx.groups('five_card', ctx.zone('setting', 'cards'), 2) == 3)
 
 
-# § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:375
+# § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:374
 # value: 'groups(five_card, setting.high, 2) == 2'
 def _r78(ctx):
     return (ctx.groups('five_card', ctx.zone('setting', 'high'), 2) == 2)
 
 
-# § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:375
+# § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:374
 # value: 'hand(low_hand, setting.low)'
 def _r79(ctx):
     return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
-# § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:381
+# § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:380
 # when: "can(category(hand(five_card, setting.high)) == 'flush') and can(category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush')"
 def _r80(ctx):
     return (ctx.can((lambda ctx: (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush'))) and ctx.can((lambda ctx: ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush')))))
 
 
-# § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:381
+# § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:380
 # value: "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"
 def _r81(ctx):
     return ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush'))
 
 
-# § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:381
+# § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:380
 # value: 'hand(low_hand, setting.low)'
 def _r82(ctx):
     return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
-# § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:389
+# § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388
 # when: "can(category(hand(five_card, setting.high)) == 'straight') and can(category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush')"
 def _r83(ctx):
     return (ctx.can((lambda ctx: (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight'))) and ctx.can((lambda ctx: ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush')))))
 
 
-# § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:389
+# § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388
 # value: "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"
 def _r84(ctx):
     return ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush'))
 
 
-# § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:389
+# § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388
 # value: 'hand(low_hand, setting.low)'
 def _r85(ctx):
     return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
-# § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:397
+# § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:396
 # when: "can(category(hand(five_card, setting.high)) == 'straight') and can(category(hand(five_card, setting.high)) == 'flush')"
 def _r86(ctx):
     return (ctx.can((lambda ctx: (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight'))) and ctx.can((lambda ctx: (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush'))))
 
 
-# § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:397
+# § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:396
 # value: "category(hand(five_card, setting.high)) == 'flush'"
 def _r87(ctx):
     return (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush')
 
 
-# § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:397
+# § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:396
 # value: 'hand(low_hand, setting.low)'
 def _r88(ctx):
     return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
-# § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:403
+# § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402
 # when: "can(category(hand(five_card, setting.high)) == 'straight' or category(hand(five_card, setting.high)) == 'flush' or\n    category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush')"
 def _r89(ctx):
     return ctx.can((lambda ctx: ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush'))))
 
 
-# § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:403
+# § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402
 # value: "category(hand(five_card, setting.high)) == 'straight' or category(hand(five_card, setting.high)) == 'flush' or category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"
 def _r90(ctx):
     return ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush'))
 
 
-# § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:403
+# § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402
 # value: 'hand(low_hand, setting.low)'
 def _r91(ctx):
     return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
-# § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:403
+# § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402
 # value: 'hand(five_card, setting.high)'
 def _r92(ctx):
     return ctx.hand('five_card', ctx.zone('setting', 'high'))
 
 
-# § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:414
+# § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:413
 # when: 'groups(five_card, setting.cards, 2) > 0'
 def _r93(ctx):
     return (ctx.groups('five_card', ctx.zone('setting', 'cards'), 2) > 0)
 
 
-# § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:414
+# § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:413
 # value: 'category_rank(hand(five_card, setting.high))'
 def _r94(ctx):
     return ctx.category_rank(ctx.hand('five_card', ctx.zone('setting', 'high')))
 
 
-# § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:414
+# § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:413
 # value: 'hand(low_hand, setting.low)'
 def _r95(ctx):
     return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
-# § 670a.11(d)(6) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:420
+# § 670a.11(d)(6) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:419
 # value: 'hand(low_hand, setting.low)'
 def _r96(ctx):
     return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
-# § 670a.13(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:675
+# § 670a.13(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:674
 # when: "event.cause == 'not_flat'"
 def _r97(ctx):
     return (ctx.event_attr('cause') == 'not_flat')
 
 
-# § 670a.13(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:675
+# § 670a.13(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:674
 # then: 'note "\'\'no roll\'\' called: the dice are reshaken"'
 def _r98(ctx):
     ctx.note("''no roll'' called: the dice are reshaken", '§ 670a.13(a)')
 
 
-# § 670a.13(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:679
+# § 670a.13(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:678
 # when: "event.cause == 'fell_out'"
 def _r99(ctx):
     return (ctx.event_attr('cause') == 'fell_out')
 
 
-# § 670a.13(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:679
+# § 670a.13(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:678
 # then: 'note "\'\'no roll\'\' called: the dice are reshaken"'
 def _r100(ctx):
     ctx.note("''no roll'' called: the dice are reshaken", '§ 670a.13(b)')
 
 
-# § 670a.13(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:688
+# § 670a.13(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:687
 # then: 'void round; reshuffle'
 def _r101(ctx):
     ctx.void_round('§ 670a.13(c)')
     ctx.reshuffle('§ 670a.13(c)')
 
 
-# § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694
+# § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:693
 # when: 'event.voids'
 def _r102(ctx):
     return ctx.event_attr('voids')
 
 
-# § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694
+# § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:693
 # then: "return all; end; note 'the player voids the hand (decided without looking at the unexposed cards)'"
 def _r103(ctx):
     ctx.void('*', '§ 670a.13(d)')
@@ -943,113 +942,113 @@ def _r103(ctx):
     ctx.note('the player voids the hand (decided without looking at the unexposed cards)', '§ 670a.13(d)')
 
 
-# § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:695
+# § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694
 # when: 'not event.voids'
 def _r104(ctx):
     return (not ctx.event_attr('voids'))
 
 
-# § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:695
+# § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694
 # then: "note 'the player plays out the hand (decided without looking at the unexposed cards)'"
 def _r105(ctx):
     ctx.note('the player plays out the hand (decided without looking at the unexposed cards)', '§ 670a.13(d)')
 
 
-# § 670a.13(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:701
+# § 670a.13(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:700
 # then: 'void round; reshuffle'
 def _r106(ctx):
     ctx.void_round('§ 670a.13(e)')
     ctx.reshuffle('§ 670a.13(e)')
 
 
-# § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707
+# § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:706
 # when: 'event.count == 1'
 def _r107(ctx):
     return (ctx.event_attr('count') == 1)
 
 
-# § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707
+# § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:706
 # then: 'discard card'
 def _r108(ctx):
     ctx.discard_card('§ 670a.13(f)')
 
 
-# § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:708
+# § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707
 # when: 'event.count > 1'
 def _r109(ctx):
     return (ctx.event_attr('count') > 1)
 
 
-# § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:708
+# § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707
 # then: 'void round; reshuffle'
 def _r110(ctx):
     ctx.void_round('§ 670a.13(f)')
     ctx.reshuffle('§ 670a.13(f)')
 
 
-# § 670a.13(g) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:714
+# § 670a.13(g) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:713
 # then: 'use card'
 def _r111(ctx):
     ctx.use_card('§ 670a.13(g)')
 
 
-# § 670a.13(h); § 670a.13(k) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:720
+# § 670a.13(h); § 670a.13(k) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:719
 # then: 'void round; reshuffle'
 def _r112(ctx):
     ctx.void_round('§ 670a.13(h); § 670a.13(k)')
     ctx.reshuffle('§ 670a.13(h); § 670a.13(k)')
 
 
-# § 670a.13(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:726
+# § 670a.13(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:725
 # then: 'note "the dealer\'s hands are reset in accordance with § 670a.11(d) and the round is completed"'
 def _r113(ctx):
     ctx.note("the dealer's hands are reset in accordance with § 670a.11(d) and the round is completed", '§ 670a.13(i)')
 
 
-# § 670a.13(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:734
+# § 670a.13(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:733
 # when: "option(dealing_method) == 'automated_shoe'"
 def _r114(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 670a.13(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:734
+# § 670a.13(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:733
 # then: 'void round; reshuffle'
 def _r115(ctx):
     ctx.void_round('§ 670a.13(j)')
     ctx.reshuffle('§ 670a.13(j)')
 
 
-# § 670a.13(l) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740
+# § 670a.13(l) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:739
 # when: 'option(automated_shuffler)'
 def _r116(ctx):
     return ctx.option('automated_shuffler')
 
 
-# § 670a.13(l) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740
+# § 670a.13(l) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:739
 # then: 'reshuffle'
 def _r117(ctx):
     ctx.reshuffle('§ 670a.13(l)')
 
 
-# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:741
+# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740
 # when: 'option(automated_shuffler)'
 def _r118(ctx):
     return ctx.option('automated_shuffler')
 
 
-# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:741
+# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740
 # then: "note 'if the device cannot be used it is covered or signed out of order before any other method of shuffling is used'"
 def _r119(ctx):
     ctx.note('if the device cannot be used it is covered or signed out of order before any other method of shuffling is used', '§ 670a.13(n)')
 
 
-# § 670a.13(m) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747
+# § 670a.13(m) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:746
 # when: "option(dealing_method) == 'automated_shoe'"
 def _r120(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 670a.13(m) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747
+# § 670a.13(m) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:746
 # then: "void round; reshuffle; note 'cards removed from the device and reshuffled with any cards already dealt'"
 def _r121(ctx):
     ctx.void_round('§ 670a.13(m)')
@@ -1057,45 +1056,45 @@ def _r121(ctx):
     ctx.note('cards removed from the device and reshuffled with any cards already dealt', '§ 670a.13(m)')
 
 
-# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:748
+# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747
 # when: "option(dealing_method) == 'automated_shoe'"
 def _r122(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:748
+# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747
 # then: "note 'if the device cannot be used it is covered or signed out of order before any other method of dealing is used'"
 def _r123(ctx):
     ctx.note('if the device cannot be used it is covered or signed out of order before any other method of dealing is used', '§ 670a.13(n)')
 
 
-# § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754
+# § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:753
 # when: 'event.misdealt'
 def _r124(ctx):
     return ctx.event_attr('misdealt')
 
 
-# § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754
+# § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:753
 # then: "void round; note 'misdealt: a position or the dealer has more or fewer than 6 cards'"
 def _r125(ctx):
     ctx.void_round('§ 670a.8(f); § 670a.9(e); § 670a.10(e)')
     ctx.note('misdealt: a position or the dealer has more or fewer than 6 cards', '§ 670a.8(f); § 670a.9(e); § 670a.10(e)')
 
 
-# § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:755
+# § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754
 # when: 'not event.misdealt'
 def _r126(ctx):
     return (not ctx.event_attr('misdealt'))
 
 
-# § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:755
+# § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754
 # then: 'void round; remove deck'
 def _r127(ctx):
     ctx.void_round('§ 670a.8(f); § 670a.9(e); § 670a.10(e)')
     ctx.remove_deck('§ 670a.8(f); § 670a.9(e); § 670a.10(e)')
 
 
-# § 670a.7(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:761
+# § 670a.7(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:760
 # then: "lose all; end; note 'wagers abandoned, treated as losing wagers'"
 def _r128(ctx):
     ctx.lose('*', '§ 670a.7(b)')
@@ -1115,175 +1114,175 @@ def _r130(ctx):
     return (1 + ctx.option('adjacent_positions'))
 
 
-# § 670a.4(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:768
+# § 670a.4(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:767
 # when: 'option(two_joker_decks)'
 def _r131(ctx):
     return ctx.option('two_joker_decks')
 
 
-# § 670a.4(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:771
+# § 670a.4(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:770
 # when: 'option(decks) == 2'
 def _r132(ctx):
     return (ctx.option('decks') == 2)
 
 
-# § 670a.5(b)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:774
+# § 670a.5(b)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:773
 # when: 'option(automated_shuffler)'
 def _r133(ctx):
     return ctx.option('automated_shuffler')
 
 
-# § 670a.5(b)(2); § 670a.5(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:775
+# § 670a.5(b)(2); § 670a.5(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:774
 # when: 'not option(automated_shuffler)'
 def _r134(ctx):
     return (not ctx.option('automated_shuffler'))
 
 
-# § 670a.5(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:776
+# § 670a.5(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:775
 # when: 'not option(automated_shuffler)'
 def _r135(ctx):
     return (not ctx.option('automated_shuffler'))
 
 
-# § 670a.5(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:777
+# § 670a.5(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:776
 # when: 'option(bottom_cover_card)'
 def _r136(ctx):
     return ctx.option('bottom_cover_card')
 
 
-# § 670a.5(g)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:780
+# § 670a.5(g)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:779
 # when: 'not option(automated_shuffler)'
 def _r137(ctx):
     return (not ctx.option('automated_shuffler'))
 
 
-# § 670a.5(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:781
+# § 670a.5(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:780
 # when: 'option(automated_shuffler)'
 def _r138(ctx):
     return ctx.option('automated_shuffler')
 
 
-# § 670a.5(h) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:782
+# § 670a.5(h) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:781
 # when: 'option(reshuffling_device)'
 def _r139(ctx):
     return ctx.option('reshuffling_device')
 
 
-# § 670a.5(i)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:783
+# § 670a.5(i)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:782
 # when: "option(starting_position) == 'shaker'"
 def _r140(ctx):
     return (ctx.option('starting_position') == 'shaker')
 
 
-# § 670a.5(i)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:784
+# § 670a.5(i)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:783
 # when: "option(starting_position) == 'shaker'"
 def _r141(ctx):
     return (ctx.option('starting_position') == 'shaker')
 
 
-# § 670a.5(i)(1)(iv) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:785
+# § 670a.5(i)(1)(iv) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:784
 # when: "option(starting_position) == 'shaker'"
 def _r142(ctx):
     return (ctx.option('starting_position') == 'shaker')
 
 
-# § 670a.5(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:786
+# § 670a.5(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:785
 # when: 'option(start_marker)'
 def _r143(ctx):
     return ctx.option('start_marker')
 
 
-# § 670a.7(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:790
+# § 670a.7(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:789
 # when: 'option(adjacent_positions) > 0'
 def _r144(ctx):
     return (ctx.option('adjacent_positions') > 0)
 
 
-# § 670a.8(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:791
+# § 670a.8(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:790
 # when: "option(dealing_method) == 'manual_shoe'"
 def _r145(ctx):
     return (ctx.option('dealing_method') == 'manual_shoe')
 
 
-# § 670a.8(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:792
+# § 670a.8(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:791
 # when: "option(dealing_method) == 'manual_shoe'"
 def _r146(ctx):
     return (ctx.option('dealing_method') == 'manual_shoe')
 
 
-# § 670a.8(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:793
+# § 670a.8(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:792
 # when: "option(dealing_method) == 'manual_shoe'"
 def _r147(ctx):
     return (ctx.option('dealing_method') == 'manual_shoe')
 
 
-# § 670a.9(a)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:794
+# § 670a.9(a)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:793
 # when: "option(dealing_method) == 'hand'"
 def _r148(ctx):
     return (ctx.option('dealing_method') == 'hand')
 
 
-# § 670a.9(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:795
+# § 670a.9(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:794
 # when: "option(dealing_method) == 'hand'"
 def _r149(ctx):
     return (ctx.option('dealing_method') == 'hand')
 
 
-# § 670a.9(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:796
+# § 670a.9(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:795
 # when: "option(dealing_method) == 'hand'"
 def _r150(ctx):
     return (ctx.option('dealing_method') == 'hand')
 
 
-# § 670a.10(a)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:797
+# § 670a.10(a)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:796
 # when: "option(dealing_method) == 'automated_shoe'"
 def _r151(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 670a.10(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:798
+# § 670a.10(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:797
 # when: "option(dealing_method) == 'automated_shoe'"
 def _r152(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 670a.11(h)(3)(i)(B)(I) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:804
+# § 670a.11(h)(3)(i)(B)(I) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:803
 # when: 'option(progressive_offered)'
 def _r153(ctx):
     return ctx.option('progressive_offered')
 
 
-# § 670a.11(h)(3)(i)(B)(II) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:805
+# § 670a.11(h)(3)(i)(B)(II) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:804
 # when: 'option(progressive_offered)'
 def _r154(ctx):
     return ctx.option('progressive_offered')
 
 
-# § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:806
+# § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:805
 # when: 'option(progressive_offered)'
 def _r155(ctx):
     return ctx.option('progressive_offered')
 
 
-# § 670a.3(a); § 670a.3(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:349
+# § 670a.3(a); § 670a.3(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:348
 # when: 'option(decks) == 1 or option(automated_shuffler)'
 def _r156(ctx):
     return ((ctx.option('decks') == 1) or ctx.option('automated_shuffler'))
 
 
-# § 670a.9(a)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:352
+# § 670a.9(a)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:351
 # when: "option(dealing_method) != 'hand' or option(automated_shuffler)"
 def _r157(ctx):
     return ((ctx.option('dealing_method') != 'hand') or ctx.option('automated_shuffler'))
 
 
-# § 670a.5(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:355
+# § 670a.5(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:354
 # when: "not option(shuffler_into_shoe) or (option(automated_shuffler) and option(dealing_method) != 'hand')"
 def _r158(ctx):
     return ((not ctx.option('shuffler_into_shoe')) or (ctx.option('automated_shuffler') and (ctx.option('dealing_method') != 'hand')))
 
 
-# § 670a.12(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:358
+# § 670a.12(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:357
 # when: 'not option(progressive_offered) or option(progressive_reset_amount) >= 5000'
 def _r159(ctx):
     return ((not ctx.option('progressive_offered')) or (ctx.option('progressive_reset_amount') >= 5000))
@@ -1315,38 +1314,38 @@ CARDS = CardsDef(
 
 PROCEDURE = (
     Step('no_more_bets', 'announce', '§ 670a.8(b); § 670a.9(a)(3); § 670a.10(a)(2); § 670a.7(c)', when=None, players=None,
-         order='clockwise', params={'text': 'no more bets'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:427',
+         order='clockwise', params={'text': 'no more bets'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:426',
          ),
     Step('envy_lammers', 'settle', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i)', when=None, players=_r1,
-         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:431',
+         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:430',
          rules=(
-             Rule('§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1', _r2, _r3, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:436'),
-             Rule('§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1', _r4, _r5, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:439'),
+             Rule('§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1', _r2, _r3, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:435'),
+             Rule('§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1', _r4, _r5, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:438'),
          ),
          ),
     Step('progressive_lockout', 'settle', '§ 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii)', when=_r6, players=_r7,
-         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:442',
+         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:441',
          rules=(
-             Rule('§ 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii)', None, _r8, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:448'),
+             Rule('§ 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii)', None, _r8, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:447'),
          ),
          ),
     Step('shake_dice', 'roll', '§ 670a.5(i)(1)(i); § 670a.5(i)(1)(ii)', when=_r9, players=None,
-         order='clockwise', params={'dice': 3}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:452',
+         order='clockwise', params={'dice': 3}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:451',
          ),
     Step('random_number', 'roll', '§ 670a.5(i)(2)', when=_r10, players=None,
-         order='clockwise', params={'numbers': 7}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:457',
+         order='clockwise', params={'numbers': 7}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:456',
          ),
     Step('deal_manual_or_hand', 'block', '§ 670a.8(d); § 670a.9(c)', when=_r11, players=None,
-         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:462',
+         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:461',
          steps=(
              Step('deal_hands', 'deal', '§ 670a.5(i)(1)(iii); § 670a.8(c); § 670a.8(d); § 670a.9(b); § 670a.9(c)', when=None, players=None,
-                  order='clockwise', params={'count': 6, 'to': 'positions', 'zone': 'hand', 'face': 'down', 'count_order': 'counterclockwise'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:467',
+                  order='clockwise', params={'count': 6, 'to': 'positions', 'zone': 'hand', 'face': 'down', 'count_order': 'counterclockwise'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:466',
                   exprs={ 'start': _r12, },
                   ),
          ),
          ),
     Step('deal_automated_shoe', 'block', '§ 670a.10(c)', when=_r13, players=None,
-         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:476',
+         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:475',
          steps=(
              Step('deliver_stacks', 'deal', '§ 670a.5(i)(1)(iii); § 670a.10(b); § 670a.10(c)', when=None, players=None,
                   order='clockwise', params={'count': 6,
@@ -1354,16 +1353,16 @@ PROCEDURE = (
  'zone': 'hand',
  'face': 'down',
  'stack': True,
- 'count_order': 'counterclockwise'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:481',
+ 'count_order': 'counterclockwise'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:480',
                   exprs={ 'start': _r14, },
                   ),
          ),
          ),
     Step('collect_unwagered_stacks', 'collect_unwagered', '§ 670a.8(g); § 670a.9(f); § 670a.10(f)', when=None, players=None,
-         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:491',
+         order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:490',
          ),
     Step('offer_double_down', 'offer', '§ 670a.11(c); § 670a.7(e)(1)', when=None, players=_r15,
-         order='clockwise', params={'wager': 'double_down', 'equal_to': 'pai_gow'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:496',
+         order='clockwise', params={'wager': 'double_down', 'equal_to': 'pai_gow'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:495',
          ),
     Step('players_set_hands', 'set_hands', '§ 670a.11(b)', when=None, players=_r16,
          order='counterclockwise', params={'to': 'players',
@@ -1372,68 +1371,68 @@ PROCEDURE = (
  'low': 1,
  'house_way': 'six_card_fortune',
  'flag': 'foul',
- 'larger_first': 'pai_gow'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:502',
+ 'larger_first': 'pai_gow'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:501',
          exprs={ 'legal': _r17, },
          ),
     Step('dealer_sets_hands', 'set_hands', '§ 670a.11(d)', when=None, players=None,
-         order='clockwise', params={'to': 'dealer', 'zone': 'hand', 'high': 5, 'low': 1, 'house_way': 'six_card_fortune'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:515',
+         order='clockwise', params={'to': 'dealer', 'zone': 'hand', 'high': 5, 'low': 1, 'house_way': 'six_card_fortune'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:514',
          exprs={ 'legal': _r18, },
          ),
     Step('settle_pai_gow', 'settle', '§ 670a.11(e); § 670a.11(f); § 670a.11(g)', when=None, players=_r19,
-         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:528',
+         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:527',
          rules=(
-             Rule('§ 670a.11(f)(1)(v)', _r20, _r21, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:534'),
-             Rule('§ 670a.11(f)(1)(i)', _r22, _r23, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:537'),
-             Rule('§ 670a.11(f)(1)(ii); § 670a.6(c)', _r24, _r25, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:542'),
-             Rule('§ 670a.11(f)(1)(iii); § 670a.6(c)', _r26, _r27, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:547'),
-             Rule('§ 670a.11(f)(1)(iv); § 670a.6(c)', _r28, _r29, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:552'),
-             Rule('§ 670a.11(f)(2)(i); § 670a.6(c)', _r30, _r31, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:557'),
-             Rule('§ 670a.11(f)(2)(ii)', _r32, _r33, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:562'),
-             Rule('§ 670a.11(f)(2)(ii); § 670a.6(c)', _r34, _r35, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:567'),
-             Rule('§ 670a.11(f)(3)', _r36, _r37, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:572'),
-             Rule('§ 670a.11(g)(2)', _r38, _r39, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:578'),
-             Rule('§ 670a.11(g)(1); § 670a.11(f)(3)', _r40, _r41, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:581'),
-             Rule('§ 670a.11(g)(1); § 670a.11(f)(2)', _r42, _r43, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:584'),
-             Rule('§ 670a.11(g)(1); § 670a.11(f)(1)', _r44, _r45, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:587'),
+             Rule('§ 670a.11(f)(1)(v)', _r20, _r21, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:533'),
+             Rule('§ 670a.11(f)(1)(i)', _r22, _r23, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:536'),
+             Rule('§ 670a.11(f)(1)(ii); § 670a.6(c)', _r24, _r25, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:541'),
+             Rule('§ 670a.11(f)(1)(iii); § 670a.6(c)', _r26, _r27, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:546'),
+             Rule('§ 670a.11(f)(1)(iv); § 670a.6(c)', _r28, _r29, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:551'),
+             Rule('§ 670a.11(f)(2)(i); § 670a.6(c)', _r30, _r31, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:556'),
+             Rule('§ 670a.11(f)(2)(ii)', _r32, _r33, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:561'),
+             Rule('§ 670a.11(f)(2)(ii); § 670a.6(c)', _r34, _r35, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:566'),
+             Rule('§ 670a.11(f)(3)', _r36, _r37, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:571'),
+             Rule('§ 670a.11(g)(2)', _r38, _r39, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:577'),
+             Rule('§ 670a.11(g)(1); § 670a.11(f)(3)', _r40, _r41, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:580'),
+             Rule('§ 670a.11(g)(1); § 670a.11(f)(2)', _r42, _r43, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:583'),
+             Rule('§ 670a.11(g)(1); § 670a.11(f)(1)', _r44, _r45, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:586'),
          ),
          ),
     Step('rearrange_hands', 'settle', '§ 670a.11(h)', when=None, players=_r46,
-         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:592',
+         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:591',
          rules=(
-             Rule('§ 670a.11(h)', None, _r47, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:600'),
+             Rule('§ 670a.11(h)', None, _r47, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:599'),
          ),
          ),
     Step('settle_fortune_bonus', 'settle', '§ 670a.11(h)(1)(i)', when=None, players=None,
-         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:602',
+         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:601',
          rules=(
-             Rule('§ 670a.11(h)(1)(i)(A)', _r48, _r49, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:607'),
-             Rule('§ 670a.11(h)(1)(i)(B)', _r50, _r51, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:610'),
-             Rule('§ 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C)', _r52, _r53, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:613'),
+             Rule('§ 670a.11(h)(1)(i)(A)', _r48, _r49, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:606'),
+             Rule('§ 670a.11(h)(1)(i)(B)', _r50, _r51, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:609'),
+             Rule('§ 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C)', _r52, _r53, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:612'),
          ),
          ),
     Step('fortune_envy_bonus', 'envy', '§ 670a.11(h)(1)(ii)', when=None, players=_r54,
-         order='counterclockwise', params={'wager': 'fortune_bonus', 'paytable': 'envy_fortune_bonus_5', 'name': 'Envy Bonus (Fortune Bonus)'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:616',
+         order='counterclockwise', params={'wager': 'fortune_bonus', 'paytable': 'envy_fortune_bonus_5', 'name': 'Envy Bonus (Fortune Bonus)'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:615',
          exprs={ 'qualifying': _r55, 'hand': _r56, },
          ),
     Step('settle_insurance', 'settle', '§ 670a.11(h)(2)', when=None, players=_r57,
-         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:626',
+         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:625',
          rules=(
-             Rule('§ 670a.11(h)(2)(i)', _r58, _r59, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:632'),
-             Rule('§ 670a.11(h)(2)(ii)', _r60, _r61, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:635'),
+             Rule('§ 670a.11(h)(2)(i)', _r58, _r59, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:631'),
+             Rule('§ 670a.11(h)(2)(ii)', _r60, _r61, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:634'),
          ),
          ),
     Step('settle_progressive', 'settle', '§ 670a.11(h)(3)(i)', when=None, players=None,
-         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:638',
+         order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:637',
          rules=(
-             Rule('§ 670a.11(h)(3)(i)(A)', _r62, _r63, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:643'),
-             Rule('§ 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III)', _r64, _r65, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:646'),
-             Rule('§ 670a.11(h)(3)(i)(B)(IV)', _r66, _r67, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:649'),
-             Rule('§ 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3)', _r68, _r69, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:652'),
-             Rule('§ 670a.11(h)(3)(i)(C)', _r70, _r71, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:655'),
+             Rule('§ 670a.11(h)(3)(i)(A)', _r62, _r63, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:642'),
+             Rule('§ 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III)', _r64, _r65, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:645'),
+             Rule('§ 670a.11(h)(3)(i)(B)(IV)', _r66, _r67, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:648'),
+             Rule('§ 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3)', _r68, _r69, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:651'),
+             Rule('§ 670a.11(h)(3)(i)(C)', _r70, _r71, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:654'),
          ),
          ),
     Step('progressive_envy_bonus', 'envy', '§ 670a.11(h)(3)(ii)', when=None, players=_r72,
-         order='counterclockwise', params={'wager': 'progressive', 'paytable': 'envy_progressive_5', 'name': 'Envy Bonus (Progressive Payout)'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:658',
+         order='counterclockwise', params={'wager': 'progressive', 'paytable': 'envy_progressive_5', 'name': 'Envy Bonus (Progressive Payout)'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:657',
          exprs={ 'qualifying': _r73, 'hand': _r74, },
          ),
 )
@@ -1443,83 +1442,83 @@ HOUSE_WAYS = {
     'six_card_fortune': HouseWay('six_card_fortune', 'house way of § 670a.11(d)', '§ 670a.11(d)', (
         HouseWayRule('§ 670a.11(d)(1)(i)', _r75, (
             Criterion('max', _r76, 'hand(low_hand, setting.low)'),
-        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:370', 'two three-of-a-kinds; the lower is played as the three-of-a-kind, the higher as a pair and its third card as the low hand'),
+        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:369', 'two three-of-a-kinds; the lower is played as the three-of-a-kind, the higher as a pair and its third card as the low hand'),
         HouseWayRule('§ 670a.11(d)(1)(ii)', _r77, (
             Criterion('keep', _r78, 'groups(five_card, setting.high, 2) == 2'),
             Criterion('max', _r79, 'hand(low_hand, setting.low)'),
-        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:375', 'three pairs; the two lower pairs in the high hand, the highest card of the third pair as the low hand'),
+        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:374', 'three pairs; the two lower pairs in the high hand, the highest card of the third pair as the low hand'),
         HouseWayRule('§ 670a.11(d)(5)', _r80, (
             Criterion('keep', _r81, "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"),
             Criterion('max', _r82, 'hand(low_hand, setting.low)'),
-        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:381', 'a flush and a straight flush; the straight flush is the high hand, the remaining card the low hand'),
+        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:380', 'a flush and a straight flush; the straight flush is the high hand, the remaining card the low hand'),
         HouseWayRule('§ 670a.11(d)(4)', _r83, (
             Criterion('keep', _r84, "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"),
             Criterion('max', _r85, 'hand(low_hand, setting.low)'),
-        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:389', 'a straight and a straight flush; the straight flush is the high hand'),
+        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388', 'a straight and a straight flush; the straight flush is the high hand'),
         HouseWayRule('§ 670a.11(d)(3)', _r86, (
             Criterion('keep', _r87, "category(hand(five_card, setting.high)) == 'flush'"),
             Criterion('max', _r88, 'hand(low_hand, setting.low)'),
-        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:397', 'a straight and a flush; the flush is the high hand'),
+        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:396', 'a straight and a flush; the flush is the high hand'),
         HouseWayRule('§ 670a.11(d)(2)', _r89, (
             Criterion('keep', _r90, "category(hand(five_card, setting.high)) == 'straight' or category(hand(five_card, setting.high)) == 'flush' or category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"),
             Criterion('max', _r91, 'hand(low_hand, setting.low)'),
             Criterion('min', _r92, 'hand(five_card, setting.high)'),
-        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:403', 'the lowest possible straight, flush or straight flush, the highest ranking card in the low hand'),
+        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402', 'the lowest possible straight, flush or straight flush, the highest ranking card in the low hand'),
         HouseWayRule('§ 670a.11(d)(1)', _r93, (
             Criterion('max', _r94, 'category_rank(hand(five_card, setting.high))'),
             Criterion('max', _r95, 'hand(low_hand, setting.low)'),
-        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:414', 'no set is broken to play a higher card in the low hand; the highest ranking card left is the low hand'),
+        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:413', 'no set is broken to play a higher card in the low hand; the highest ranking card left is the low hand'),
         HouseWayRule('§ 670a.11(d)(6)', None, (
             Criterion('max', _r96, 'hand(low_hand, setting.low)'),
-        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:420', 'no pair, straight or flush; the highest card in the high hand, the second highest as the low hand'),
+        ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:419', 'no pair, straight or flush; the highest card in the high hand, the second highest as the low hand'),
     )),
 }
 
 IRREGULARITIES = (
     Irregularity('no_roll', 'no_roll', '§ 670a.13(a); § 670a.13(b)', (
-        Rule('§ 670a.13(a)', _r97, _r98, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:675'),
-        Rule('§ 670a.13(b)', _r99, _r100, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:679'),
+        Rule('§ 670a.13(a)', _r97, _r98, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:674'),
+        Rule('§ 670a.13(b)', _r99, _r100, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:678'),
     ), title='The dice do not all land flat on the bottom of the shaker, or a die falls out'),
     Irregularity('wrong_dice_total', 'wrong_dice_total', '§ 670a.13(c)', (
-        Rule('§ 670a.13(c)', None, _r101, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:688'),
+        Rule('§ 670a.13(c)', None, _r101, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:687'),
     ), title='The dealer totals the dice incorrectly and deals the first card to the wrong position'),
     Irregularity('exposed_card', 'exposed_card', '§ 670a.13(d)', (
-        Rule('§ 670a.13(d)', _r102, _r103, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694'),
-        Rule('§ 670a.13(d)', _r104, _r105, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:695'),
+        Rule('§ 670a.13(d)', _r102, _r103, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:693'),
+        Rule('§ 670a.13(d)', _r104, _r105, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694'),
     ), title='The dealer exposes a card dealt to a player'),
     Irregularity('dealer_card_exposed', 'dealer_card_exposed', '§ 670a.13(e)', (
-        Rule('§ 670a.13(e)', None, _r106, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:701'),
+        Rule('§ 670a.13(e)', None, _r106, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:700'),
     ), title="A card of the dealer's hand is exposed"),
     Irregularity('face_up_card', 'face_up_card', '§ 670a.13(f)', (
-        Rule('§ 670a.13(f)', _r107, _r108, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707'),
-        Rule('§ 670a.13(f)', _r109, _r110, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:708'),
+        Rule('§ 670a.13(f)', _r107, _r108, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:706'),
+        Rule('§ 670a.13(f)', _r109, _r110, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707'),
     ), title='Card found face up in the shoe or the deck while dealing'),
     Irregularity('drawn_in_error', 'drawn_in_error', '§ 670a.13(g)', (
-        Rule('§ 670a.13(g)', None, _r111, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:714'),
+        Rule('§ 670a.13(g)', None, _r111, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:713'),
     ), title='Card drawn in error without its face being exposed'),
     Irregularity('wrong_card_count', 'wrong_card_count', '§ 670a.13(h); § 670a.13(k)', (
-        Rule('§ 670a.13(h); § 670a.13(k)', None, _r112, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:720'),
+        Rule('§ 670a.13(h); § 670a.13(k)', None, _r112, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:719'),
     ), title='A player position or the dealer is dealt an incorrect number of cards'),
     Irregularity('dealer_setting_wrong', 'dealer_setting_wrong', '§ 670a.13(i)', (
-        Rule('§ 670a.13(i)', None, _r113, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:726'),
+        Rule('§ 670a.13(i)', None, _r113, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:725'),
     ), title='The dealer does not set his hands in accordance with § 670a.11(d)'),
     Irregularity('stack_card_exposed', 'stack_card_exposed', '§ 670a.13(j)', (
-        Rule('§ 670a.13(j)', _r114, _r115, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:734'),
+        Rule('§ 670a.13(j)', _r114, _r115, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:733'),
     ), title='A card is exposed while the seven stacks are dealt from the automated dealing shoe'),
     Irregularity('shuffler_malfunction', 'shuffler_malfunction', '§ 670a.13(l)', (
-        Rule('§ 670a.13(l)', _r116, _r117, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740'),
-        Rule('§ 670a.13(n)', _r118, _r119, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:741'),
+        Rule('§ 670a.13(l)', _r116, _r117, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:739'),
+        Rule('§ 670a.13(n)', _r118, _r119, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740'),
     ), title='Automated card shuffling device jams, stops or fails to complete a shuffle'),
     Irregularity('dealing_shoe_malfunction', 'dealing_shoe_malfunction', '§ 670a.13(m)', (
-        Rule('§ 670a.13(m)', _r120, _r121, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747'),
-        Rule('§ 670a.13(n)', _r122, _r123, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:748'),
+        Rule('§ 670a.13(m)', _r120, _r121, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:746'),
+        Rule('§ 670a.13(n)', _r122, _r123, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747'),
     ), title='Automated dealing shoe jams, stops dealing or fails to deal all cards during a round'),
     Irregularity('stub_count_wrong', 'stub_count_wrong', '§ 670a.8(f); § 670a.9(e); § 670a.10(e)', (
-        Rule('§ 670a.8(f); § 670a.9(e); § 670a.10(e)', _r124, _r125, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754'),
-        Rule('§ 670a.8(f); § 670a.9(e); § 670a.10(e)', _r126, _r127, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:755'),
+        Rule('§ 670a.8(f); § 670a.9(e); § 670a.10(e)', _r124, _r125, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:753'),
+        Rule('§ 670a.8(f); § 670a.9(e); § 670a.10(e)', _r126, _r127, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754'),
     ), title='More or fewer than 11 cards remain after the deal'),
     Irregularity('player_left_table', 'player_left_table', '§ 670a.7(b)', (
-        Rule('§ 670a.7(b)', None, _r128, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:761'),
+        Rule('§ 670a.7(b)', None, _r128, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:760'),
     ), title='A player leaves the table during the round of play'),
 )
 

@@ -227,8 +227,8 @@ def test_partial_build_does_not_write_incomplete_schedules(built):
     chapters = {c.chapter.chapter: c.chapter for c in built.compiled if c.chapter.chapter == "567"}
     files = schedule_files(ROOT, sorted(SUBS.glob("*.yaml")), chapters)
     assert sorted(files) == sorted(f"generated/schedules/{s}-change-schedule.{e}"
-                                   for s in ("keystone-valley-casino-resort-wilkes-barre",
-                                             "riverside-landing-casino-pittsburgh") for e in ("md", "html"))
+                                   # Keystone Valley also offers 670a: its schedule would be incomplete
+                                   for s in ("riverside-landing-casino-pittsburgh",) for e in ("md", "html"))
 
 
 # ------------------------------------------------------------------ rulespec schedule
