@@ -14,6 +14,8 @@ from decimal import Decimal
 
 import pytest
 
+from chapters.provisions import Coverage, numbered_provisions
+
 from compiler.lang.citations import expand, parse_citation
 from compiler.lang.rules import compile_expr
 from compiler.pipeline import load_game
@@ -26,19 +28,10 @@ SPEC = "rulespecs/669a-raise-it-up-stud-poker.yaml"
 ROUNDS = "rulespecs/rounds"
 D = Decimal
 
-COVERED: set[str] = set()
+COVERAGE = Coverage()
+covers = COVERAGE.covers
+COVERED = COVERAGE.covered
 
-
-def covers(*cites):
-    """Record the provisions a test covers (checked by test_every_numbered_provision_is_covered)."""
-    for c in cites:
-        for x in expand(parse_citation(c)):
-            COVERED.add(x.format())
-
-    def deco(fn):
-        return fn
-
-    return deco
 
 
 @pytest.fixture(scope="module")
@@ -846,24 +839,10 @@ def test_669a_round_files_settle_to_the_nets_worked_out_by_hand(mod, name):
     assert t.shoe.unused() == []
 
 
-def _numbered(data, sections):
-    out = []
-
-    def walk(nodes, cite):
-        for n in nodes or ():
-            c = f"{cite}({n['label']})"
-            out.append(c)
-            walk(n.get("children"), c)
-
-    for s in data["provisions"]:
-        if s["section"] in sections:
-            walk(s.get("children"), f"§ {s['section']}")
-    return out
-
 
 def test_every_numbered_provision_is_covered(data):
     sections = {"669a.5", "669a.7", "669a.8", "669a.9", "669a.10", "669a.11", "669a.12", "669a.13"}
-    numbered = _numbered(data, sections)
+    numbered = numbered_provisions(data, sections)
     assert len(numbered) > 80
     missing = [c for c in numbered if c not in COVERED]
     assert missing == []

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from chapters.provisions import Coverage, numbered_provisions
+
 from compiler.analysis.paigow import _set_by_house_way, category_counts_two_ways, model_of
 from compiler.lang.citations import expand, parse_citation
 from compiler.pipeline import load_game
@@ -32,18 +34,10 @@ D = Decimal
 ALL = {"double_down_offered": True, "fortune_bonus_offered": True, "insurance_offered": True,
        "progressive_offered": True, "rate_of_progression": 10}
 
-COVERED: set[str] = set()
+COVERAGE = Coverage()
+covers = COVERAGE.covers
+COVERED = COVERAGE.covered
 
-
-def covers(*cites):
-    for c in cites:
-        for x in expand(parse_citation(c)):
-            COVERED.add(x.format())
-
-    def deco(fn):
-        return fn
-
-    return deco
 
 
 @pytest.fixture(scope="module")
@@ -952,23 +946,9 @@ def test_670a_house_way_dealer_setting_is_always_legal(mod):
 NUMBERED_SECTIONS = {"670a.5", "670a.6", "670a.7", "670a.8", "670a.9", "670a.10", "670a.11", "670a.12", "670a.13"}
 
 
-def _numbered(data, sections):
-    out = []
-
-    def walk(nodes, cite):
-        for n in nodes or ():
-            c = f"{cite}({n['label']})"
-            out.append(c)
-            walk(n.get("children"), c)
-
-    for s in data["provisions"]:
-        if s["section"] in sections:
-            walk(s.get("children"), f"§ {s['section']}")
-    return out
-
 
 def test_every_numbered_provision_is_covered(data):
-    numbered = _numbered(data, NUMBERED_SECTIONS)
+    numbered = numbered_provisions(data, NUMBERED_SECTIONS)
     assert len(numbered) > 120
     missing = [c for c in numbered if c not in COVERED]
     assert missing == []

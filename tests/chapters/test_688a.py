@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from chapters.provisions import Coverage, numbered_provisions
+
 from compiler.lang.citations import expand, parse_citation
 from compiler.pipeline import load_game
 from compiler.round_file import load_round
@@ -29,16 +31,12 @@ SPEC = "rulespecs/688a-face-up-pai-gow-poker.yaml"
 HW_FILE = "tests/fixtures/submissions/688a-house-way-fictional.yaml"
 ROUNDS = Path("rulespecs/rounds")
 D = Decimal
-COVERED: set[str] = set()
+COVERAGE = Coverage()
+covers = COVERAGE.covers
+COVERED = COVERAGE.covered
 DEALER_KK = "KS KD 9C 7H 5D 3S 2C"      # house way rule 2 (fictional): high KS KD 5D 3S 2C, low 9C 7H
 DEALER_AHPG = "AS KD 9H 7C 5S 3D 2H"    # no pair, straight or flush, ace high: an Ace High Pai Gow
 
-
-def covers(*cites):
-    for c in cites:
-        for x in expand(parse_citation(c)):
-            COVERED.add(x.format())
-    return lambda fn: fn
 
 
 @pytest.fixture(scope="module")
@@ -450,22 +448,8 @@ def test_analysis_reports_no_house_edge_without_odds(game):
     assert rep.figures == [] and "no house edge is computed" in rep.notes[0]
 
 
-def _numbered(data):
-    out = []
-
-    def walk(nodes, path):
-        for n in nodes or ():
-            if n.get("label"):
-                p = path + f"({n['label']})"
-                out.append("§ 688a.11" + p)
-                walk(n.get("children"), p)
-
-    for s in data["provisions"]:
-        walk(s.get("children"), "")
-    return out
-
 
 def test_every_numbered_provision_is_covered(data):
-    numbered = _numbered(data)
+    numbered = numbered_provisions(data, {"688a.11"})
     assert len(numbered) > 40
     assert [c for c in numbered if c not in COVERED] == []
