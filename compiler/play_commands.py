@@ -54,6 +54,17 @@ def _selections(args, compiled) -> dict | None:
     return opts
 
 
+def _game_and_selections(args):
+    """(module, compiled, options) for a command's SPEC and --submission/--option; (None, None, None) on error."""
+    mod, compiled = _load(args.spec)
+    if mod is None:
+        return None, None, None
+    opts = _selections(args, compiled)
+    if opts is None:
+        return None, None, None
+    return mod, compiled, opts
+
+
 def cmd_settle(args) -> int:
     from compiler.round_file import DecisionMissing, SettingError, load_round
     from compiler.runtime.engine import EngineError
@@ -126,11 +137,8 @@ def cmd_settle(args) -> int:
 def cmd_analyze(args) -> int:
     from compiler.analysis.report import analyze
 
-    mod, compiled = _load(args.spec)
+    mod, compiled, opts = _game_and_selections(args)
     if mod is None:
-        return 1
-    opts = _selections(args, compiled)
-    if opts is None:
         return 1
     try:
         report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds, seed=args.seed)
@@ -160,11 +168,8 @@ def cmd_analyze(args) -> int:
 def cmd_simulate(args) -> int:
     from compiler.analysis.simulate import simulate
 
-    mod, compiled = _load(args.spec)
+    mod, compiled, opts = _game_and_selections(args)
     if mod is None:
-        return 1
-    opts = _selections(args, compiled)
-    if opts is None:
         return 1
     res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy)
     if args.format == "json":

@@ -33,22 +33,6 @@ covers = COVERAGE.covers
 COVERED = COVERAGE.covered
 
 
-
-@pytest.fixture(scope="module")
-def game():
-    return load_game(SPEC)
-
-
-@pytest.fixture(scope="module")
-def mod(game):
-    return game[0]
-
-
-@pytest.fixture(scope="module")
-def data(game):
-    return game[1].chapter.data
-
-
 # ------------------------------------------------------------------------------------------------
 # helpers
 # ------------------------------------------------------------------------------------------------
@@ -837,7 +821,6 @@ def test_669a_round_files_settle_to_the_nets_worked_out_by_hand(mod, name):
     assert {s: str(v.normalize()) if v else "0" for s, v in res.net_by_seat().items()} == \
         {s: str(D(v).normalize()) if D(v) else "0" for s, v in ROUND_NETS[name].items()}
     assert t.shoe.unused() == []
-
 
 
 def test_every_numbered_provision_is_covered(data):

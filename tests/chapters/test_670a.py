@@ -39,27 +39,6 @@ covers = COVERAGE.covers
 COVERED = COVERAGE.covered
 
 
-
-@pytest.fixture(scope="module")
-def game():
-    return load_game(SPEC)
-
-
-@pytest.fixture(scope="module")
-def mod(game):
-    return game[0]
-
-
-@pytest.fixture(scope="module")
-def data(game):
-    return game[1].chapter.data
-
-
-@pytest.fixture(scope="module")
-def chapter(game):
-    return game[1].chapter
-
-
 # ------------------------------------------------------------------------------------------------
 # helpers
 # ------------------------------------------------------------------------------------------------
@@ -944,7 +923,6 @@ def test_670a_house_way_dealer_setting_is_always_legal(mod):
 
 
 NUMBERED_SECTIONS = {"670a.5", "670a.6", "670a.7", "670a.8", "670a.9", "670a.10", "670a.11", "670a.12", "670a.13"}
-
 
 
 def test_every_numbered_provision_is_covered(data):

@@ -38,22 +38,6 @@ DEALER_KK = "KS KD 9C 7H 5D 3S 2C"      # house way rule 2 (fictional): high KS 
 DEALER_AHPG = "AS KD 9H 7C 5S 3D 2H"    # no pair, straight or flush, ace high: an Ace High Pai Gow
 
 
-
-@pytest.fixture(scope="module")
-def game():
-    return load_game(SPEC)
-
-
-@pytest.fixture(scope="module")
-def mod(game):
-    return game[0]
-
-
-@pytest.fixture(scope="module")
-def data(game):
-    return game[1].chapter.data
-
-
 @pytest.fixture(scope="module")
 def house_way():
     return load_document(HW_FILE).data["selections"]["house_way"]
@@ -446,7 +430,6 @@ def test_analysis_reports_no_house_edge_without_odds(game):
 
     rep = analyze(game[0].GAME, game[1].chapter, {})
     assert rep.figures == [] and "no house edge is computed" in rep.notes[0]
-
 
 
 def test_every_numbered_provision_is_covered(data):
