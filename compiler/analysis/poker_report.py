@@ -312,12 +312,14 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         r = Ranking.from_spec(game.rankings[model.ranking_id], model.ranking_id)
         sol = solve_model(game, model, r)
         names = " + ".join(game.wagers[w].name for w, _ in model.base) + f" + {game.wagers[model.play].name}"
-        freq = {f"known {k}: {o}": Fraction(v) for k, d in sorted(sol.option_frequencies.items())
-                for o, v in d.items()}
+        outcomes = {("+" if net > 0 else "") + str(net): p for net, p in sol.outcomes.items()}
         figures.append(Figure("+".join([w for w, _ in model.base] + [model.play]), names, "optimal strategy",
-                              sol.ev_per_ante, sol.ev_per_wagered, Fraction(0), freq,
+                              sol.ev_per_ante, sol.ev_per_wagered, sol.hit_frequency, outcomes,
                               "exact: optimal strategy by backward induction over every card set", ()))
-        figures[-1].hit_frequency = None  # the solver gives option frequencies, not P(win)
+        notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
+            f"{k} cards known: " + ", ".join(f"{o} {float(v):.6f}" for o, v in d.items())
+            for k, d in sorted(sol.option_frequencies.items())) + "; outcomes are the net result per unit "
+            f"{game.wagers[model.base[0][0]].name}")
         notes.append(f"{names}: expected return per unit {game.wagers[model.base[0][0]].name}; "
                      f"expected total wagered per unit {game.wagers[model.base[0][0]].name}: "
                      f"{sol.expected_wager} = {float(sol.expected_wager):.6f}")

@@ -131,6 +131,8 @@ class StudSolution:
     payoff_classes: list               # [(a, b, description)] per class
     seconds: float
     timings: dict
+    outcomes: dict = field(default_factory=dict)   # net result per unit Ante -> probability (optimal play)
+    hit_frequency: Fraction = Fraction(0)          # probability the round ends ahead (net > 0)
 
     def decision_of(self, cards: Sequence[int]):
         """The optimal option for a holding (card ints) at its decision level."""
@@ -222,7 +224,7 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
     counts = counts.reshape(size, C)
     A = {T - 1: counts @ a_int}
     B = {T - 1: counts @ b_int}
-    del counts
+    CNT = {T - 1: counts}  # class counts of the ordered completions of each set (outcome distribution)
     timings["final_sets"] = time.perf_counter() - t0
 
     # ---- sums over supersets down to the deal
@@ -271,11 +273,37 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
     ev = Fraction(int(V[p].sum()), denom)
     timings["induction"] = time.perf_counter() - t0
 
-    # ---- forward: how often each option is taken, expected Play wager
+    # ---- class counts of the completions at every decision level (for the outcome distribution)
+    t0 = time.perf_counter()
+    for lvl in range(T - 2, p - 1, -1):
+        if lvl not in sched:
+            continue
+        src = max(k for k in CNT)
+        while src > lvl:
+            if src not in rows_of:
+                rows_of[src] = colex_combinations(N, src)
+            CNT[src - 1] = np.stack([_scatter_down(rows_of[src], CNT[src][:, c], comb(N, src - 1))
+                                     for c in range(C)], axis=1)
+            src -= 1
+    timings["class_counts"] = time.perf_counter() - t0
+
+    # ---- forward: how often each option is taken, expected Play wager, distribution of the net result
     t0 = time.perf_counter()
     reach = np.ones(comb(N, p), dtype=np.int64)    # (hole set, community prefix) paths per set
     exp_play = Fraction(0)
     freqs = {}
+    outcome_counts: dict[Fraction, int] = {}
+    a_frac = [a for a, _ in keys]
+    b_frac = [b for _, b in keys]
+
+    def settle(mask_reach: np.ndarray, level: int, mult: int) -> None:
+        by_class = mask_reach @ CNT[level]            # ordered completions per final class
+        for c in range(C):
+            n = int(by_class[c])
+            if n:
+                net = a_frac[c] + mult * b_frac[c]
+                outcome_counts[net] = outcome_counts.get(net, 0) + n
+
     for s in range(p, T):
         W = perm(N - s, T - s)
         if s in sched:
@@ -287,10 +315,18 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
                 f[o] = Fraction(n, total_sets * Wp)
                 if isinstance(o, int):
                     exp_play += o * f[o]
+                    settle(reach * (dec == oi), s, o)
+                elif o == "fold" and n:
+                    net = Fraction(-fixed_total)
+                    outcome_counts[net] = outcome_counts.get(net, 0) + n
+                elif o == "check" and s == T - 1:
+                    settle(reach * (dec == oi), s, 0)  # no Play wager at all: the fixed wagers settle
             freqs[s] = f
             carry = reach * (np.array([o == "check" for o in opts])[dec])
         else:
             carry = reach
+            if s == T - 1:
+                settle(carry, s, 0)
         if s + 1 < T:
             if s + 1 not in rows_of:
                 rows_of[s + 1] = colex_combinations(N, s + 1)
@@ -300,6 +336,9 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
     sol = StudSolution(game, ev, exp_wager, ev / exp_wager, {s: list(o) for s, o in sched.items()},
                        decisions, freqs, [(a, b, descr[(a, b)]) for a, b in keys],
                        time.perf_counter() - t_start, timings)
+    total_paths = total_sets * Wp
+    sol.outcomes = {net: Fraction(n, total_paths) for net, n in sorted(outcome_counts.items())}
+    sol.hit_frequency = sum((p_ for net, p_ in sol.outcomes.items() if net > 0), Fraction(0))
     if keep_values:
         sol._option_values = option_values
         sol._D = D

@@ -102,3 +102,33 @@ def test_669a_optimal_strategy_is_sensible(game):
     assert sol.decision_of(parse_cards("2C 7D 9S 4H 3D")) == "fold"  # nothing made, little to draw to
     assert sol.decision_of(parse_cards("AS KS QS JS TS")) == 1
     assert sol.ev_per_ante < 0 < sol.expected_wager
+
+
+def test_669a_ante_game_distribution_of_outcomes_is_exact_and_consistent(game):
+    mod, comp = game
+    strat, sol = optimal_strategy(mod.GAME, comp.chapter)
+    assert sum(sol.outcomes.values()) == 1
+    assert sum(net * p for net, p in sol.outcomes.items()) == sol.ev_per_ante  # the mean is the exact return
+    # a fold loses Ante and Blind (-2): its probability is the fold frequency at the last decision
+    assert sol.outcomes[F(-2)] == sol.option_frequencies[5]["fold"]
+    # the largest win: a royal flush after raising 3x: Ante 1 + Play 3 x 100 + Blind 1,000 = 1,301
+    assert max(sol.outcomes) == 1301
+    assert sol.hit_frequency == sum(p for net, p in sol.outcomes.items() if net > 0)
+
+
+def test_669a_ante_game_outcomes_match_seeded_simulation(game):
+    mod, comp = game
+    strat, sol = optimal_strategy(mod.GAME, comp.chapter)
+    table = mod.new_table({}, seed=99)
+    n = wins = folds = 0
+    for _ in range(2500):
+        r = table.play_round({s: {"ante": 1, "blind": 1} for s in range(1, 7)}, strat)
+        by = {}
+        for x in r.results:
+            by[x.seat] = by.get(x.seat, 0) + x.net
+        for v in by.values():
+            n += 1
+            wins += v > 0
+            folds += v == -2
+    for observed, p in ((wins / n, float(sol.hit_frequency)), (folds / n, float(sol.outcomes[F(-2)]))):
+        assert abs(observed - p) < 4 * math.sqrt(p * (1 - p) / n)
