@@ -597,7 +597,10 @@ def figure_rows(sub: Submission) -> list[dict]:
         rows.append({
             "wager": f.wager, "name": f.name, "policy": f.policy,
             "house_edge_percent": (f"${dec(f.expected_return, 4)} expected" if value else pct(f.house_edge)),
-            "house_edge_fraction": _frac(f.expected_return if value else f.house_edge),
+            # a simulated mean is no exact fraction: show its standard error instead
+            "house_edge_fraction": (_frac(f.expected_return if value else f.house_edge) if exact else
+                                    "± " + (f.method.split("standard error ")[-1] if "standard error" in f.method
+                                            else "?") + " (1 s.e.)"),
             "expected_return_fraction": _frac(f.expected_return),
             "hit_frequency_percent": "n/a" if hf is None else pct(hf),
             "hit_frequency_fraction": "n/a" if hf is None else _frac(hf),
