@@ -21,14 +21,15 @@ def _load(spec: str):
         return None, None
 
 
-def _selections(args, compiled) -> dict | None:
-    """Options from --submission FILE (validated) or --option k=v pairs."""
+def _selections(args, compiled, submission: str | None = None) -> dict | None:
+    """Options from --submission FILE (or a hand history's `submission:`; validated) and --option k=v pairs."""
     opts: dict = {}
-    if getattr(args, "submission", None):
+    submission = getattr(args, "submission", None) or submission
+    if submission:
         from compiler.submission.document import load_submission
 
         try:
-            sub = load_submission(args.submission, {compiled.chapter.chapter: compiled.chapter})
+            sub = load_submission(submission, {compiled.chapter.chapter: compiled.chapter})
         except DiagnosticError as e:
             for d in e.diagnostics:
                 print(d.format(), file=sys.stderr)
@@ -82,7 +83,7 @@ def cmd_settle(args) -> int:
         print(f"{args.round}: error: the round is of Chapter {rs.chapter}, the spec is Chapter {mod.CHAPTER}",
               file=sys.stderr)
         return 1
-    opts = _selections(args, compiled)
+    opts = _selections(args, compiled, rs.doc.data.get("submission"))
     if opts is None:
         return 1
     opts = {**rs.options, **opts}

@@ -581,3 +581,23 @@ def test_567_every_numbered_provision_of_5_and_7_to_11_has_a_test():
         if not any(n.startswith(key) or n + "_" == key for n in names):
             missing.append(f"§ {section}" + "".join(f"({p})" for p in path))
     assert missing == []
+
+
+def test_567_settle_a_round_under_the_casinos_rules_submission(tmp_path, capsys):
+    """A hand history may name the Rules Submission it was played under; its selections apply."""
+    from compiler.cli import main
+
+    assert main(["settle", SPEC, "rulespecs/rounds/567-war-under-a-submission.yaml", "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    import json
+
+    data = json.loads(out)
+    # surrender of half of $20 (-10) and the $5 Tie wager at 10 to 1 (+50)
+    assert data["net_by_seat"] == {"5": "40.00"}
+    # the same history on two positions of one player: Keystone Valley allows no adjacent position
+    text = (ROOT / "rulespecs/rounds/567-war-adjacent-positions.yaml").read_text(encoding="utf-8")
+    p = tmp_path / "adjacent.yaml"
+    p.write_text(text.replace("options: {adjacent_positions: 1}",
+                              "submission: rulespecs/submissions/567-war-keystone-manual.yaml"), encoding="utf-8")
+    assert main(["settle", SPEC, str(p)]) == 1
+    assert "at most 1" in capsys.readouterr().err
