@@ -254,6 +254,18 @@ def _match(cands: Sequence[tuple], pick) -> tuple | None:
     return None
 
 
+def _house_way_setting(ctx, step, way, legal_fn, cands):
+    """(settings, rule): the settings the house way allows among the legal ones (all of them if none is
+    legal), equally good, first the one the engine plays; and the house-way rule that chose them."""
+    from compiler.runtime.engine import EngineError
+
+    legal = [c for c in cands if _legal(ctx, legal_fn, c)] or cands
+    try:
+        return choose_setting(ctx, way, legal)
+    except HouseWayError as e:
+        raise EngineError(f"{step.id}: {e}") from None
+
+
 def _legal(ctx, fn, cand) -> bool:
     if fn is None:
         return True
@@ -288,11 +300,7 @@ def set_hands(table, ctx, rnd, step, pending) -> None:
         if way is None:
             raise EngineError(f"{step.id}: no house way to set the dealer's hands ({step.cite})")
         cands = settings(cards, ln)
-        legal = [c for c in cands if _legal(ctx, legal_fn, c)] or cands
-        try:
-            pool, rule = choose_setting(ctx, way, legal)
-        except HouseWayError as e:
-            raise EngineError(f"{step.id}: {e}") from None
+        pool, rule = _house_way_setting(ctx, step, way, legal_fn, cands)
         chosen = pool[0]
         if rnd.dealer_setting is not None:
             rec = _match(cands, rnd.dealer_setting)
@@ -337,11 +345,7 @@ def set_hands(table, ctx, rnd, step, pending) -> None:
         if pick is None:
             if way is None:
                 raise RefusedError(f"seat {s.number}: no setting given at {step.id!r} ({step.cite})")
-            legal = [c for c in cands if _legal(ctx, legal_fn, c)] or cands
-            try:
-                pool, rule = choose_setting(ctx, way, legal)
-            except HouseWayError as e:
-                raise EngineError(f"{step.id}: {e}") from None
+            pool, rule = _house_way_setting(ctx, step, way, legal_fn, cands)
             chosen = pool[0]
             how = f" (the way the house sets them, {rule.cite})"
         else:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from html_check import check_html
 import yaml
 
 from compiler.build import build
@@ -145,37 +144,6 @@ def test_a_when_that_cannot_be_evaluated_is_a_positioned_spec_error(tmp_path):
 
 # ------------------------------------------------------------------ the build's files
 
-class _Balance(HTMLParser):
-    VOID = {"meta", "br", "hr", "img", "input", "link"}
-
-    def __init__(self):
-        super().__init__()
-        self.stack, self.errors, self.tags = [], [], []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-        if tag not in self.VOID:
-            self.stack.append(tag)
-
-    def handle_startendtag(self, tag, attrs):  # <meta ... />
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_endtag(self, tag):
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"unbalanced </{tag}> (open: {self.stack[-3:]})")
-        else:
-            self.stack.pop()
-
-
-def _check_html(html: str) -> list:
-    p = _Balance()
-    p.feed(html)
-    p.close()
-    assert p.errors == [] and p.stack == [], (p.errors, p.stack)
-    ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", html))  # well-formed as XHTML
-    return p.tags
-
-
 @pytest.fixture(scope="module")
 def built():
     return build(ROOT, check=True)
@@ -198,7 +166,7 @@ def test_build_writes_one_schedule_per_facility_and_they_are_current(built):
 def test_html_well_formed_self_contained(built):
     for rel, html in built.files.items():
         if rel.startswith("generated/schedules/") and rel.endswith(".html"):
-            tags = _check_html(html)
+            tags = check_html(html)
             assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", html)
             assert not any(t in ("link", "script", "img", "iframe") for t, _ in tags)
             assert "@import" not in html and "url(" not in html
@@ -219,7 +187,7 @@ def test_hostile_names_are_escaped(tmp_path):
     [f] = _schedules(_write(tmp_path, "hostile.yaml", d))
     md, html = render_schedule(f)
     assert "<script>" not in html and "&lt;script&gt;" in html
-    _check_html(html)
+    check_html(html)
     assert "<script>" not in md and "\\|" in md and "\\*Casino\\*" in md
 
 

@@ -1,10 +1,9 @@
 import pytest
 import re
-import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 from pathlib import Path
 
 import yaml
+from html_check import assert_self_contained, check_html
 
 from compiler.text.flat import flatten_spec
 from compiler.text.importer import dump_yaml
@@ -94,46 +93,6 @@ def test_render_text_paytables_from_data_not_prose(specs):
 
 def test_render_elided_text(specs):
     assert "* * * * *\n(e) Tiles used" in render_text(specs["535"])
-
-
-class _Balance(HTMLParser):
-    VOID = {"meta", "br", "hr", "img", "input", "link"}
-
-    def __init__(self):
-        super().__init__()
-        self.stack, self.errors, self.tags = [], [], []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-        if tag not in self.VOID:
-            self.stack.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_endtag(self, tag):
-        if tag in self.VOID:
-            self.errors.append(f"</{tag}>")
-            return
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(tag)
-        else:
-            self.stack.pop()
-
-
-def check_html(html: str) -> list:
-    p = _Balance()
-    p.feed(html)
-    p.close()
-    assert p.errors == [] and p.stack == [], (p.errors, p.stack)
-    ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", html))  # well-formed as XHTML
-    return p.tags
-
-
-def assert_self_contained(html: str, tags: list) -> None:
-    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", html)
-    assert not any(t == "link" or (t == "script" and "src" in a) for t, a in tags)
-    assert "@import" not in html and "url(" not in html
 
 
 def test_render_html_well_formed_and_self_contained(specs):
