@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.codegen.generate import HTML_ENV, PY_ENV, render_game_module
@@ -231,56 +231,260 @@ class BuildResult:
     written: list[str]
     stale: list[str]
     extra: list[str]
+    from_cache: bool = False  # --check answered from the build record (compiler/cache.py)
+    checked: list[str] = field(default_factory=list)  # the files this build owns and compared
 
     @property
     def ok(self) -> bool:
-        return all(c.ok for c in self.compiled)
+        return self.from_cache or all(c.ok for c in self.compiled)
+
+
+# A rulespec or Rules Submission file name: written into generated files and their names, so only
+# these characters (anything else is refused with a positioned error, never quoted raw).
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.yaml$")
+STAGING_PREFIX = ".generated.staging-"
+OLD_PREFIX = ".generated.old-"
+
+
+def shown_path(p) -> str:
+    """A path as a message may show it: control characters and quotes escaped, one line."""
+    from compiler.codegen.generate import comment
+
+    return comment(str(p))
+
+
+def _error(path, message: str) -> Compiled:
+    from compiler.spec.diagnostics import Diagnostic
+
+    return Compiled(str(path), None, None, [Diagnostic(str(path), 1, 1, "error", message)])
+
+
+def resolve_specs(root: Path, paths: list[Path]) -> tuple[list[Path], list[Compiled]]:
+    """The named rulespecs as files of ``root/rulespecs/`` (nothing outside it is read), or errors."""
+    spec_dir = (root / "rulespecs").resolve()
+    out, errors = [], []
+    for p in paths:
+        p = Path(p)
+        full = (p if p.is_absolute() else Path.cwd() / p).resolve()
+        shown = shown_path(p)
+        if full.parent != spec_dir:
+            errors.append(_error(shown, "a rulespec to build must be a file directly in the project's "
+                                        f"rulespecs/ ({shown_path(spec_dir)})"))
+        elif not SAFE_NAME.match(full.name):
+            errors.append(_error(shown, "a rulespec file name may hold only letters, digits, '.', '-' and '_' "
+                                        "and must end in .yaml (at most 105 characters)"))
+        elif not full.is_file():
+            errors.append(_error(shown, "no such rulespec"))
+        else:
+            out.append(full)
+    return out, errors
+
+
+def _progress(message: str) -> None:
+    """Progress of a long step, on stderr only when it is a terminal (nothing when piped)."""
+    import sys
+
+    if sys.stderr.isatty():
+        print(f"\r\x1b[K{message}", end="", file=sys.stderr, flush=True)
+
+
+def _progress_done() -> None:
+    import sys
+
+    if sys.stderr.isatty():
+        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+
+
+def _inputs_key(root: Path, named: list[str] | None) -> str | None:
+    """The content key of a whole build: every file under rulespecs/, the named specs, the compiler."""
+    import hashlib
+
+    from compiler import cache
+
+    spec_dir = root / "rulespecs"
+    if not spec_dir.is_dir():
+        return None
+    inputs = []
+    for p in sorted(spec_dir.rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts:
+            inputs.append((p.relative_to(root).as_posix(), hashlib.sha256(p.read_bytes()).hexdigest()))
+    return cache.key_of("build", inputs, named)
+
+
+def _check_from_record(root: Path, record: dict) -> BuildResult:
+    """--check against a build record: each file's SHA-256 compared with the file on disk."""
+    import hashlib
+
+    from compiler.spec.diagnostics import Diagnostic
+
+    stale = []
+    for rel in record["checked"]:
+        digest = record["files"][rel]
+        target = root / rel
+        if not target.is_file() or hashlib.sha256(target.read_bytes()).hexdigest() != digest:
+            stale.append(rel)
+    compiled = [Compiled(path, None, None, [Diagnostic(*d) for d in diags])
+                for path, diags in record["diagnostics"].items()]
+    extra = _extra(root, set(record["files"])) if not record["partial"] else []
+    return BuildResult(compiled, dict.fromkeys(record["files"], ""), [], stale, extra, from_cache=True,
+                       checked=list(record["checked"]))
+
+
+def _extra(root: Path, files: set[str]) -> list[str]:
+    gen = root / "generated"
+    if not gen.exists():
+        return []
+    return sorted(p.relative_to(root).as_posix() for p in gen.rglob("*")
+                  if p.is_file() and p.relative_to(root).as_posix() not in files and "__pycache__" not in p.parts)
 
 
 def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = None) -> BuildResult:
-    specs = paths or spec_files(root)
-    compiled = []
-    for p in specs:
-        rel = p.relative_to(root) if p.is_absolute() and p.is_relative_to(root) else p
-        compiled.append(compile_spec(str(rel) if not p.is_absolute() or p.is_relative_to(root) else str(p),
-                                     p.read_text(encoding="utf-8") if p.exists() else None))
+    """Compile the rulespecs into ``root/generated``; with ``paths``, write only those chapters'
+    outputs (and the files computed over every chapter: README, interpretations, schedules).
+
+    Every chapter is compiled either way, so the whole-set files are right; nothing is written
+    unless everything compiles; the new tree is assembled in a staging directory and swapped in,
+    so a build that fails at any point leaves ``generated/`` as it was."""
+    from compiler import cache
+
+    root = Path(root)
+    _recover(root)
+    errors: list[Compiled] = []
+    named: list[Path] | None = None
+    if paths is not None:
+        named, errors = resolve_specs(root, paths)
+        if errors:
+            return BuildResult(errors, {}, [], [], [])
+    named_rel = sorted(p.relative_to(root.resolve()).as_posix() for p in named) if named is not None else None
+    key = _inputs_key(root, named_rel) if check and cache.enabled() else None
+    if key is not None:
+        ok, record = cache.load(key)
+        if ok:
+            try:
+                return _check_from_record(root, record)
+            except (KeyError, TypeError, ValueError):  # a record of the wrong shape: build afresh
+                pass
+    res = _build(root, check, named_rel)
+    if key is not None and res.ok:
+        import hashlib
+
+        cache.store(key, {
+            "partial": named_rel is not None, "checked": res.checked,
+            "files": {rel: hashlib.sha256(t.encode("utf-8")).hexdigest() for rel, t in res.files.items()},
+            "diagnostics": {c.path: [[d.path, d.line, d.col, d.severity, d.message, d.pointer]
+                                     for d in c.diagnostics] for c in res.compiled}})
+    return res
+
+
+def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
+    from compiler.spec.diagnostics import DiagnosticError
+    from compiler.submission.build import schedule_outputs, submission_files
+    from compiler.submission.document import chapter_of_file, render_submission_files
+
+    specs = spec_files(root)
+    compiled: list[Compiled] = []
+    for i, p in enumerate(specs, 1):
+        rel = p.relative_to(root).as_posix()
+        _progress(f"compiling {rel} ({i}/{len(specs)})")
+        if not SAFE_NAME.match(p.name):
+            compiled.append(_error(shown_path(rel), "a rulespec file name may hold only letters, digits, '.', "
+                                                    "'-' and '_' and must end in .yaml (at most 105 characters)"))
+            continue
+        compiled.append(compile_spec(rel, p.read_text(encoding="utf-8")))
     if not all(c.ok for c in compiled):
+        _progress_done()
         return BuildResult(compiled, {}, [], [], [])
     chapters = [c.chapter for c in compiled]
+    by_id = {ch.chapter: ch for ch in chapters}
     files: dict[str, str] = {}
+    owner: dict[str, str | None] = {}  # file -> the spec path whose output it is (None: whole set)
     for ch in chapters:
-        files.update(chapter_outputs(ch))
-    from compiler.spec.diagnostics import DiagnosticError
-    from compiler.submission.build import submission_outputs  # after chapters: documents use them
-
+        for rel, text in chapter_outputs(ch).items():
+            files[rel], owner[rel] = text, ch.spec_path
+    spec_of = {ch.chapter: ch.spec_path for ch in chapters}
     try:
-        files.update(submission_outputs(root, {ch.chapter: ch for ch in chapters}))
-        from compiler.submission.build import schedule_outputs  # equipment change schedules per facility
-
-        files.update(schedule_outputs(root, {ch.chapter: ch for ch in chapters}))
+        subs, bad = submission_files(root)
+        if bad:
+            _progress_done()
+            return BuildResult(compiled + [_error(shown_path(b.relative_to(root).as_posix()),
+                                                  "a Rules Submission file name may hold only letters, digits, "
+                                                  "'.', '-' and '_' and must end in .yaml") for b in bad],
+                               {}, [], [], [])
+        for i, p in enumerate(subs, 1):
+            _progress(f"documenting {p.relative_to(root).as_posix()} ({i}/{len(subs)})")
+            key = chapter_of_file(p)
+            for rel, text in render_submission_files(root, p, by_id).items():
+                files[rel], owner[rel] = text, spec_of.get(key)
+        _progress("change schedules")
+        for rel, text in schedule_outputs(root, by_id).items():
+            files[rel], owner[rel] = text, None
     except DiagnosticError as e:  # an example submission that does not validate fails the build
-        from compiler.pipeline import Compiled
-
-        return BuildResult(compiled + [Compiled("rulespecs/submissions", None, None, list(e.diagnostics))], {}, [], [], [])
+        _progress_done()
+        return BuildResult(compiled + [Compiled("rulespecs/submissions", None, None, list(e.diagnostics))],
+                           {}, [], [], [])
     files["generated/interpretations.md"] = interpretations_md(chapters)
     files["generated/README.md"] = index_md(chapters, files)
-    stale, written = [], []
-    for rel, content in sorted(files.items()):
-        target = root / rel
-        current = target.read_bytes() if target.exists() else None
-        if current != content.encode("utf-8"):
-            stale.append(rel)
-            if not check:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                tmp = target.with_suffix(target.suffix + ".tmp")
-                tmp.write_bytes(content.encode("utf-8"))
-                tmp.replace(target)
-                written.append(rel)
+    owner["generated/interpretations.md"] = owner["generated/README.md"] = None
+    _progress_done()
+    mine = (set(files) if named_rel is None else
+            {rel for rel in files if owner.get(rel) is None or owner[rel] in named_rel})
+    stale = [rel for rel in sorted(mine)
+             if not (root / rel).is_file() or (root / rel).read_bytes() != files[rel].encode("utf-8")]
+    extra = _extra(root, set(files)) if named_rel is None else []
+    written: list[str] = []
+    if not check and (stale or extra):
+        try:
+            _swap_in(root, {rel: files[rel] for rel in stale}, extra)
+        except OSError as e:
+            return BuildResult(compiled + [_error("generated", f"nothing written: {shown_path(e)}")],
+                               {}, [], [], [])
+        written = stale
+    return BuildResult(compiled, files, written, stale, extra, checked=sorted(mine))
+
+
+def _recover(root: Path) -> None:
+    """Finish or undo a swap an interrupted build left half done; drop stale staging directories."""
+    import shutil
+
     gen = root / "generated"
-    extra = sorted(str(p.relative_to(root)) for p in gen.rglob("*")
-                   if p.is_file() and str(p.relative_to(root)) not in files and "__pycache__" not in p.parts) \
-        if gen.exists() else []
-    if not check:
-        for rel in extra:
-            (root / rel).unlink()
-    return BuildResult(compiled, files, written, stale, extra)
+    olds = sorted(root.glob(OLD_PREFIX + "*"))
+    if not gen.exists() and olds:
+        olds[-1].rename(gen)  # interrupted between the two renames: the old tree comes back
+        olds = olds[:-1]
+    for d in olds + sorted(root.glob(STAGING_PREFIX + "*")):
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def _swap_in(root: Path, write: dict[str, str], remove: list[str]) -> None:
+    """Write ``write`` and remove ``remove`` in a copy of generated/, then swap the copy in.
+
+    Any failure before the swap leaves generated/ untouched (the staging copy is removed); the swap
+    is two renames on one file system, undone if the second fails."""
+    import os
+    import shutil
+
+    gen = root / "generated"
+    stage = root / f"{STAGING_PREFIX}{os.getpid()}"
+    old = root / f"{OLD_PREFIX}{os.getpid()}"
+    try:
+        if gen.exists():
+            shutil.copytree(gen, stage, ignore=shutil.ignore_patterns("__pycache__"), symlinks=True)
+        else:
+            stage.mkdir()
+        for rel, text in sorted(write.items()):
+            target = stage / Path(rel).relative_to("generated")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(text.encode("utf-8"))
+        for rel in remove:
+            (stage / Path(rel).relative_to("generated")).unlink(missing_ok=True)
+        if gen.exists():
+            gen.rename(old)
+        try:
+            stage.rename(gen)
+        except OSError:
+            if old.exists():
+                old.rename(gen)
+            raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)

@@ -5,9 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def _submission_files(root: Path) -> list[Path]:
+def submission_files(root: Path) -> tuple[list[Path], list[Path]]:
+    """(the example submissions, the files whose names are refused: see compiler.build.SAFE_NAME)."""
+    from compiler.build import SAFE_NAME
+
     sub_dir = Path(root) / "rulespecs" / "submissions"
-    return sorted(sub_dir.glob("*.yaml")) if sub_dir.exists() else []
+    found = sorted(sub_dir.glob("*.yaml")) if sub_dir.exists() else []
+    return [p for p in found if SAFE_NAME.match(p.name)], [p for p in found if not SAFE_NAME.match(p.name)]
+
+
+def _submission_files(root: Path) -> list[Path]:
+    return submission_files(root)[0]
 
 
 def submission_outputs(root: Path, chapters: dict) -> dict[str, str]:

@@ -569,17 +569,47 @@ def analysis_of(sub: Submission):
     key = (id(sub.chapter), tuple(sorted((k, repr(v)) for k, v in opts.items())))
     hit = _ANALYSES.get(key)
     if hit is None or hit[0] is not sub.chapter:
-        try:
-            report = analyze(sub.game, sub.chapter, opts)
-        except (ImportError, NotImplementedError, ValueError) as e:  # a chapter the engine cannot analyse yet
-            from compiler.analysis.report import Report
+        def compute():
+            try:
+                report = analyze(sub.game, sub.chapter, opts)
+            except (ImportError, NotImplementedError, ValueError) as e:  # a chapter the engine cannot analyse yet
+                from compiler.analysis.report import Report
 
-            report = Report(sub.chapter.chapter, sub.chapter.title, dict(opts), [],
-                            ["no house edge could be computed for these selections: "
-                             + (str(e) if isinstance(e, ValueError) else
-                                f"the analysis engine does not cover Chapter {sub.chapter.chapter} yet")])
+                report = Report(sub.chapter.chapter, sub.chapter.title, dict(opts), [],
+                                ["no house edge could be computed for these selections: "
+                                 + (str(e) if isinstance(e, ValueError) else
+                                    f"the analysis engine does not cover Chapter {sub.chapter.chapter} yet")])
+            return _report_fields(report)
+
+        from compiler import cache
+
+        # by content: the chapter's data, the selections, the compiler (compiler/cache.py)
+        ckey = cache.key_of("submission-analysis", sub.chapter.data,
+                            sorted(opts.items(), key=lambda kv: kv[0]))
+        try:
+            report = _report_from(cache.cached(ckey, compute))
+        except (KeyError, TypeError, ValueError):  # a stored value of the wrong shape: recompute
+            report = _report_from(compute())
+            cache.store(ckey, _report_fields(report))
         hit = _ANALYSES[key] = (sub.chapter, report)
     return hit[1]
+
+
+def _report_fields(report) -> dict:
+    """What a document shows of an analysis report, as plain exact data (compiler/cache.py stores it)."""
+    return {"chapter": report.chapter, "title": report.title, "settings": dict(report.settings),
+            "notes": list(report.notes),
+            "figures": [{k: getattr(f, k) for k in ("wager", "name", "policy", "expected_return",
+                                                    "per_total_wagered", "hit_frequency", "outcomes", "method",
+                                                    "includes", "kind")} for f in report.figures]}
+
+
+def _report_from(fields: dict):
+    from compiler.analysis.report import Figure, Report
+
+    return Report(fields["chapter"], fields["title"], fields["settings"],
+                  [Figure(**{**f, "includes": tuple(f["includes"])}) for f in fields["figures"]],
+                  list(fields["notes"]))
 
 
 def _frac(x: Fraction) -> str:
