@@ -312,22 +312,17 @@ def _inputs_key(root: Path, named: list[str] | None) -> str | None:
 
 
 def _check_from_record(root: Path, record: dict) -> BuildResult:
-    """--check against a build record: each file's SHA-256 compared with the file on disk."""
-    import hashlib
-
+    """--check against a build record: the files a build of these very inputs makes, compared byte
+    for byte with the files on disk."""
     from compiler.spec.diagnostics import Diagnostic
 
-    stale = []
-    for rel in record["checked"]:
-        digest = record["files"][rel]
-        target = root / rel
-        if not target.is_file() or hashlib.sha256(target.read_bytes()).hexdigest() != digest:
-            stale.append(rel)
+    files = record["files"]
+    stale = [rel for rel in record["checked"]
+             if not (root / rel).is_file() or (root / rel).read_bytes() != files[rel].encode("utf-8")]
     compiled = [Compiled(path, None, None, [Diagnostic(*d) for d in diags])
                 for path, diags in record["diagnostics"].items()]
-    extra = _extra(root, set(record["files"])) if not record["partial"] else []
-    return BuildResult(compiled, dict.fromkeys(record["files"], ""), [], stale, extra, from_cache=True,
-                       checked=list(record["checked"]))
+    extra = _extra(root, set(files)) if not record["partial"] else []
+    return BuildResult(compiled, dict(files), [], stale, extra, from_cache=True, checked=list(record["checked"]))
 
 
 def _extra(root: Path, files: set[str]) -> list[str]:
@@ -366,11 +361,8 @@ def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = Non
                 pass
     res = _build(root, check, named_rel)
     if key is not None and res.ok:
-        import hashlib
-
         cache.store(key, {
-            "partial": named_rel is not None, "checked": res.checked,
-            "files": {rel: hashlib.sha256(t.encode("utf-8")).hexdigest() for rel, t in res.files.items()},
+            "partial": named_rel is not None, "checked": res.checked, "files": res.files,
             "diagnostics": {c.path: [[d.path, d.line, d.col, d.severity, d.message, d.pointer]
                                      for d in c.diagnostics] for c in res.compiled}})
     return res
