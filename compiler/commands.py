@@ -54,6 +54,10 @@ def cmd_build(args) -> int:
     from compiler.pipeline import ROOT
 
     t0 = time.perf_counter()
+    if getattr(args, "no_cache", False):
+        from compiler import cache
+
+        cache.configure(enabled=False)
     paths = [Path(p).resolve() for p in args.specs] if args.specs else None
     res = build(ROOT, check=args.check, paths=paths)
     diags = [d for c in res.compiled for d in c.diagnostics]
@@ -98,6 +102,9 @@ def register(sub) -> None:
                        description="Compile rulespecs/*.yaml into generated/ (all or nothing, byte-identical).")
     p.add_argument("specs", nargs="*", metavar="SPEC", help="only these rulespecs (default: all)")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 naming each stale file")
+    p.add_argument("--no-cache", action="store_true",
+                   help="recompute every analysis (default: results cached by content in .cache/rulespec/, "
+                        "or $RULESPEC_CACHE_DIR)")
     p.set_defaults(handler=cmd_build)
 
     from compiler import play_commands

@@ -34,6 +34,12 @@ def comment(value: Any) -> str:
     return repr(str(value))[1:-1]
 
 
+def comment_raw(value: Any) -> str:
+    """Already-escaped text (a ``repr``) kept on one comment line: any line break left is escaped."""
+    s = str(value)
+    return s if s.isprintable() else comment(s)
+
+
 def docstr(value: Any) -> str:
     """Text safe inside a triple-quoted docstring: escapes, no quote can close it."""
     return repr(str(value))[1:-1].replace('"', '\\"')
@@ -51,6 +57,7 @@ def _env(autoescape: bool) -> jinja2.Environment:
     env.filters["pyrepr"] = pyrepr
     env.filters["comment"] = comment
     env.filters["docstr"] = docstr
+    env.filters["comment_raw"] = comment_raw
     return env
 
 

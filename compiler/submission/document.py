@@ -373,10 +373,15 @@ def check_submission(doc: Document, chapters: Mapping[str, Any]) -> tuple[Submis
     if not isinstance(data, dict):
         return None, [doc.diagnostic("", "a Rules Submission is a mapping starting with 'rules_submission: 1'")]
     key = _chapter_key(data)
-    ch = chapters.get(key) if key is not None else None
+    ch = chapters.get(key) if key is not None and is_chapter_id(key) else None
     if ch is None:
         diags = schema_diagnostics(doc, BASE_SCHEMA)
-        if key is not None:
+        if key is not None and not is_chapter_id(key):
+            shown = repr(key[:40] + ("..." if len(key) > 40 else ""))
+            diags.append(doc.diagnostic(
+                "/game/chapter", f"chapter {shown} is not a chapter number: digits and at most one "
+                                 "lowercase letter, like \"567\" or \"669a\""))
+        elif key is not None:
             known = sorted(chapters)
             hint = suggest(key, known)
             diags.append(doc.diagnostic(
@@ -525,13 +530,31 @@ def load_submission(path, chapters: Mapping[str, Any], text: str | None = None) 
     return sub
 
 
+CHAPTER_ID = re.compile(r"^[0-9]{1,6}[a-z]?$")  # as the rulespec schema's `chapter`, bounded
+
+
+def is_chapter_id(key) -> bool:
+    return isinstance(key, str) and CHAPTER_ID.match(key) is not None
+
+
+def chapter_spec_files(root: Path, key: str) -> list[Path]:
+    """The rulespecs that may hold Chapter ``key``: ``rulespecs/<key>-*.yaml``, only for a chapter
+    number and only files inside ``rulespecs/`` (no path from a submission reaches the file system)."""
+    if not is_chapter_id(key):
+        return []
+    spec_dir = (Path(root) / "rulespecs").resolve()
+    return [p for p in sorted(spec_dir.glob(f"{key}-*.yaml"))
+            if p.resolve().parent == spec_dir and p.is_file()]
+
+
 def find_chapters(root: Path, wanted) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Compile the rulespecs of the wanted chapters (``rulespecs/<chapter>-*.yaml``)."""
     from compiler.pipeline import compile_spec
 
     out, diags = {}, []
+    root = Path(root).resolve()
     for key in sorted(set(wanted)):
-        for p in sorted((root / "rulespecs").glob(f"{glob_escape(key)}-*.yaml")):
+        for p in chapter_spec_files(root, key):
             rel = p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p)
             c = compile_spec(rel, p.read_text(encoding="utf-8"))
             if not c.ok:
@@ -827,7 +850,7 @@ def render_submission_files(root: Path, path: Path, chapters: Mapping[str, Any])
     doc = load_document(shown if (root / shown).exists() and not Path(shown).is_absolute() else str(path),
                         Path(path).read_bytes())
     key = _chapter_key(doc.data)
-    if key is not None and key not in chapters and list((root / "rulespecs").glob(f"{glob_escape(key)}-*.yaml")):
+    if key is not None and key not in chapters and chapter_spec_files(root, key):
         return {}
     sub, diags = check_submission(doc, chapters)
     if sub is None:
