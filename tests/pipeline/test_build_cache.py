@@ -1,0 +1,138 @@
+"""The content-addressed cache behind `rulespec build` (compiler/cache.py, issue 11 item 1): exact values,
+damaged entries detected and recomputed, --no-cache, and --check from the build record agreeing with a
+full check."""
+from __future__ import annotations
+
+import json
+import shutil
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from compiler import cache
+from compiler.build import build
+from compiler.pipeline import ROOT
+from compiler.submission import document
+
+WAR_SUBMISSION = ROOT / "rulespecs" / "submissions" / "567-war-keystone-manual.yaml"
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "cache"
+    monkeypatch.setattr(cache, "_directory", d)
+    monkeypatch.setattr(cache, "_enabled", True)
+    monkeypatch.setattr(cache, "stats", {"hits": 0, "misses": 0, "damaged": 0})
+    document._ANALYSES.clear()
+    yield d
+    document._ANALYSES.clear()
+
+
+def _war_documents() -> tuple[str, str]:
+    from compiler.submission.commands import check_files
+
+    document._ANALYSES.clear()  # the in-process memo: only the disk cache may answer
+    (res,), spec_diags = check_files([WAR_SUBMISSION], root=ROOT)
+    assert spec_diags == [] and res[1] is not None, [d.format() for d in res[2]]
+    return document.render_documents(res[1], "rulespecs/submissions/567-war-keystone-manual.yaml")
+
+
+def test_values_round_trip_exactly():
+    value = {"z": Fraction(10 ** 40 + 1, 3 ** 50), "a": [Decimal("1.10"), (1, "x", None), True],
+             "big": 2 ** 80, "neg": Fraction(-7, 2), "f": 0.1, "nested": {"k": (Fraction(1, 3),)}}
+    back = cache.decode(json.loads(json.dumps(cache.encode(value))))
+    assert back == value
+    assert list(back) == ["z", "a", "big", "neg", "f", "nested"]  # order kept
+    assert str(back["a"][0]) == "1.10" and isinstance(back["a"][1], tuple) and isinstance(back["z"], Fraction)
+    with pytest.raises(cache.Unencodable):
+        cache.encode({1: "not a string key"})
+
+
+def _damage_truncated(p: Path) -> None:
+    p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2])
+
+
+def _damage_not_json(p: Path) -> None:
+    p.write_bytes(b"\x00\xffnot json at all")
+
+
+def _damage_value(p: Path) -> None:
+    """One figure changed without updating the entry's hash: a wrong result must never be used."""
+    entry = json.loads(p.read_text())
+    text = json.dumps(entry["value"])
+    fracs = [s for s in text.split('"$frac": "')[1:]]
+    assert fracs, "the War analysis stores its figures as exact fractions"
+    first = fracs[0].split('"')[0]
+    entry["value"] = json.loads(text.replace(f'"$frac": "{first}"', '"$frac": "1/2"', 1))
+    p.write_text(json.dumps(entry))
+
+
+def _damage_other_key(p: Path) -> None:
+    entry = json.loads(p.read_text())
+    entry["key"] = "0" * 64
+    p.write_text(json.dumps(entry))
+
+
+def test_damaged_entries_are_detected_recomputed_and_give_the_same_document(cache_dir, monkeypatch):
+    monkeypatch.setattr(cache, "_enabled", False)
+    fresh = _war_documents()  # computed without any cache
+    assert not cache_dir.exists()
+    monkeypatch.setattr(cache, "_enabled", True)
+    assert _war_documents() == fresh
+    (entry,) = cache_dir.rglob("*.json")
+    assert cache.stats == {"hits": 0, "misses": 2, "damaged": 0}
+    assert _war_documents() == fresh  # a sound entry answers
+    assert cache.stats["hits"] == 1
+    for n, damage in enumerate((_damage_truncated, _damage_not_json, _damage_value, _damage_other_key), 1):
+        damage(entry)
+        assert _war_documents() == fresh, damage.__name__
+        assert cache.stats["damaged"] == n and cache.stats["misses"] == 2 + n, damage.__name__
+        ok, _ = cache.load(entry.stem)
+        assert ok, f"{damage.__name__}: the recomputed entry is written back"
+
+
+def test_no_cache_neither_reads_nor_writes(cache_dir, monkeypatch):
+    cache.store("ab" + "0" * 62, {"x": Fraction(1, 3)})
+    monkeypatch.setattr(cache, "_enabled", False)
+    calls = []
+    assert cache.cached("ab" + "0" * 62, lambda: calls.append(1) or "recomputed") == "recomputed"
+    assert calls == [1]
+    assert cache.cached("cd" + "0" * 62, lambda: "v") == "v"
+    assert not (cache_dir / "cd").exists()
+
+
+def test_check_from_the_build_record_agrees_with_a_full_check(tmp_path, monkeypatch):
+    root = tmp_path / "proj"
+    shutil.copytree(ROOT / "rulespecs", root / "rulespecs")
+    shutil.copytree(ROOT / "generated", root / "generated", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "generated" / "games" / "ch567_war.py").write_text("edited by hand")
+    (root / "generated" / "stray.txt").write_text("x")
+    (root / "generated" / "README.md").unlink()
+    first = build(root, check=True)  # computes (analyses from the shared cache) and records
+    second = build(root, check=True)
+    assert second.from_cache and not first.from_cache
+    monkeypatch.setattr(cache, "_enabled", False)
+    full = build(root, check=True)
+    assert not full.from_cache
+    for res in (first, second):
+        assert res.ok and res.files == full.files
+        assert res.stale == full.stale == ["generated/README.md", "generated/games/ch567_war.py"]
+        assert res.extra == full.extra == ["generated/stray.txt"]
+    assert (root / "generated" / "games" / "ch567_war.py").read_text() == "edited by hand"
+
+
+def test_a_changed_spec_is_not_answered_from_an_old_record(tmp_path):
+    root = tmp_path / "proj"
+    shutil.copytree(ROOT / "rulespecs", root / "rulespecs")
+    shutil.copytree(ROOT / "generated", root / "generated", ignore=shutil.ignore_patterns("__pycache__"))
+    assert build(root, check=True).stale == []
+    spec = root / "rulespecs" / "567-war.yaml"
+    text = spec.read_text()
+    old = "chosen: The Initial wager is recorded as lost"
+    assert old in text
+    spec.write_text(text.replace(old, "chosen: The Initial wager is recorded as LOST", 1))
+    res = build(root, check=True)
+    assert res.ok and not res.from_cache
+    assert "generated/interpretations.md" in res.stale
