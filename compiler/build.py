@@ -397,6 +397,10 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
             compiled.append(_error(shown_path(rel), "a rulespec file name may hold only letters, digits, '.', "
                                                     "'-' and '_' and must end in .yaml (at most 105 characters)"))
             continue
+        if p.resolve().parent != (root / "rulespecs").resolve() or not p.resolve().is_file():
+            compiled.append(_error(rel, "a rulespec must be a file inside the project's rulespecs/ "
+                                        "(this one is a link to elsewhere or not a file)"))
+            continue
         compiled.append(compile_spec(rel, p.read_text(encoding="utf-8")))
     if not all(c.ok for c in compiled):
         _progress_done()
@@ -415,7 +419,8 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
             _progress_done()
             return BuildResult(compiled + [_error(shown_path(b.relative_to(root).as_posix()),
                                                   "a Rules Submission file name may hold only letters, digits, "
-                                                  "'.', '-' and '_' and must end in .yaml") for b in bad],
+                                                  "'.', '-' and '_' and must end in .yaml, and the file must be "
+                                                  "inside rulespecs/submissions/") for b in bad],
                                {}, [], [], [])
         for i, p in enumerate(subs, 1):
             _progress(f"documenting {p.relative_to(root).as_posix()} ({i}/{len(subs)})")
@@ -451,14 +456,27 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
 
 def _recover(root: Path) -> None:
     """Finish or undo a swap an interrupted build left half done; drop stale staging directories."""
+    import os
     import shutil
 
+    def dead(d: Path) -> bool:  # left by a build that no longer runs (a running one is left alone)
+        pid = d.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            return True
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            return False
+        return False
+
     gen = root / "generated"
-    olds = sorted(root.glob(OLD_PREFIX + "*"))
+    olds = [d for d in sorted(root.glob(OLD_PREFIX + "*")) if dead(d)]
     if not gen.exists() and olds:
         olds[-1].rename(gen)  # interrupted between the two renames: the old tree comes back
         olds = olds[:-1]
-    for d in olds + sorted(root.glob(STAGING_PREFIX + "*")):
+    for d in olds + [d for d in sorted(root.glob(STAGING_PREFIX + "*")) if dead(d)]:
         shutil.rmtree(d, ignore_errors=True)
 
 
@@ -481,6 +499,7 @@ def _swap_in(root: Path, write: dict[str, str], remove: list[str]) -> None:
         for rel, text in sorted(write.items()):
             target = stage / Path(rel).relative_to("generated")
             target.parent.mkdir(parents=True, exist_ok=True)
+            target.unlink(missing_ok=True)  # a symbolic link is replaced, never written through
             target.write_bytes(text.encode("utf-8"))
         for rel in remove:
             (stage / Path(rel).relative_to("generated")).unlink(missing_ok=True)

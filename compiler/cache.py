@@ -1,8 +1,11 @@
-"""A content-addressed cache of expensive, exact results (the analyses behind Rules Submission documents).
+"""A content-addressed cache of expensive, exact results: the analyses behind Rules Submission
+documents (``compiler.submission.document.analysis_of``) and, for ``rulespec build --check``, the
+outputs of a whole build (``compiler.build``, keyed by every file under ``rulespecs/``).
 
 An entry is keyed by everything its value depends on: the content of the chapter's rulespec (its
 loaded data), the inputs (a submission's selections), the compiler's version and a hash of the
-compiler's own source (``compiler/**`` and ``schemas/``), and the Python and numpy versions. Change
+compiler's own source (``compiler/**`` and ``schemas/``), the Python version and the versions of
+numpy, jinja2, lark, pyyaml and jsonschema. Change
 any of them and the key changes; nothing is ever invalidated by hand.
 
 Entries live in ``.cache/rulespec/`` at the project root (ignored by git), or in
@@ -58,13 +61,16 @@ def directory() -> Path:
 @lru_cache(maxsize=1)
 def compiler_fingerprint() -> str:
     """SHA-256 over the compiler's version and every source file that can change a result."""
-    h = hashlib.sha256()
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
-        h.update(version("rulespec").encode())
-    except Exception:  # not installed: the source hash below still covers every change
-        h.update(b"rulespec")
+    h = hashlib.sha256()
+    # the compiler's version and the libraries a result can depend on (numbers: numpy; parsing and
+    # templates: the rest), read from their metadata without importing them
+    for dist in ("rulespec", "numpy", "jinja2", "lark", "pyyaml", "jsonschema"):
+        try:
+            h.update(f"{dist} {version(dist)}\0".encode())
+        except PackageNotFoundError:
+            h.update(f"{dist} -\0".encode())
     files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts
              and p.suffix in (".py", ".lark", ".jinja", ".json")]
     schemas = ROOT / "schemas"
@@ -74,12 +80,6 @@ def compiler_fingerprint() -> str:
         h.update(p.relative_to(ROOT).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(p.read_bytes()).digest())
     h.update(f"python {sys.version_info[0]}.{sys.version_info[1]}".encode())
-    try:
-        import numpy
-
-        h.update(f"numpy {numpy.__version__}".encode())
-    except ImportError:  # pragma: no cover
-        pass
     return h.hexdigest()
 
 

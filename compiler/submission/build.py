@@ -6,12 +6,18 @@ from pathlib import Path
 
 
 def submission_files(root: Path) -> tuple[list[Path], list[Path]]:
-    """(the example submissions, the files whose names are refused: see compiler.build.SAFE_NAME)."""
+    """(the example submissions, the files refused: a name not matching compiler.build.SAFE_NAME, or
+    a link leading outside rulespecs/submissions/)."""
     from compiler.build import SAFE_NAME
 
     sub_dir = Path(root) / "rulespecs" / "submissions"
     found = sorted(sub_dir.glob("*.yaml")) if sub_dir.exists() else []
-    return [p for p in found if SAFE_NAME.match(p.name)], [p for p in found if not SAFE_NAME.match(p.name)]
+    inside = sub_dir.resolve()
+
+    def ok(p: Path) -> bool:  # a safe name, and a file really inside rulespecs/submissions/ (no link out)
+        return bool(SAFE_NAME.match(p.name)) and p.resolve().parent == inside and p.resolve().is_file()
+
+    return [p for p in found if ok(p)], [p for p in found if not ok(p)]
 
 
 def _submission_files(root: Path) -> list[Path]:

@@ -266,10 +266,29 @@ def test_swap_interrupted_between_its_two_renames_is_undone_by_the_next_build(tm
     assert build(root).ok
     before = _snapshot(root)
     # the state a build killed between `generated -> old` and `staging -> generated` leaves
-    (root / "generated").rename(root / ".generated.old-12345")
-    (root / ".generated.staging-12345").mkdir()
-    (root / ".generated.staging-12345" / "half.txt").write_text("half")
+    (root / "generated").rename(root / ".generated.old-999999999")
+    (root / ".generated.staging-999999999").mkdir()
+    (root / ".generated.staging-999999999" / "half.txt").write_text("half")
     res = build(root, check=True)
     assert res.ok and res.stale == [] and res.extra == []
     assert _snapshot(root) == before
     assert sorted(p.name for p in root.iterdir()) == ["generated", "rulespecs"]
+
+
+def test_spec_or_submission_linked_from_outside_the_project_is_refused(tmp_path):
+    root = _war_project(tmp_path)
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(WAR.read_text(encoding="utf-8").replace("\ntitle: War\n", "\ntitle: TOPSECRET\n", 1))
+    (root / "rulespecs" / "568-linked.yaml").symlink_to(outside)
+    res = build(root)
+    assert not res.ok and not (root / "generated").exists()
+    (err,) = [d for c in res.compiled for d in c.errors]
+    assert err.path == "rulespecs/568-linked.yaml" and "link to elsewhere" in err.message
+    assert "TOPSECRET" not in err.format()
+    (root / "rulespecs" / "568-linked.yaml").unlink()
+    (root / "rulespecs" / "submissions").mkdir()
+    (root / "rulespecs" / "submissions" / "567-x.yaml").symlink_to(outside)
+    res = build(root)
+    assert not res.ok and not (root / "generated").exists()
+    (err,) = [d for c in res.compiled for d in c.errors]
+    assert "must be inside rulespecs/submissions/" in err.message
