@@ -110,11 +110,15 @@ def test_check_from_the_build_record_agrees_with_a_full_check(tmp_path, monkeypa
     (root / "generated" / "games" / "ch567_war.py").write_text("edited by hand")
     (root / "generated" / "stray.txt").write_text("x")
     (root / "generated" / "README.md").unlink()
+    from compiler.build import _inputs_key
+
+    cache._path(_inputs_key(root, None)).unlink(missing_ok=True)  # no record of these inputs yet
     first = build(root, check=True)  # computes (analyses from the shared cache) and records
     second = build(root, check=True)
     assert second.from_cache and not first.from_cache
-    monkeypatch.setattr(cache, "_enabled", False)
-    full = build(root, check=True)
+    from compiler.build import _build
+
+    full = _build(root, True, None)  # the build itself, no record (analyses still from the cache)
     assert not full.from_cache
     for res in (first, second):
         assert res.ok and res.files == full.files
@@ -124,6 +128,8 @@ def test_check_from_the_build_record_agrees_with_a_full_check(tmp_path, monkeypa
 
 
 def test_a_changed_spec_is_not_answered_from_an_old_record(tmp_path):
+    from compiler.build import _inputs_key
+
     root = tmp_path / "proj"
     shutil.copytree(ROOT / "rulespecs", root / "rulespecs")
     shutil.copytree(ROOT / "generated", root / "generated", ignore=shutil.ignore_patterns("__pycache__"))
@@ -132,7 +138,13 @@ def test_a_changed_spec_is_not_answered_from_an_old_record(tmp_path):
     text = spec.read_text()
     old = "chosen: The Initial wager is recorded as lost"
     assert old in text
+    before = _inputs_key(root, None)
     spec.write_text(text.replace(old, "chosen: The Initial wager is recorded as LOST", 1))
+    after = _inputs_key(root, None)
+    assert after != before
+    cache._path(after).unlink(missing_ok=True)  # (a record of these very inputs, from an earlier run)
     res = build(root, check=True)
     assert res.ok and not res.from_cache
     assert "generated/interpretations.md" in res.stale
+    again = build(root, check=True)
+    assert again.from_cache and again.stale == res.stale
