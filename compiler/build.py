@@ -348,13 +348,18 @@ def _extra(root: Path, files: set[str]) -> list[str]:
                   if p.is_file() and p.relative_to(root).as_posix() not in files and "__pycache__" not in p.parts)
 
 
-def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = None) -> BuildResult:
+def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = None,
+          use_record: bool = False) -> BuildResult:
     """Compile the rulespecs into ``root/generated``; with ``paths``, write only those chapters'
     outputs (and the files computed over every chapter: README, interpretations, schedules).
 
     Every chapter is compiled either way, so the whole-set files are right; nothing is written
     unless everything compiles; the new tree is assembled in a staging directory and swapped in,
-    so a build that fails at any point leaves ``generated/`` as it was."""
+    so a build that fails at any point leaves ``generated/`` as it was.
+
+    ``use_record`` (``rulespec build --check``): answer a check from the record of a build of these
+    very inputs (compiler/cache.py) when there is one; its ``compiled`` then hold the diagnostics
+    only, no chapters."""
     from compiler import cache
 
     root = Path(root)
@@ -367,7 +372,7 @@ def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = Non
             return BuildResult(errors, {}, [], [], [])
     named_rel = sorted(p.relative_to(root.resolve()).as_posix() for p in named) if named is not None else None
     key = _inputs_key(root, named_rel) if cache.enabled() else None
-    if key is not None and check:
+    if key is not None and check and use_record:
         ok, record = cache.load(key)
         if ok:
             try:

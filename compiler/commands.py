@@ -59,7 +59,7 @@ def cmd_build(args) -> int:
 
         cache.configure(enabled=False)
     paths = [Path(p).resolve() for p in args.specs] if args.specs else None
-    res = build(ROOT, check=args.check, paths=paths)
+    res = build(ROOT, check=args.check, paths=paths, use_record=True)
     diags = [d for c in res.compiled for d in c.diagnostics]
     _print_diags(diags)
     if not res.ok:

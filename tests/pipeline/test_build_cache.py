@@ -113,8 +113,8 @@ def test_check_from_the_build_record_agrees_with_a_full_check(tmp_path, monkeypa
     from compiler.build import _inputs_key
 
     cache._path(_inputs_key(root, None)).unlink(missing_ok=True)  # no record of these inputs yet
-    first = build(root, check=True)  # computes (analyses from the shared cache) and records
-    second = build(root, check=True)
+    first = build(root, check=True, use_record=True)  # computes (analyses from the shared cache) and records
+    second = build(root, check=True, use_record=True)
     assert second.from_cache and not first.from_cache
     from compiler.build import _build
 
@@ -133,7 +133,7 @@ def test_a_changed_spec_is_not_answered_from_an_old_record(tmp_path):
     root = tmp_path / "proj"
     shutil.copytree(ROOT / "rulespecs", root / "rulespecs")
     shutil.copytree(ROOT / "generated", root / "generated", ignore=shutil.ignore_patterns("__pycache__"))
-    assert build(root, check=True).stale == []
+    assert build(root, check=True, use_record=True).stale == []
     spec = root / "rulespecs" / "567-war.yaml"
     text = spec.read_text()
     old = "chosen: The Initial wager is recorded as lost"
@@ -143,8 +143,8 @@ def test_a_changed_spec_is_not_answered_from_an_old_record(tmp_path):
     after = _inputs_key(root, None)
     assert after != before
     cache._path(after).unlink(missing_ok=True)  # (a record of these very inputs, from an earlier run)
-    res = build(root, check=True)
+    res = build(root, check=True, use_record=True)
     assert res.ok and not res.from_cache
     assert "generated/interpretations.md" in res.stale
-    again = build(root, check=True)
+    again = build(root, check=True, use_record=True)
     assert again.from_cache and again.stale == res.stale

@@ -269,7 +269,7 @@ def test_swap_interrupted_between_its_two_renames_is_undone_by_the_next_build(tm
     (root / "generated").rename(root / ".generated.old-999999999")
     (root / ".generated.staging-999999999").mkdir()
     (root / ".generated.staging-999999999" / "half.txt").write_text("half")
-    res = build(root, check=True)
+    res = build(root, check=True, use_record=True)
     assert res.ok and res.stale == [] and res.extra == []
     assert _snapshot(root) == before
     assert sorted(p.name for p in root.iterdir()) == ["generated", "rulespecs"]
