@@ -81,8 +81,8 @@ def test_document_renders_each_rule_with_condition_and_choice_in_order(ch688a):
     assert i1 < i2 < i3 < i4
     row2 = md[i2:i3]
     assert "One pair: the pair in the high hand" in row2
-    assert "`category(best(five\\_card, setting.cards)) == 'pair'`" in row2
-    assert "1. keep `category(hand(five\\_card, setting.high)) == 'pair'`; 2. max `hand(low\\_hand, setting.low)`" in row2
+    assert "`category(best(five_card, setting.cards)) == 'pair'`" in row2
+    assert "1. keep `category(hand(five_card, setting.high)) == 'pair'`; 2. max `hand(low_hand, setting.low)`" in row2
     assert "any cards" in md[i4:]
     # HTML: every string escaped (the house way's quotes and comparison signs included)
     assert "== &#39;pair&#39;" in html and "<li>keep <code>" in html
