@@ -363,12 +363,12 @@ def test_missing_file_and_directory(tmp_path):
 
 
 def test_deep_nesting():
-    msg = "error: nesting deeper than 256 levels"
-    assert errors_of("d.yaml", "[" * 300 + "]" * 300) == [f"d.yaml:1:258: {msg}"]
-    assert errors_of("d.yaml", "[" * 5000 + "]" * 5000) == [f"d.yaml:1:258: {msg}"]
+    msg = "error: nesting deeper than 64 levels"
+    assert errors_of("d.yaml", "[" * 300 + "]" * 300) == [f"d.yaml:1:66: {msg}"]
+    assert errors_of("d.yaml", "[" * 5000 + "]" * 5000) == [f"d.yaml:1:66: {msg}"]
     block = "a:\n" + "".join("  " * i + "- \n" for i in range(1, 400))
-    assert errors_of("d.yaml", block) == [f"d.yaml:258:515: {msg}"]
-    ok = "[" * 200 + "]" * 200
+    assert errors_of("d.yaml", block) == [f"d.yaml:66:131: {msg}"]
+    ok = "[" * 64 + "]" * 64
     assert load_document("d.yaml", ok).position("/0/0/0") == (1, 4)
 
 
