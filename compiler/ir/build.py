@@ -50,14 +50,23 @@ class _Builder:
         n.paytables.update((d.get("paytables") or {}).keys())
         n.options.update((d.get("options") or {}).keys())
 
+        n.owner_zones = {"player": set(), "dealer": set(), "community": set()}
+        owners = {"players": ("player",), "dealer": ("dealer",), "community": ("community",),
+                  "positions": ("player", "dealer")}
+
         def walk(steps):
             for s in steps or ():
                 if s.get("do") == "decide":
                     n.decisions[s["id"]] = {c["id"] for c in s.get("choices") or ()}
                 if s.get("zone"):
                     n.zones.add(s["zone"])
+                if s.get("do") == "deal":
+                    for owner in owners.get(s.get("to", "players"), ()):
+                        n.owner_zones[owner].add(s.get("zone", "cards"))
                 if s.get("do") == "set_hands":
                     n.zones.update(("high", "low"))
+                    for owner in owners.get(s.get("to", "players"), ()):
+                        n.owner_zones[owner].update(("high", "low"))
                     if s.get("flag"):
                         n.flags.add(s["flag"])
                 walk(s.get("steps"))

@@ -404,6 +404,9 @@ class Names:
     options: set[str] = field(default_factory=set)
     decisions: dict[str, set[str]] = field(default_factory=dict)
     zones: set[str] = field(default_factory=set)
+    # zones some deal (or set_hands) step gives each owner ('player', 'dealer', 'community');
+    # None: not known, every zone of `zones` is accepted for every owner
+    owner_zones: dict[str, set[str]] | None = None
     flags: set[str] = field(default_factory=set)
     used: dict[str, set[str]] = field(default_factory=dict)
 
@@ -457,6 +460,10 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
             if owner in ("player", "dealer", "community") and len(n.parts) == 2 and n.parts[1] != "cards" \
                     and n.parts[1] not in names.zones:
                 bad(f"unknown card zone {n.parts[1]!r}{_suggest(n.parts[1], names.zones)}", n)
+            elif owner in ("player", "dealer", "community") and len(n.parts) == 2 and n.parts[1] != "cards" \
+                    and names.owner_zones is not None and n.parts[1] not in names.owner_zones.get(owner, ()):
+                whom = {"player": "the players", "dealer": "the dealer", "community": "the community cards"}[owner]
+                bad(f"no step deals {whom} a zone {n.parts[1]!r}, so {'.'.join(n.parts)} would always be empty", n)
             if owner in ("player", "dealer") and len(n.parts) == 1:
                 bad(f"{owner!r} needs a zone, e.g. {owner}.cards", n)
             if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):
