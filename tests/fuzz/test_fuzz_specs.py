@@ -7,9 +7,9 @@ settling twice, names from elsewhere in the spec), writes it back as YAML and ch
 
 * ``compile_spec`` (what ``rulespec validate`` runs) never raises: it returns diagnostics, each
   positioned as ``FILE:LINE:COL: severity: message``, or passes;
-* a spec that passes also gives its game module, rendered and executed in memory as
-  ``rulespec build`` and ``load_game`` do (nothing is written to generated/), and the module's
-  rankings build.
+* a spec that passes also gives every output ``rulespec build`` makes of it, in memory
+  (``compiler.build.chapter_outputs``: game module, regulation text, forms, submission schema;
+  nothing is written to generated/); its game module executes and its rankings build.
 
 Deterministic (``derandomize=True``, no example database) and bounded (``max_examples``).
 """
@@ -26,7 +26,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler.codegen.generate import render_game_module
+from compiler.build import chapter_outputs
 from compiler.pipeline import ROOT, compile_spec
 from compiler.runtime.rankings import Ranking
 
@@ -131,11 +131,13 @@ def check(name: str, data) -> None:
     c = compile_spec("fuzz.yaml", text)  # must not raise, whatever the input
     for d in c.diagnostics:
         assert POSITIONED.match(d.format()), (name, d.format())
+        assert "could not check" not in d.message, (name, d.format())  # the checks' safety net
     if c.errors:
         assert c.chapter is None
         return
     assert c.ok, (name, [d.format() for d in c.diagnostics])
-    source = render_game_module(c.chapter)
+    outputs = chapter_outputs(c.chapter)  # in memory: nothing written
+    source = outputs[f"generated/games/{c.chapter.module_name}.py"]
     module = types.ModuleType("fuzzed_game")
     exec(compile(source, "<fuzzed game>", "exec"), module.__dict__)
     game = module.GAME

@@ -339,3 +339,14 @@ def test_cli_validate_reports_every_later_crash_at_once_and_writes_nothing(capsy
     assert len(lines) == 9 and all(ln.startswith(f"{path}:") and ": error: " in ln for ln in lines)
     assert "Traceback" not in out.err + out.out and "valid" not in out.out
     assert generated == {p: p.stat().st_mtime_ns for p in (ROOT / "generated").rglob("*") if p.is_file()}
+
+
+def test_the_events_validate_accepts_are_those_the_rule_language_documents():
+    import re
+
+    from compiler.lint.checks import EVENTS
+
+    doc = (ROOT / "docs" / "rule-language.md").read_text(encoding="utf-8")
+    listed = doc[doc.index("Known event names"):doc.index("A chapter answers the events its")]
+    assert sorted(set(re.findall(r"`([a-z_]+)`", listed)) - {"events", "before", "after", "seat", "cards", "count",
+                                                              "cards.cut.offer"}) == sorted(EVENTS)
