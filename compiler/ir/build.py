@@ -125,6 +125,13 @@ class _Builder:
         problems: list[NameProblem] = []
         check_actions(acts, self.names, problems)
         problems.extend(settled_twice(acts))
+        wagers = self.data.get("wagers") or {}
+        for a in acts:  # `win W` alone pays W's default payout: W must name one
+            if a.kind == "win" and a.wager in wagers and a.payout is None and a.odds is None \
+                    and a.paytable is None and not (wagers[a.wager] or {}).get("pays"):
+                problems.append(NameProblem(f"'win {a.wager}' pays the wager's default payout, but wager "
+                                            f"{a.wager!r} has no 'pays': give it one or write "
+                                            f"'win {a.wager} at PAYOUT'", a.line, a.column))
         for p in problems:
             self.error(ptr, p.message, p.line, p.column)
         return acts

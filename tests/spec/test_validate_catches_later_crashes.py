@@ -350,3 +350,12 @@ def test_the_events_validate_accepts_are_those_the_rule_language_documents():
     listed = doc[doc.index("Known event names"):doc.index("A chapter answers the events its")]
     assert sorted(set(re.findall(r"`([a-z_]+)`", listed)) - {"events", "before", "after", "seat", "cards", "count",
                                                               "cards.cut.offer"}) == sorted(EVENTS)
+
+
+def test_win_without_odds_for_a_wager_without_a_payout():
+    text = edit(HIGH, "required: true, pays: even}", "required: true}")
+    text = edit(text, "    text: High Card is played", "    text: High Card is played")
+    line, col = at(text, "win bet}")
+    assert errors(text)[0] == (f"b.yaml:{line}:{col}: error: 'win bet' pays the wager's default payout, but wager "
+                               f"'bet' has no 'pays': give it one or write 'win bet at PAYOUT' "
+                               f"[at /procedure/2/rules/0/then]")
