@@ -18,7 +18,7 @@ MAX_NODES = 25_000
 """YAML nodes (scalars, mappings, sequences) in the document as written. Counted while composing,
 so a huge document stops at this node (the pure-Python composer reads about 20,000 nodes a second)."""
 
-MAX_ALIAS_NODES = 100_000
+MAX_ALIAS_NODES = 10_000
 """Nodes produced by expanding aliases (``*name``): stops "billion laughs" documents."""
 
 MAX_DEPTH = 64

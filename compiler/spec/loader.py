@@ -43,7 +43,7 @@ Safety and limits (decisions)
   All of them are reported.
 * Anchors and aliases are supported; every alias is expanded to an independent copy.
   Nodes produced by alias expansion are counted; more than ``MAX_ALIAS_NODES``
-  (100,000) stops loading with an error at the alias being expanded (billion laughs).
+  (10,000) stops loading with an error at the alias being expanded (billion laughs).
   An alias to an enclosing anchor (a cycle) is an error.
 * Merge keys (``<<: *base``) are **rejected** (error at the ``<<`` key): they hide
   where a field comes from, and positions/duplicate detection would be ambiguous.
