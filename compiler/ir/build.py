@@ -156,6 +156,11 @@ class _Builder:
             self.names.use("paytable", s["paytable"])
         if s.get("wager") is not None:
             self.names.use("wager", s["wager"])
+        for key in ("equal_to", "larger_first"):
+            if s.get(key) is not None:
+                if s[key] not in self.names.wagers:
+                    self.error(f"{ptr}/{key}", f"unknown wager {s[key]!r}: '{key}' names a wager of this spec")
+                self.names.use("wager", s[key])
         if s.get("house_way") is not None and s["house_way"] not in (self.data.get("house_ways") or {}):
             self.error(ptr + "/house_way", f"unknown house way {s['house_way']!r}"
                        f" (house ways: {sorted(self.data.get('house_ways') or {})})")
