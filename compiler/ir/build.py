@@ -12,6 +12,7 @@ from compiler.ir.model import (Chapter, Choice, Constraint, HouseWay, HouseWayRu
                                Src, Step)
 from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_actions, check_expr, parse_actions,
                                  parse_expr)
+from compiler.lint.checks import data_diagnostics
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
 
@@ -49,14 +50,23 @@ class _Builder:
         n.paytables.update((d.get("paytables") or {}).keys())
         n.options.update((d.get("options") or {}).keys())
 
+        n.owner_zones = {"player": set(), "dealer": set(), "community": set()}
+        owners = {"players": ("player",), "dealer": ("dealer",), "community": ("community",),
+                  "positions": ("player", "dealer")}
+
         def walk(steps):
             for s in steps or ():
                 if s.get("do") == "decide":
                     n.decisions[s["id"]] = {c["id"] for c in s.get("choices") or ()}
                 if s.get("zone"):
                     n.zones.add(s["zone"])
+                if s.get("do") == "deal":
+                    for owner in owners.get(s.get("to", "players"), ()):
+                        n.owner_zones[owner].add(s.get("zone", "cards"))
                 if s.get("do") == "set_hands":
                     n.zones.update(("high", "low"))
+                    for owner in owners.get(s.get("to", "players"), ()):
+                        n.owner_zones[owner].update(("high", "low"))
                     if s.get("flag"):
                         n.flags.add(s["flag"])
                 walk(s.get("steps"))
@@ -114,6 +124,14 @@ class _Builder:
             return ()
         problems: list[NameProblem] = []
         check_actions(acts, self.names, problems)
+        problems.extend(settled_twice(acts))
+        wagers = self.data.get("wagers") or {}
+        for a in acts:  # `win W` alone pays W's default payout: W must name one
+            if a.kind == "win" and a.wager in wagers and a.payout is None and a.odds is None \
+                    and a.paytable is None and not (wagers[a.wager] or {}).get("pays"):
+                problems.append(NameProblem(f"'win {a.wager}' pays the wager's default payout, but wager "
+                                            f"{a.wager!r} has no 'pays': give it one or write "
+                                            f"'win {a.wager} at PAYOUT'", a.line, a.column))
         for p in problems:
             self.error(ptr, p.message, p.line, p.column)
         return acts
@@ -138,6 +156,11 @@ class _Builder:
             self.names.use("paytable", s["paytable"])
         if s.get("wager") is not None:
             self.names.use("wager", s["wager"])
+        for key in ("equal_to", "larger_first"):
+            if s.get(key) is not None:
+                if s[key] not in self.names.wagers:
+                    self.error(f"{ptr}/{key}", f"unknown wager {s[key]!r}: '{key}' names a wager of this spec")
+                self.names.use("wager", s[key])
         if s.get("house_way") is not None and s["house_way"] not in (self.data.get("house_ways") or {}):
             self.error(ptr + "/house_way", f"unknown house way {s['house_way']!r}"
                        f" (house ways: {sorted(self.data.get('house_ways') or {})})")
@@ -203,6 +226,7 @@ class _Builder:
         ppp = (d.get("table") or {}).get("positions_per_player") or {}
         positions_max = self.expr(ppp["max"], "/table/positions_per_player/max") if ppp else None
         house_ways = tuple(self.house_way(hid, hw) for hid, hw in (d.get("house_ways") or {}).items())
+        self.diags.extend(data_diagnostics(self.doc))
         if any(x for x in self.diags if x.is_error):
             return None
         return Chapter(d["chapter"], d["title"], self.doc.path, slug_of(d["chapter"], d["title"]), d, procedure,
@@ -222,6 +246,42 @@ class _Builder:
             rules.append(HouseWayRule(r["cite"], self.expr(r.get("when"), rp + "/when"), r.get("when"), choose,
                                       self.src(rp), r.get("note", "")))
         return HouseWay(hid, hw.get("title", hid), hw["cite"], tuple(rules), self.src(ptr))
+
+
+SETTLES = ("win", "lose", "push", "return", "surrender")
+
+
+def _said(a) -> str:
+    word = "return" if a.kind == "return" else a.kind
+    return f"{word} {'all' if a.wager == '*' else a.wager}"
+
+
+def settled_twice(actions) -> list[NameProblem]:
+    """A wager settled twice by one rule (``win bet; lose bet``, ``lose all; win bet``): the second
+    outcome could never apply, so the rule says two things at once."""
+    problems = []
+    settled: dict[str, object] = {}
+    every = None  # the `... all` that settled every open wager
+    for a in actions:
+        if a.kind == "place" and a.wager:
+            settled.pop(a.wager, None)
+            settled[a.wager] = None  # placed after `all`: open again
+            continue
+        if a.kind not in SETTLES or a.wager is None:
+            continue
+        if a.wager == "*":
+            if every is None:
+                every = a
+            continue
+        first = settled.get(a.wager)
+        if first is None and a.wager not in settled and every is not None:
+            first = every
+        if first is not None:
+            problems.append(NameProblem(f"wager {a.wager!r} is settled twice in this rule: "
+                                        f"'{_said(a)}' after '{_said(first)}'", a.line, a.column))
+        else:
+            settled[a.wager] = a
+    return problems
 
 
 def _walk(steps):

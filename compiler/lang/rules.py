@@ -30,9 +30,10 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from compiler.runtime.money import Odds
+from compiler.spec.limits import MAX_EXPR_CHARS, MAX_EXPR_DEPTH, MAX_NUMBER_DIGITS
 
 
 class RuleSyntaxError(ValueError):
@@ -269,7 +270,44 @@ class _ToAst(Transformer):
         return Action("note", text=str(c[0])[1:-1], **_pos(meta))
 
 
+_NUMBER_TOKENS = frozenset({"INT", "DECIMAL", "MONEY", "NUMBER_COMMA", "PERCENT", "FRACTION"})
+
+
+def _digits(token: str) -> int:
+    return sum(ch.isdigit() for ch in token)
+
+
+def _check_tree(tree: Tree) -> None:
+    """Limits and values the transformer cannot take, checked without recursion: nesting depth,
+    digits of numbers, zero denominators (``1/0``, ``1 to 0``)."""
+    stack: list[tuple[Any, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if node is None:  # an empty optional part ([expr ...])
+            continue
+        if isinstance(node, Token):
+            if node.type in _NUMBER_TOKENS:
+                parts = str(node).split("/") if node.type == "FRACTION" else [str(node)]
+                if any(_digits(p) > MAX_NUMBER_DIGITS for p in parts):
+                    raise RuleSyntaxError(f"number with more than {MAX_NUMBER_DIGITS} digits", node.line, node.column)
+                if node.type == "FRACTION" and int(parts[1]) == 0:
+                    raise RuleSyntaxError(f"fraction {node} has a zero denominator", node.line, node.column)
+            continue
+        if depth > MAX_EXPR_DEPTH:
+            meta = node.meta
+            line, col = (meta.line, meta.column) if not getattr(meta, "empty", True) else (1, 1)
+            raise RuleSyntaxError(f"rule nested more than {MAX_EXPR_DEPTH} levels deep (simplify it)", line, col)
+        if node.data in ("odds_to", "odds_for"):
+            den = node.children[1]
+            if isinstance(den, Token) and _digits(den) <= MAX_NUMBER_DIGITS and _num(str(den)) == 0:
+                raise RuleSyntaxError(f"odds '{node.children[0]} {node.data[5:]} {den}' divide by zero",
+                                      den.line, den.column)
+        stack.extend((c, depth + 1) for c in node.children)
+
+
 def _parse(text: str, start: str):
+    if len(text) > MAX_EXPR_CHARS:
+        raise RuleSyntaxError(f"rule longer than {MAX_EXPR_CHARS:,} characters ({len(text):,}); split it", 1, 1)
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedCharacters as e:
@@ -287,7 +325,13 @@ def _parse(text: str, start: str):
                               tok.column) from None
     except UnexpectedInput as e:  # pragma: no cover - other lark errors
         raise RuleSyntaxError(str(e).splitlines()[0], getattr(e, "line", 1), getattr(e, "column", 1)) from None
-    return _ToAst().transform(tree)
+    _check_tree(tree)
+    try:
+        return _ToAst().transform(tree)
+    except VisitError as e:  # a value the checks above did not foresee: an error, never a traceback
+        meta = getattr(e.obj, "meta", None)
+        line, col = (meta.line, meta.column) if meta is not None and not getattr(meta, "empty", True) else (1, 1)
+        raise RuleSyntaxError(f"cannot read this rule: {e.orig_exc}", line, col) from None
 
 
 _TERMINAL_NAMES = {"NAME": "a name", "INT": "a number", "DECIMAL": "a number", "MONEY": "an amount",
@@ -360,6 +404,9 @@ class Names:
     options: set[str] = field(default_factory=set)
     decisions: dict[str, set[str]] = field(default_factory=dict)
     zones: set[str] = field(default_factory=set)
+    # zones some deal (or set_hands) step gives each owner ('player', 'dealer', 'community');
+    # None: not known, every zone of `zones` is accepted for every owner
+    owner_zones: dict[str, set[str]] | None = None
     flags: set[str] = field(default_factory=set)
     used: dict[str, set[str]] = field(default_factory=dict)
 
@@ -413,6 +460,10 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
             if owner in ("player", "dealer", "community") and len(n.parts) == 2 and n.parts[1] != "cards" \
                     and n.parts[1] not in names.zones:
                 bad(f"unknown card zone {n.parts[1]!r}{_suggest(n.parts[1], names.zones)}", n)
+            elif owner in ("player", "dealer", "community") and len(n.parts) == 2 and n.parts[1] != "cards" \
+                    and names.owner_zones is not None and n.parts[1] not in names.owner_zones.get(owner, ()):
+                whom = {"player": "the players", "dealer": "the dealer", "community": "the community cards"}[owner]
+                bad(f"no step deals {whom} a zone {n.parts[1]!r}, so {'.'.join(n.parts)} would always be empty", n)
             if owner in ("player", "dealer") and len(n.parts) == 1:
                 bad(f"{owner!r} needs a zone, e.g. {owner}.cards", n)
             if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):

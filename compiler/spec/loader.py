@@ -43,11 +43,14 @@ Safety and limits (decisions)
   All of them are reported.
 * Anchors and aliases are supported; every alias is expanded to an independent copy.
   Nodes produced by alias expansion are counted; more than ``MAX_ALIAS_NODES``
-  (100,000) stops loading with an error at the alias being expanded (billion laughs).
+  (10,000) stops loading with an error at the alias being expanded (billion laughs).
   An alias to an enclosing anchor (a cycle) is an error.
 * Merge keys (``<<: *base``) are **rejected** (error at the ``<<`` key): they hide
   where a field comes from, and positions/duplicate detection would be ambiguous.
-* Nesting deeper than ``MAX_DEPTH`` (256) is an error.
+* Nesting deeper than ``MAX_DEPTH`` (64) is an error; so are a file larger than
+  ``MAX_FILE_BYTES``, more than ``MAX_NODES`` nodes (counted while composing: refused at
+  once) and a number of more than ``MAX_NUMBER_DIGITS`` digits.  The limits live in
+  :mod:`compiler.spec.limits`.
 * Characters YAML forbids (control characters other than tab/LF/CR, lone
   surrogates, U+FFFE/U+FFFF) are reported all at once before parsing.
 * Syntax errors become a single diagnostic at PyYAML's problem mark with a plain
@@ -96,8 +99,7 @@ __all__ = [
     "quote",
 ]
 
-MAX_ALIAS_NODES = 100_000
-MAX_DEPTH = 256
+from .limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER_DIGITS  # noqa: E402
 MAX_ENCODING_ERRORS = 20
 MAX_CHARACTER_ERRORS = 20
 
@@ -250,7 +252,8 @@ def _read(path: str) -> str:
     try:
         if p.is_dir():
             raise IsADirectoryError(path)
-        raw = p.read_bytes()
+        with p.open("rb") as f:  # never more than the limit, whatever the file is (a FIFO, /dev/zero)
+            raw = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise DiagnosticError([Diagnostic(path, 1, 1, "error", "file not found")]) from None
     except IsADirectoryError:
@@ -260,7 +263,15 @@ def _read(path: str) -> str:
     except OSError as e:
         raise DiagnosticError([Diagnostic(path, 1, 1, "error",
                                           f"cannot read file: {e.strerror or e}")]) from None
+    _check_size(path, len(raw))
     return _decode(path, raw)
+
+
+def _check_size(path: str, size: int) -> None:
+    if size > MAX_FILE_BYTES:
+        raise DiagnosticError([Diagnostic(path, 1, 1, "error",
+                                          f"file is larger than {MAX_FILE_BYTES:,} bytes, the limit for a rulespec "
+                                          f"(docs/spec-format.md, Limits)")])
 
 
 def _check_characters(path: str, text: str) -> None:
@@ -290,10 +301,22 @@ class _AliasRef:
         self.start_mark = start_mark
 
 
+class _TooManyNodes(Exception):
+    def __init__(self, mark):
+        self.mark = mark
+
+
 class _PySafeComposer(yaml.SafeLoader):
-    """Pure-Python safe loader whose composer records aliases as :class:`_AliasRef`."""
+    """Pure-Python safe loader whose composer records aliases as :class:`_AliasRef` and stops
+    at the ``MAX_NODES``-th node."""
+
+    max_nodes = MAX_NODES
+    nodes = 0
 
     def compose_node(self, parent, index):
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _TooManyNodes(self.peek_event().start_mark)
         if self.check_event(AliasEvent):
             event = self.peek_event()
             if event.anchor in self.anchors:
@@ -364,6 +387,10 @@ def _compose_python(path: str, text: str, max_depth: int) -> Node | None:
         return loader.get_single_node()
     except yaml.YAMLError as e:
         raise DiagnosticError([_syntax_diagnostic(path, e)]) from None
+    except _TooManyNodes as e:
+        raise DiagnosticError([Diagnostic(path, e.mark.line + 1, e.mark.column + 1, "error",
+                                          f"more than {MAX_NODES:,} YAML nodes, the limit for a rulespec "
+                                          f"(docs/spec-format.md, Limits)")]) from None
     except RecursionError:
         pass
     finally:
@@ -372,6 +399,16 @@ def _compose_python(path: str, text: str, max_depth: int) -> Node | None:
 
 
 # --------------------------------------------------------------------------- converting
+
+
+def _fits_digits(value: Decimal) -> bool:
+    """At most MAX_NUMBER_DIGITS digits before and after the point together (1e400 does not fit)."""
+    if value.is_zero():
+        return True
+    t = value.normalize().as_tuple()
+    before = max(len(t.digits) + t.exponent, 0)
+    after = max(-t.exponent, 0)
+    return before + after <= MAX_NUMBER_DIGITS
 
 
 class _Abort(Exception):
@@ -400,11 +437,20 @@ class _Converter:
         if tag == STR:
             return node.value
         if tag == INT:
+            if sum(ch.isdigit() for ch in node.value) > MAX_NUMBER_DIGITS:
+                self.error(node.start_mark, f"number with more than {MAX_NUMBER_DIGITS} digits "
+                                            f"(quote it if it is text)", pointer)
+                return None
             try:
-                return _CONSTRUCTOR.construct_yaml_int(node)
+                value = _CONSTRUCTOR.construct_yaml_int(node)
             except (ValueError, IndexError):
                 self.error(node.start_mark, f"invalid integer {quote(node.value)}", pointer)
                 return None
+            if abs(value) >= 10 ** MAX_NUMBER_DIGITS:  # 0x / 0o / sexagesimal forms
+                self.error(node.start_mark, f"number with more than {MAX_NUMBER_DIGITS} digits "
+                                            f"(quote it if it is text)", pointer)
+                return None
+            return value
         if tag == FLOAT:
             return self.decimal(node, pointer)
         if tag == BOOL:
@@ -441,6 +487,10 @@ class _Converter:
             return None
         if not value.is_finite():
             self.error(node.start_mark, f"non-finite number {quote(node.value)} is not allowed "
+                                        f"(quote it if it is text)", pointer)
+            return None
+        if not _fits_digits(value):
+            self.error(node.start_mark, f"number with more than {MAX_NUMBER_DIGITS} digits "
                                         f"(quote it if it is text)", pointer)
             return None
         return value
@@ -557,7 +607,11 @@ def load_document(path: str | os.PathLike, text: str | bytes | None = None, *,
     if text is None:
         text = _read(spath)
     elif isinstance(text, (bytes, bytearray)):
+        _check_size(spath, len(text))
         text = _decode(spath, bytes(text))
+    else:
+        if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+            _check_size(spath, MAX_FILE_BYTES + 1)
     if text.startswith("\ufeff"):
         text = text[1:]
     _check_characters(spath, text)

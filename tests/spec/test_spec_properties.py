@@ -9,15 +9,23 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError, pointer_of
+from compiler.spec.limits import MAX_NUMBER_DIGITS
 from compiler.spec.loader import load_document
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
+def _digits_fit(f: float) -> bool:
+    """At most MAX_NUMBER_DIGITS digits before and after the point together (fixed-point text)."""
+    whole, _, frac = format(abs(Decimal(repr(f))), "f").partition(".")
+    return len(whole.lstrip("0")) + len(frac.rstrip("0")) <= MAX_NUMBER_DIGITS
+
+
+BOUND = 10 ** MAX_NUMBER_DIGITS
 scalars = st.one_of(
     st.none(),
     st.booleans(),
-    st.integers(),
-    st.floats(allow_nan=False, allow_infinity=False),
+    st.integers(min_value=-BOUND + 1, max_value=BOUND - 1),
+    st.floats(allow_nan=False, allow_infinity=False).filter(_digits_fit),
     st.text(),
 )
 data_strategy = st.recursive(
@@ -80,7 +88,7 @@ plain_scalars = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-10**6, 10**6),
-    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.floats(allow_nan=False, allow_infinity=False, width=32).filter(_digits_fit),
     st.from_regex(r"[A-Za-z][A-Za-z0-9 ]{0,10}[a-z]", fullmatch=True),
 )
 position_data = st.recursive(
