@@ -67,7 +67,7 @@ def _game_and_selections(args):
 
 
 def cmd_settle(args) -> int:
-    from compiler.round_file import DecisionMissing, SettingError, load_round
+    from compiler.round_file import DecisionMissing, SettingError, check_round, diagnostic_of, load_round
     from compiler.runtime.engine import EngineError
 
     mod, compiled = _load(args.spec)
@@ -80,30 +80,27 @@ def cmd_settle(args) -> int:
             print(d.format(), file=sys.stderr)
         return 1
     if rs.chapter != mod.CHAPTER:
-        print(f"{args.round}: error: the round is of Chapter {rs.chapter}, the spec is Chapter {mod.CHAPTER}",
-              file=sys.stderr)
+        print(rs.doc.diagnostic("/chapter", f"the round is of Chapter {rs.chapter}, the spec is Chapter "
+                                            f"{mod.CHAPTER}").format(), file=sys.stderr)
         return 1
-    opts = _selections(args, compiled, rs.doc.data.get("submission"))
-    if opts is None:
+    extra = _selections(args, compiled, rs.doc.data.get("submission"))
+    if extra is None:
         return 1
-    opts = {**rs.options, **opts}
+    opts, errs = check_round(rs, mod.GAME, compiled.chapter.data, extra)
+    if errs:
+        for d in errs:
+            print(d.format(), file=sys.stderr)
+        return 1
     try:
         table = mod.new_table(opts, shoe=rs.shoe())
         table.first_after_shuffle = rs.first_after_shuffle
         table.game_beginning = False
         for mid, reading in rs.meters.items():
-            if mid not in table.meters:
-                print(f"{args.round}: error: Chapter {mod.CHAPTER} has no progressive meter {mid!r}; "
-                      f"meters: {sorted(table.meters)}", file=sys.stderr)
-                return 1
             table.meters[mid] = reading
         result = table.play_round(rs.bets, rs.strategy(), rs.events, new_dealer=rs.new_dealer,
                                   players=rs.players or None, rolls=rs.rolls, dealer_setting=rs.dealer_setting)
-    except (DecisionMissing, SettingError) as e:
-        print(f"{args.round}: error: {e}", file=sys.stderr)
-        return 1
-    except EngineError as e:
-        print(f"{args.round}: error: {e}", file=sys.stderr)
+    except (DecisionMissing, SettingError, EngineError) as e:
+        print(diagnostic_of(rs, e).format(), file=sys.stderr)
         return 1
     unused = rs.shoe().unused() if False else table.shoe.unused()
     warnings = [f"the hand history gives cards never dealt by the procedure: "
