@@ -287,7 +287,7 @@ def check_options(chapter_data: dict, given: dict) -> tuple[dict, list[tuple[str
             continue
         v, msg = check_value(chapter_data, oid, options[oid], value)
         if msg is not None:
-            errs.append((oid, f"option {oid}: {msg}"))
+            errs.append((oid, msg))
         else:
             out[oid] = v
     return out, errs
@@ -316,8 +316,9 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
 
     opts, bad = check_options(chapter_data, rs.options)
     for oid, msg in bad:
-        errs.append(doc.diagnostic(f"/options/{escape_token(oid)}", msg, at_key=oid not in
-                                   (chapter_data.get("options") or {})))
+        known = oid in (chapter_data.get("options") or {})
+        errs.append(doc.diagnostic(f"/options/{escape_token(oid)}", f"option {oid}: {msg}" if known else msg,
+                                   at_key=not known))
     opts = {**opts, **(extra or {})}
     table = None
     if not bad:
