@@ -30,7 +30,7 @@ from typing import Any
 
 from compiler.runtime.cards import JOKER, CardError, card_str, parse_card
 from compiler.runtime.engine import CallbackStrategy, Strategy
-from compiler.runtime.money import MoneyError, money
+from compiler.runtime.money import CENT, MoneyError, money
 from compiler.runtime.shoe import ScriptedShoe
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError, escape_token
 from compiler.spec.loader import Document, load_document
@@ -340,11 +340,26 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
             errs.append(doc.diagnostic(base, f"seat {seat}: Chapter {ch}'s table has positions 1 to "
                                              f"{game.max_positions}", at_key=True))
         for kind, amounts in (("wagers", rs.bets[seat]), ("offers", rs.offers.get(seat, {}))):
-            for wid in amounts:
-                if wid not in game.wagers:
-                    errs.append(doc.diagnostic(f"{base}/{kind}/{escape_token(wid)}",
-                                               f"seat {seat}: Chapter {ch} has no wager {wid!r}; its wagers are "
-                                               f"{', '.join(sorted(game.wagers))}", at_key=True))
+            for wid, amount in amounts.items():
+                ptr = f"{base}/{kind}/{escape_token(wid)}"
+                wd = game.wagers.get(wid)
+                if wd is None:
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: Chapter {ch} has no wager {wid!r}; its wagers "
+                                                    f"are {', '.join(sorted(game.wagers))}", at_key=True))
+                    continue
+                if amount and amount != amount.quantize(CENT):
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: {wd.name}: {amount} is not a whole number of cents"))
+                elif amount and wd.amounts and amount not in wd.amounts:
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: {wd.name}: {amount} is not an allowed amount; "
+                                                    f"allowed: {', '.join(str(a) for a in wd.amounts)} ({wd.cite})"))
+                if amount and table is not None and not table.offered(wid):
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} is not offered under these "
+                                                    f"selections ({wd.cite}; option {wd.offered_by})"))
+                if kind == "wagers":
+                    for req in wd.requires:
+                        if amount and not rs.bets[seat].get(req):
+                            errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} requires a "
+                                                            f"{game.wagers[req].name} ({wd.cite})"))
         for did, choice in rs.choices.get(seat, {}).items():
             ptr = f"{base}/choices/{escape_token(did)}"
             if did not in decide:
