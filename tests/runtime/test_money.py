@@ -117,9 +117,12 @@ def test_money_conserved_in_every_seeded_hand_history(capsys):
     from compiler.cli import main  # noqa: F401  (the histories are the CLI's examples)
     from compiler.round_file import check_round, load_round
 
+    games: dict = {}
     for f in sorted((ROOT / "rulespecs/rounds").glob("*.yaml")):
         spec = next((ROOT / "rulespecs").glob(f.name.split("-")[0] + "-*.yaml"))
-        mod, compiled = load_game(spec)
+        if spec not in games:
+            games[spec] = load_game(spec)
+        mod, compiled = games[spec]
         rs = load_round(str(f))
         extra = {}
         if rs.doc.data.get("submission"):
@@ -130,6 +133,7 @@ def test_money_conserved_in_every_seeded_hand_history(capsys):
         opts, errs = check_round(rs, mod.GAME, compiled.chapter.data, extra)
         assert not errs, f.name
         t = mod.new_table(opts, shoe=rs.shoe())
+        t._rankings = games.setdefault((spec, "rankings"), {})  # built once per chapter (speed only)
         t.first_after_shuffle, t.game_beginning = rs.first_after_shuffle, False
         t.meters.update(rs.meters)
         before = dict(t.meters)
