@@ -27,8 +27,16 @@ def _selections(args, compiled, submission: str | None = None, mod=None, conditi
     opts: dict = {}
     submission = getattr(args, "submission", None) or submission
     if submission:
-        from compiler.submission.document import load_submission
+        from compiler.submission.document import chapter_of_file, load_submission
 
+        named = chapter_of_file(submission)
+        if named is not None and named != compiled.chapter.chapter:
+            from compiler.spec.loader import load_document
+
+            print(load_document(str(submission)).diagnostic(
+                "/game/chapter", f"the Rules Submission is for Chapter {named}, the spec is Chapter "
+                                 f"{compiled.chapter.chapter}").format(), file=sys.stderr)
+            return None
         try:
             sub = load_submission(submission, {compiled.chapter.chapter: compiled.chapter})
         except DiagnosticError as e:

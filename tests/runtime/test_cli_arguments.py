@@ -106,3 +106,11 @@ def test_688a_simulate_with_a_submission_runs(capsys):
 def test_readme_states_the_exit_status_convention():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "usage error" in readme and "exits 0 on success and 1 on any error" in readme
+
+
+def test_submission_of_another_chapter_is_refused_positioned(capsys):
+    assert main(["simulate", WAR, "--rounds", "3", "--submission",
+                 "rulespecs/submissions/669a-raise-it-up-lakeside-basic.yaml"]) == 1
+    err = capsys.readouterr().err
+    assert "669a-raise-it-up-lakeside-basic.yaml:9:12: error: the Rules Submission is for Chapter 669a, the spec is " \
+           "Chapter 567 [at /game/chapter]" in err
