@@ -126,7 +126,7 @@ def mutated(draw, files):
         op = draw(st.sampled_from(["replace", "replace", "delete", "add", "duplicate_card"]))
         try:
             if op == "replace":
-                set_at(data, where, draw(st.sampled_from(HOSTILE)))
+                set_at(data, where, copy.deepcopy(draw(st.sampled_from(HOSTILE))))
             elif op == "delete":
                 delete_at(data, where)
             elif op == "add":
@@ -135,9 +135,9 @@ def mutated(draw, files):
                     node = node[k]
                 if isinstance(node, dict):
                     node[draw(st.sampled_from(["bogus", "seat", "before", "decks", "1", "9", "dealer", "event"]))] = \
-                        draw(st.sampled_from(HOSTILE))
+                        copy.deepcopy(draw(st.sampled_from(HOSTILE)))
                 elif isinstance(node, list):
-                    node.append(draw(st.sampled_from(HOSTILE)))
+                    node.append(copy.deepcopy(draw(st.sampled_from(HOSTILE))))
             else:
                 cards = [(p, v) for p, v in paths_in(data) if isinstance(v, str) and re.fullmatch(r"(10|[2-9TJQKA])[SHDC]|JK", v)]
                 if cards:
