@@ -243,9 +243,11 @@ def cmd_analyze(args) -> int:
         print(f"error: {e}", file=sys.stderr)
     if errors:
         return 1
+    from compiler.runtime.engine import EngineError
+
     try:
         report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds, seed=args.seed)
-    except ValueError as e:
+    except (ValueError, EngineError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.strategy_out:
@@ -275,11 +277,23 @@ def cmd_simulate(args) -> int:
     if mod is None:
         return 1
     errors = _check_counts(args, mod, compiled) + _unselected(mod, compiled, opts)
+    placeable = [w for w, d in mod.GAME.wagers.items() if d.placed == "before_deal"
+                 and (d.offered_by is None or opts.get(d.offered_by, (compiled.chapter.data.get("options") or {})
+                                                       .get(d.offered_by, {}).get("default")))]
+    if not placeable:
+        errors.append(f"Chapter {mod.CHAPTER} has no wager a player can place before the deal "
+                      f"({compiled.chapter.data.get('completeness', '')}): there is nothing to simulate")
     for e in errors:
         print(f"error: {e}", file=sys.stderr)
     if errors:
         return 1
-    res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy)
+    from compiler.runtime.engine import EngineError
+
+    try:
+        res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy)
+    except EngineError as e:  # the selections do not let the procedure go on
+        print(f"{args.spec}: error: {e}", file=sys.stderr)
+        return 1
     if args.format == "json":
         print(json.dumps(res.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -114,3 +114,10 @@ def test_submission_of_another_chapter_is_refused_positioned(capsys):
     err = capsys.readouterr().err
     assert "669a-raise-it-up-lakeside-basic.yaml:9:12: error: the Rules Submission is for Chapter 669a, the spec is " \
            "Chapter 567 [at /game/chapter]" in err
+
+
+def test_simulate_of_a_chapter_without_a_placeable_wager_gives_no_figure(capsys):
+    # 535 is an amendment of § 535.3(e) only: no wager, so no mean (not 'nan')
+    assert main(["simulate", "rulespecs/535-pai-gow.yaml", "--rounds", "5"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "no wager a player can place" in err
