@@ -913,11 +913,14 @@ class Table:
             if g.positions_adjacent and seats[-1] - seats[0] != len(seats) - 1:
                 raise RefusedError(f"player {who!r}: positions {seats} are not adjacent ({g.positions_cite})")
 
-    def play_round(self, *args, **kw) -> RoundResult:
+    def play_round(self, bets: Mapping[int, Mapping[str, Any]], strategy: Strategy | Mapping[int, Strategy] | None = None,
+                   events: Sequence[Mapping[str, Any]] = (), new_dealer: bool | None = None,
+                   players: Mapping[int, str] | None = None, rolls: Sequence[Any] | None = None,
+                   dealer_setting: Any = None) -> RoundResult:
         """Play one round (see :meth:`_play_round`) in the money context; an amount beyond it is refused."""
         with money_context():
             try:
-                return self._play_round(*args, **kw)
+                return self._play_round(bets, strategy, events, new_dealer, players, rolls, dealer_setting)
             except MoneyError as e:
                 raise RefusedError(str(e)) from None
 
