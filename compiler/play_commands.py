@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -21,13 +22,21 @@ def _load(spec: str):
         return None, None
 
 
-def _selections(args, compiled, submission: str | None = None) -> dict | None:
+def _selections(args, compiled, submission: str | None = None, mod=None, conditions: bool = True) -> dict | None:
     """Options from --submission FILE (or a hand history's `submission:`; validated) and --option k=v pairs."""
     opts: dict = {}
     submission = getattr(args, "submission", None) or submission
     if submission:
-        from compiler.submission.document import load_submission
+        from compiler.submission.document import chapter_of_file, load_submission
 
+        named = chapter_of_file(submission)
+        if named is not None and named != compiled.chapter.chapter:
+            from compiler.spec.loader import load_document
+
+            print(load_document(str(submission)).diagnostic(
+                "/game/chapter", f"the Rules Submission is for Chapter {named}, the spec is Chapter "
+                                 f"{compiled.chapter.chapter}").format(), file=sys.stderr)
+            return None
         try:
             sub = load_submission(submission, {compiled.chapter.chapter: compiled.chapter})
         except DiagnosticError as e:
@@ -35,24 +44,66 @@ def _selections(args, compiled, submission: str | None = None) -> dict | None:
                 print(d.format(), file=sys.stderr)
             return None
         opts.update(sub.selections)
+    from compiler.round_file import check_options
+
+    given: dict = {}
+    errors: list[str] = []
+    known = compiled.chapter.data.get("options") or {}
     for kv in getattr(args, "option", None) or ():
         if "=" not in kv:
-            print(f"error: --option takes NAME=VALUE, got {kv!r}", file=sys.stderr)
-            return None
+            errors.append(f"--option takes NAME=VALUE, got {kv!r}")
+            continue
         k, v = kv.split("=", 1)
-        known = (compiled.chapter.data.get("options") or {})
-        if k not in known:
-            print(f"error: Chapter {compiled.chapter.chapter} has no option {k!r}; options are {sorted(known)}",
-                  file=sys.stderr)
-            return None
-        t = known[k]["type"]
-        if t == "boolean":
-            opts[k] = v.lower() in ("1", "true", "yes", "y")
-        elif t == "integer":
-            opts[k] = int(v)
-        else:
-            opts[k] = v
-    return opts
+        k = k.strip()
+        if k in known:
+            v, msg = _option_value(known[k], v)
+            if msg is not None:
+                errors.append(f"--option {k}: {msg}")
+                continue
+        given[k] = v
+    checked, bad = check_options(compiled.chapter.data, given)
+    errors += [f"--option {k}: {msg}" for k, msg in bad]
+    opts.update(checked)
+    if not errors and given and conditions:
+        from compiler.runtime.engine import Table
+
+        table = Table(mod.GAME if mod is not None else compiled_game(compiled), opts, seed=0, shoe=_NoShoe())
+        errors += [f"the selections break {cite}: {message}" for cite, message in table.violations()]
+    for e in errors:
+        print(f"error: {e}", file=sys.stderr)
+    return None if errors else opts
+
+
+class _NoShoe:
+    """A placeholder shoe: checking options deals no card."""
+
+
+def compiled_game(compiled):
+    from compiler.submission.document import game_of
+
+    return game_of(compiled.chapter).GAME
+
+
+_YES, _NO = ("yes", "y", "true", "1", "on"), ("no", "n", "false", "0", "off")
+
+
+def _option_value(o: dict, text: str):
+    """(value, None) or (None, message): an --option value read as the option's type."""
+    t = o.get("type")
+    v = text.strip()
+    if t == "boolean":
+        if v.lower() in _YES:
+            return True, None
+        if v.lower() in _NO:
+            return False, None
+        return None, f"expected yes or no, got {text!r} ({o.get('cite', '')})"
+    if t == "integer":
+        if not re.fullmatch(r"[+-]?[0-9]{1,12}", v):
+            return None, f"expected a whole number, got {text!r} ({o.get('cite', '')})"
+        return int(v), None
+    if t == "house_way":
+        return None, "a house way is a list of rules: give it in a Rules Submission (--submission FILE)"
+    return v, None
 
 
 def _game_and_selections(args):
@@ -60,14 +111,14 @@ def _game_and_selections(args):
     mod, compiled = _load(args.spec)
     if mod is None:
         return None, None, None
-    opts = _selections(args, compiled)
+    opts = _selections(args, compiled, mod=mod)
     if opts is None:
         return None, None, None
     return mod, compiled, opts
 
 
 def cmd_settle(args) -> int:
-    from compiler.round_file import DecisionMissing, SettingError, load_round
+    from compiler.round_file import DecisionMissing, SettingError, check_round, diagnostic_of, load_round
     from compiler.runtime.engine import EngineError
 
     mod, compiled = _load(args.spec)
@@ -80,30 +131,28 @@ def cmd_settle(args) -> int:
             print(d.format(), file=sys.stderr)
         return 1
     if rs.chapter != mod.CHAPTER:
-        print(f"{args.round}: error: the round is of Chapter {rs.chapter}, the spec is Chapter {mod.CHAPTER}",
-              file=sys.stderr)
+        print(rs.doc.diagnostic("/chapter", f"the round is of Chapter {rs.chapter}, the spec is Chapter "
+                                            f"{mod.CHAPTER}").format(), file=sys.stderr)
         return 1
-    opts = _selections(args, compiled, rs.doc.data.get("submission"))
-    if opts is None:
+    # the conditions between selections are checked with the hand history's own options (check_round)
+    extra = _selections(args, compiled, rs.doc.data.get("submission"), mod=mod, conditions=False)
+    if extra is None:
         return 1
-    opts = {**rs.options, **opts}
+    opts, errs = check_round(rs, mod.GAME, compiled.chapter.data, extra)
+    if errs:
+        for d in errs:
+            print(d.format(), file=sys.stderr)
+        return 1
     try:
         table = mod.new_table(opts, shoe=rs.shoe())
         table.first_after_shuffle = rs.first_after_shuffle
         table.game_beginning = False
         for mid, reading in rs.meters.items():
-            if mid not in table.meters:
-                print(f"{args.round}: error: Chapter {mod.CHAPTER} has no progressive meter {mid!r}; "
-                      f"meters: {sorted(table.meters)}", file=sys.stderr)
-                return 1
             table.meters[mid] = reading
         result = table.play_round(rs.bets, rs.strategy(), rs.events, new_dealer=rs.new_dealer,
                                   players=rs.players or None, rolls=rs.rolls, dealer_setting=rs.dealer_setting)
-    except (DecisionMissing, SettingError) as e:
-        print(f"{args.round}: error: {e}", file=sys.stderr)
-        return 1
-    except EngineError as e:
-        print(f"{args.round}: error: {e}", file=sys.stderr)
+    except (DecisionMissing, SettingError, EngineError) as e:
+        print(diagnostic_of(rs, e).format(), file=sys.stderr)
         return 1
     unused = rs.shoe().unused() if False else table.shoe.unused()
     warnings = [f"the hand history gives cards never dealt by the procedure: "
@@ -135,15 +184,70 @@ def cmd_settle(args) -> int:
     return 0
 
 
+def _unselected(mod, compiled, opts) -> list[str]:
+    """Selections without a default that the game needs and that are not given (e.g. a house way
+    the chapter leaves to the casino's Rules Submission)."""
+    out = []
+    for oid, o in (compiled.chapter.data.get("options") or {}).items():
+        if o.get("type") == "house_way" and "default" not in o and not opts.get(oid):
+            out.append(f"Chapter {mod.CHAPTER} leaves the house way (option {oid!r}, {o.get('cite', '')}) to "
+                       "the casino's Rules Submission, and none is given: name one with --submission FILE "
+                       "(e.g. one of rulespecs/submissions/)")
+    return out
+
+
+def _check_counts(args, mod, compiled) -> list[str]:
+    """The numeric arguments of analyze and simulate, in the game's bounds."""
+    errors = []
+    rounds = getattr(args, "rounds", None)
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        errors.append(f"--rounds {rounds}: give a number of rounds from 1 to {MAX_ROUNDS:,}")
+    seats = getattr(args, "seats", None)
+    if seats is not None and not 1 <= seats <= mod.GAME.max_positions:
+        errors.append(f"--seats {seats}: Chapter {mod.CHAPTER}'s table has positions 1 to {mod.GAME.max_positions}")
+    decks = getattr(args, "decks", None)
+    if decks is not None:
+        cd = mod.GAME.cards
+        o = (compiled.chapter.data.get("options") or {}).get(cd.decks_option or "", {})
+        lo, hi = o.get("minimum", 1), o.get("maximum", cd.decks_default if not cd.decks_option else None)
+        if decks < max(1, lo) or (hi is not None and decks > hi):
+            errors.append(f"--decks {decks}: Chapter {mod.CHAPTER} is played with "
+                          + (f"{max(1, lo)} to {hi} decks" if hi is not None and hi != lo else f"{hi} deck(s)")
+                          + (f" ({o['cite']})" if o.get("cite") else ""))
+    policy = getattr(args, "policy", None)
+    if policy is not None:
+        choices = sorted({c.id for st in _all_steps(mod.GAME.procedure) if st.kind == "decide" for c in st.choices})
+        if policy not in choices:
+            errors.append(f"--policy {policy!r}: " + (f"choices of Chapter {mod.CHAPTER} are {', '.join(choices)}"
+                                                     if choices else f"Chapter {mod.CHAPTER} has no player decision"))
+    return errors
+
+
+MAX_ROUNDS = 100_000_000
+
+
+def _all_steps(steps):
+    for st in steps:
+        yield st
+        yield from _all_steps(st.steps)
+
+
 def cmd_analyze(args) -> int:
     from compiler.analysis.report import analyze
 
     mod, compiled, opts = _game_and_selections(args)
     if mod is None:
         return 1
+    errors = _check_counts(args, mod, compiled)
+    for e in errors:
+        print(f"error: {e}", file=sys.stderr)
+    if errors:
+        return 1
+    from compiler.runtime.engine import EngineError
+
     try:
         report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds, seed=args.seed)
-    except ValueError as e:
+    except (ValueError, EngineError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.strategy_out:
@@ -172,7 +276,24 @@ def cmd_simulate(args) -> int:
     mod, compiled, opts = _game_and_selections(args)
     if mod is None:
         return 1
-    res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy)
+    errors = _check_counts(args, mod, compiled) + _unselected(mod, compiled, opts)
+    placeable = [w for w, d in mod.GAME.wagers.items() if d.placed == "before_deal"
+                 and (d.offered_by is None or opts.get(d.offered_by, (compiled.chapter.data.get("options") or {})
+                                                       .get(d.offered_by, {}).get("default")))]
+    if not placeable:
+        errors.append(f"Chapter {mod.CHAPTER} has no wager a player can place before the deal "
+                      f"({compiled.chapter.data.get('completeness', '')}): there is nothing to simulate")
+    for e in errors:
+        print(f"error: {e}", file=sys.stderr)
+    if errors:
+        return 1
+    from compiler.runtime.engine import EngineError
+
+    try:
+        res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy)
+    except EngineError as e:  # the selections do not let the procedure go on
+        print(f"{args.spec}: error: {e}", file=sys.stderr)
+        return 1
     if args.format == "json":
         print(json.dumps(res.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -21,16 +21,18 @@ events:
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from compiler.runtime.cards import CardError, parse_card
+from compiler.runtime.cards import JOKER, CardError, card_str, parse_card
 from compiler.runtime.engine import CallbackStrategy, Strategy
-from compiler.runtime.money import MoneyError, money
+from compiler.runtime.money import CENT, MoneyError, money
 from compiler.runtime.shoe import ScriptedShoe
-from compiler.spec.diagnostics import Diagnostic, DiagnosticError
+from compiler.spec.diagnostics import Diagnostic, DiagnosticError, escape_token
 from compiler.spec.loader import Document, load_document
 from compiler.spec.validate import schema_diagnostics
 
@@ -130,8 +132,10 @@ class RoundSpec:
                     return None
                 found = _setting_of(candidates, given)
                 if found is None:
-                    raise SettingError(f"seat {seat}: the setting {given} is not made of the cards dealt to the "
-                                       "position (the low hand's cards, or the high hand's)")
+                    shown = {h: " ".join(card_str(c) for c in v if c is not None) for h, v in given.items()}
+                    raise SettingError(f"seat {seat}: the setting {shown} is not made of the cards dealt to the "
+                                       "position (the low hand's cards, or the high hand's)",
+                                       f"/positions/{seat}/setting")
                 return found
 
             out[seat] = CallbackStrategy(choose, lambda w, view, of=of: of.get(w, 0), setting)
@@ -153,11 +157,34 @@ def _setting_of(candidates, given: dict):
 class SettingError(Exception):
     """A setting in a hand history that is not made of the cards dealt."""
 
+    def __init__(self, message: str, pointer: str | None = None):
+        super().__init__(message)
+        self.pointer = pointer
+
 
 class DecisionMissing(Exception):
     def __init__(self, seat, decision, options):
         super().__init__(f"seat {seat}: the round file gives no choice for {decision!r} (one of {list(options)})")
         self.seat, self.decision, self.options = seat, decision, options
+        self.pointer = f"/positions/{seat}"
+
+
+def diagnostic_of(rs: "RoundSpec", exc: Exception) -> Diagnostic:
+    """A positioned error for an exception raised while a hand history is played: at the pointer the
+    exception carries, else at the cards of the target it was dealing to, else at the seat its
+    message names, else at the start of the file."""
+    doc = rs.doc
+    ptr = getattr(exc, "pointer", None)
+    target = getattr(exc, "target", None)
+    if ptr is None and target is not None:
+        owner, seat, zone = target
+        who = str(seat) if owner in ("player", "unwagered") else owner
+        ptr = f"/dealt/{who}/{escape_token(zone)}" if doc.has(f"/dealt/{who}") else "/dealt"
+    if ptr is None:
+        m = re.search(r"\bseat (\d+)", str(exc))
+        if m and doc.has(f"/positions/{m.group(1)}"):
+            ptr = f"/positions/{m.group(1)}"
+    return doc.diagnostic(ptr or "", str(exc))
 
 
 def load_round(path: str) -> RoundSpec:
@@ -182,12 +209,19 @@ def load_round(path: str) -> RoundSpec:
             errs.append(doc.diagnostic(ptr, str(e)))
             return Decimal(0)
 
+    def stake(v, ptr):
+        a = amt(v, ptr)
+        if a < 0:
+            errs.append(doc.diagnostic(ptr, f"a wager is not negative: {v}"))
+        return a
+
     bets, choices, offers = {}, {}, {}
     for k, pos in d["positions"].items():
         s = int(k)
-        bets[s] = {w: amt(v, f"/positions/{k}/wagers/{w}") for w, v in pos["wagers"].items()}
+        bets[s] = {w: stake(v, f"/positions/{k}/wagers/{escape_token(w)}") for w, v in pos["wagers"].items()}
         choices[s] = dict(pos.get("choices") or {})
-        offers[s] = {w: amt(v, f"/positions/{k}/offers/{w}") for w, v in (pos.get("offers") or {}).items()}
+        offers[s] = {w: stake(v, f"/positions/{k}/offers/{escape_token(w)}")
+                     for w, v in (pos.get("offers") or {}).items()}
     dealt = {}
     seen: dict[int, str] = {}
     for who, zones in d["dealt"].items():
@@ -201,6 +235,7 @@ def load_round(path: str) -> RoundSpec:
         e = dict(e)
         if "cards" in e:
             e["cards"] = [card(c, f"/events/{i}/cards/{j}") for j, c in enumerate(e["cards"])]
+        e["_ptr"] = f"/events/{i}"
         events.append(e)
     settings_ = {}
     for k, pos in d["positions"].items():
@@ -218,12 +253,194 @@ def load_round(path: str) -> RoundSpec:
         rolls.append(list(d["dice"]))
     if d.get("random_number") is not None:
         rolls.append([d["random_number"]])
+    meters = {k: amt(v, f"/meters/{escape_token(k)}") for k, v in (d.get("meters") or {}).items()}
+    for k, v in meters.items():
+        if v < 0:
+            errs.append(doc.diagnostic(f"/meters/{escape_token(k)}", f"meter {k!r}: a reading is not negative"))
     if errs:
         raise DiagnosticError(errs)
     rs = RoundSpec(doc, str(d["chapter"]), dict(d.get("options") or {}), bets, choices, offers, dealt, burned,
                      events, bool(d.get("first_after_shuffle", True)), bool(d.get("new_dealer", False)),
                      dict(d.get("expect") or {}),
                      {int(k): v["player"] for k, v in d["positions"].items() if "player" in v},
-                     {k: amt(v, f"/meters/{k}") for k, v in (d.get("meters") or {}).items()},
+                     meters,
                      settings_, rolls, dealer_setting)
     return rs
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking a hand history against the chapter before it is settled
+# ---------------------------------------------------------------------------------------------
+
+
+def check_options(chapter_data: dict, given: dict) -> tuple[dict, list[tuple[str, str]]]:
+    """Each selection checked against the chapter's options (known option, type, values, bounds,
+    with its citation): (normalised selections, [(option id, message)])."""
+    from compiler.submission.document import check_value
+
+    options = chapter_data.get("options") or {}
+    out, errs = {}, []
+    for oid, value in given.items():
+        if oid not in options:
+            errs.append((oid, f"Chapter {chapter_data.get('chapter')} has no option {oid!r}; its options are "
+                              f"{', '.join(sorted(options)) or 'none'}"))
+            continue
+        v, msg = check_value(chapter_data, oid, options[oid], value)
+        if msg is not None:
+            errs.append((oid, msg))
+        else:
+            out[oid] = v
+    return out, errs
+
+
+def _steps(steps, out: dict) -> dict:
+    for st in steps:
+        out[st.id] = st
+        _steps(st.steps, out)
+    return out
+
+
+def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = None) -> tuple[dict, list[Diagnostic]]:
+    """Check a hand history against the chapter before it is played: its options (known, in the
+    chapter's bounds, not breaking a Rules Submission condition), seats, wagers, choices, meters,
+    events (known, before/after a step of the procedure, at a seat with a wager) and cards (of the
+    chapter's deck, no card more often than the shoe holds it).
+
+    ``extra``: selections from a Rules Submission or the command line (already checked; they win
+    over the history's ``options:``). Returns (the table's selections, every error at once)."""
+    from compiler.runtime.engine import Table
+
+    doc = rs.doc
+    errs: list[Diagnostic] = []
+    ch = game.chapter
+
+    opts, bad = check_options(chapter_data, rs.options)
+    for oid, msg in bad:
+        known = oid in (chapter_data.get("options") or {})
+        errs.append(doc.diagnostic(f"/options/{escape_token(oid)}", f"option {oid}: {msg}" if known else msg,
+                                   at_key=not known))
+    opts = {**opts, **(extra or {})}
+    table = None
+    if not bad:
+        try:
+            table = Table(game, opts, seed=0, shoe=rs.shoe())
+        except Exception as e:  # pragma: no cover - options already checked
+            errs.append(doc.diagnostic("/options" if doc.has("/options") else "", f"options: {e}"))
+        if table is not None:
+            for cite, message in table.violations():
+                errs.append(doc.diagnostic("/options" if doc.has("/options") else "",
+                                           f"the selections break {cite}: {message}"))
+
+    # seats, wagers, choices
+    decide = {sid: st for sid, st in _steps(game.procedure, {}).items() if st.kind == "decide"}
+    steps = _steps(game.procedure, {})
+    for seat in rs.bets:
+        base = f"/positions/{seat}"
+        if not 1 <= seat <= game.max_positions:
+            errs.append(doc.diagnostic(base, f"seat {seat}: Chapter {ch}'s table has positions 1 to "
+                                             f"{game.max_positions}", at_key=True))
+        for kind, amounts in (("wagers", rs.bets[seat]), ("offers", rs.offers.get(seat, {}))):
+            for wid, amount in amounts.items():
+                ptr = f"{base}/{kind}/{escape_token(wid)}"
+                wd = game.wagers.get(wid)
+                if wd is None:
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: Chapter {ch} has no wager {wid!r}; its wagers "
+                                                    f"are {', '.join(sorted(game.wagers))}", at_key=True))
+                    continue
+                if amount and amount != amount.quantize(CENT):
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: {wd.name}: {amount} is not a whole number of cents"))
+                elif amount and wd.amounts and amount not in wd.amounts:
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: {wd.name}: {amount} is not an allowed amount; "
+                                                    f"allowed: {', '.join(str(a) for a in wd.amounts)} ({wd.cite})"))
+                if amount and table is not None and not table.offered(wid):
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} is not offered under these "
+                                                    f"selections ({wd.cite}; option {wd.offered_by})"))
+                if kind == "wagers":
+                    for req in wd.requires:
+                        if amount and not rs.bets[seat].get(req):
+                            errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} requires a "
+                                                            f"{game.wagers[req].name} ({wd.cite})"))
+        for did, choice in rs.choices.get(seat, {}).items():
+            ptr = f"{base}/choices/{escape_token(did)}"
+            if did not in decide:
+                errs.append(doc.diagnostic(ptr, f"seat {seat}: Chapter {ch}'s procedure has no decision {did!r}; "
+                                                f"its decisions are {', '.join(sorted(decide)) or 'none'}", at_key=True))
+            elif choice not in [c.id for c in decide[did].choices]:
+                errs.append(doc.diagnostic(ptr, f"seat {seat}: {choice!r} is not a choice at {did!r} "
+                                                f"({decide[did].cite}); choices are "
+                                                f"{', '.join(c.id for c in decide[did].choices)}"))
+    for who in (doc.data.get("dealt") or {}):
+        if who.isdigit() and not 1 <= int(who) <= game.max_positions:
+            errs.append(doc.diagnostic(f"/dealt/{who}", f"seat {who}: Chapter {ch}'s table has positions 1 to "
+                                                        f"{game.max_positions}", at_key=True))
+
+    # meters
+    for mid, reading in rs.meters.items():
+        if mid not in game.meters:
+            errs.append(doc.diagnostic(f"/meters/{escape_token(mid)}",
+                                       f"Chapter {ch} has no progressive meter {mid!r}; its meters are "
+                                       f"{', '.join(sorted(game.meters)) or 'none'}", at_key=True))
+
+    # events
+    known = {i.event for i in game.irregularities}
+    if any(r[0] == "floor_reshuffle" for r in game.cards.cut_offer):
+        known.add("floor_reshuffle")
+    size = (table.shoe_decks() if table is not None else game.cards.decks_default) * (52 + game.cards.jokers)
+    for i, e in enumerate(rs.events):
+        ptr = f"/events/{i}"
+        if e.get("event") not in known:
+            errs.append(doc.diagnostic(f"{ptr}/event", f"no provision of Chapter {ch} covers the event "
+                                                       f"{e.get('event')!r}; its events are {', '.join(sorted(known))}"))
+        for where in ("before", "after"):
+            if where in e and e[where] not in steps:
+                errs.append(doc.diagnostic(f"{ptr}/{where}", f"Chapter {ch}'s procedure has no step {e[where]!r}; "
+                                                             f"its steps are {', '.join(steps)}"))
+        if "before" in e and "after" in e:
+            errs.append(doc.diagnostic(ptr, "an event happens before a step or after one, not both"))
+        if "seat" in e and e["seat"] not in rs.bets:
+            errs.append(doc.diagnostic(f"{ptr}/seat", f"seat {e['seat']} has no wager in this round; seats "
+                                                      f"with a wager: {', '.join(map(str, sorted(rs.bets)))}"))
+        if "count" in e and not 1 <= e["count"] <= size:
+            errs.append(doc.diagnostic(f"{ptr}/count", f"a count of {e['count']} cards: the shoe holds {size}"))
+        if "cards" in e and "count" in e and e["count"] != len(e["cards"]):
+            errs.append(doc.diagnostic(f"{ptr}/count", f"count {e['count']} but {len(e['cards'])} cards given"))
+
+    # cards: of the chapter's deck, and no card more often than the shoe holds it
+    seen: list[tuple[int, str]] = []
+    for who, zones in (doc.data.get("dealt") or {}).items():
+        key_who = ("player", int(who)) if who.isdigit() else (who, None)
+        for z in zones:
+            for j, c in enumerate(rs.dealt.get((*key_who, z), ())):
+                seen.append((c, f"/dealt/{who}/{escape_token(z)}/{j}"))
+    seen += [(c, f"/burned/{j}") for j, c in enumerate(rs.burned)]
+    events_seen = [(c, f"/events/{i}/cards/{j}") for i, e in enumerate(rs.events)
+                   for j, c in enumerate(e.get("cards") or ())]
+    settings = [(c, f"/positions/{s}/setting/{h}/{j}") for s, st in rs.settings.items() if isinstance(st, dict)
+                for h, v in st.items() for j, c in enumerate(v)]
+    settings += [(c, f"/dealer_setting/{h}/{j}") for h, v in (rs.dealer_setting or {}).items() for j, c in enumerate(v)]
+    if not game.cards.jokers:
+        for c, ptr in seen + events_seen + settings:
+            if c == JOKER:
+                errs.append(doc.diagnostic(ptr, f"Chapter {ch} is played without a joker"))
+    decks = table.shoe_decks() if table is not None else None
+    if decks is not None:
+        # a card found face up or drawn in error may also be among the cards dealt: an event's card
+        # counts only beyond the copies already dealt or burned
+        total = Counter(c for c, _ in seen)
+        for c, n in Counter(c for c, _ in events_seen).items():
+            total[c] = max(total[c], n)
+        running: Counter = Counter()
+        reported = set()
+        for source in (seen, events_seen):
+            running.clear()
+            for c, ptr in source:
+                if c == JOKER and not game.cards.jokers:
+                    continue  # reported above
+                running[c] += 1
+                held = decks * (game.cards.jokers if c == JOKER else 1)
+                if running[c] > held and c not in reported:
+                    reported.add(c)
+                    errs.append(doc.diagnostic(ptr, f"{card_str(c)} appears {total[c]} times among the cards of "
+                                                    f"the round; the shoe of {decks} deck{'s' if decks != 1 else ''}"
+                                                    f" holds {held}"))
+    return opts, errs

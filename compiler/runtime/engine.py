@@ -23,13 +23,21 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from compiler.runtime.cards import card_str
-from compiler.runtime.money import CENT, Odds, fmt_money, money, percent, to_cents
+from compiler.runtime.money import CENT, MoneyError, Odds, fmt_money, money, money_context, percent, to_cents
 from compiler.runtime.shoe import CutRule, ScriptedShoe, Shoe, ShoeError, make_rng
 from compiler.runtime.cards import DeckSpec
 
 
 class EngineError(RuntimeError):
-    """The procedure cannot go on: a spec inconsistency, or input that does not fit it."""
+    """The procedure cannot go on: a spec inconsistency, or input that does not fit it.
+
+    ``pointer``: where in a hand history the input that does not fit is, when known (an event's
+    ``_ptr``); ``target``: the (owner, seat, zone) a missing card was dealt to."""
+
+    def __init__(self, message: str = "", pointer: str | None = None, target: tuple | None = None):
+        super().__init__(message)
+        self.pointer = pointer
+        self.target = target
 
 
 class RefusedError(EngineError):
@@ -909,6 +917,17 @@ class Table:
                    events: Sequence[Mapping[str, Any]] = (), new_dealer: bool | None = None,
                    players: Mapping[int, str] | None = None, rolls: Sequence[Any] | None = None,
                    dealer_setting: Any = None) -> RoundResult:
+        """Play one round (see :meth:`_play_round`) in the money context; an amount beyond it is refused."""
+        with money_context():
+            try:
+                return self._play_round(bets, strategy, events, new_dealer, players, rolls, dealer_setting)
+            except MoneyError as e:
+                raise RefusedError(str(e)) from None
+
+    def _play_round(self, bets: Mapping[int, Mapping[str, Any]], strategy: Strategy | Mapping[int, Strategy] | None = None,
+                    events: Sequence[Mapping[str, Any]] = (), new_dealer: bool | None = None,
+                    players: Mapping[int, str] | None = None, rolls: Sequence[Any] | None = None,
+                    dealer_setting: Any = None) -> RoundResult:
         """Play one round. ``bets``: seat -> {wager id: amount} placed before "no more bets";
         ``players``: seat -> player name, where one player plays several positions;
         ``rolls``: the dice (lists of die faces) or random numbers of the round's ``roll`` steps, in
@@ -968,7 +987,7 @@ class Table:
                 if not e.get("_done"):
                     self._fire(ctx, rnd, e)
         except ShoeError as exc:
-            raise EngineError(str(exc)) from None
+            raise EngineError(str(exc), target=getattr(exc, "target", None)) from None
         # every wager must have an outcome
         for s in rnd.seats.values():
             for w in s.history:
@@ -1033,7 +1052,7 @@ class Table:
         if not irrs:
             known = sorted({i.event for i in self.game.irregularities})
             raise RefusedError(f"no provision of Chapter {self.game.chapter} covers the event {kind!r}; "
-                               f"this chapter's irregularity events are {known}")
+                               f"this chapter's irregularity events are {known}", e.get("_ptr"))
         if "cards" not in e and kind in ("face_up_card", "drawn_in_error") and not self.scripted:
             e["cards"] = [self.shoe.draw(("burn", None, None)) for _ in range(int(e.get("count", 1)))]
         if "count" not in e and "cards" in e:
@@ -1043,7 +1062,7 @@ class Table:
         ctx.event = e
         ctx.seat = rnd.seats.get(seat_no) if seat_no is not None else None
         if seat_no is not None and ctx.seat is None:
-            raise RefusedError(f"event {kind!r}: seat {seat_no} has no wager in this round")
+            raise RefusedError(f"event {kind!r}: seat {seat_no} has no wager in this round", e.get("_ptr"))
         try:
             for irr in irrs:
                 desc = ", ".join(f"{k}={' '.join(card_str(c) for c in v if c is not None) if k == 'cards' else v}"
@@ -1054,6 +1073,13 @@ class Table:
                     ctx.cite = rule.cite
                     if rule.when is None or rule.when(ctx):
                         rule.then(ctx)
+        except EngineError as exc:
+            if seat_no is None and "outside a player step" in str(exc):
+                raise RefusedError(f"event {kind!r} names no seat, and {'; '.join(i.cite for i in irrs)} acts on "
+                                   "a player's wagers: give the seat (seat: N)", e.get("_ptr")) from None
+            if exc.pointer is None:
+                exc.pointer = e.get("_ptr")
+            raise
         finally:
             ctx.seat, ctx.event = saved_seat, saved_event
 

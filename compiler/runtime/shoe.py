@@ -141,7 +141,9 @@ class ScriptedShoe:
         if cards is None or i >= len(cards):
             owner, seat, zone = target
             who = f"seat {seat}" if owner == "player" else owner
-            raise ShoeError(f"the hand history gives no card #{i + 1} for {who} ({zone})")
+            err = ShoeError(f"the hand history gives no card #{i + 1} for {who} ({zone})")
+            err.target = target
+            raise err
         self.used[target] = i + 1
         return cards[i]
 

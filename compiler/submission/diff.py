@@ -152,15 +152,42 @@ def compare(old, new) -> SubmissionDiff:
     for key in list(fa) + [k for k in fb if k not in fa]:
         a, b = fa.get(key), fb.get(key)
         f = b or a
+        value = getattr(f, "kind", "return") == "value"  # an expected amount in dollars (Envy Bonus)
         ch = (b.house_edge - a.house_edge) if a and b else None
         d.house_edge.append(EdgeChange(
             f.wager, f.name, f.policy,
             str(a.house_edge) if a else None, str(b.house_edge) if b else None,
-            pct(a.house_edge) if a else None, pct(b.house_edge) if b else None,
-            _pct_points(ch) if ch is not None else None, str(ch) if ch is not None else None,
-            pct(a.hit_frequency) if a else None, pct(b.hit_frequency) if b else None,
+            _edge_shown(a) if a else None, _edge_shown(b) if b else None,
+            (_dollars(-ch) if value else _pct_points(ch)) if ch is not None else None,
+            str(ch) if ch is not None else None,
+            _hit_shown(a), _hit_shown(b),
             "exact" if f.method.startswith("exact") else "simulated"))
     return d
+
+
+def _edge_shown(f) -> str:
+    """The house edge in percent, or for a figure of an expected amount (a fixed bonus), that amount."""
+    from compiler.analysis.report import dec, pct
+
+    if getattr(f, "kind", "return") == "value":
+        return f"${dec(f.expected_return, 4)} expected"
+    return pct(f.house_edge)
+
+
+def _dollars(x: Fraction) -> str:
+    from compiler.analysis.report import dec
+
+    s = dec(x, 4)
+    return ("+$" + s if x > 0 else "-$" + s.lstrip("-") if x < 0 else "$" + s) + " expected"
+
+
+def _hit_shown(f) -> str | None:
+    """The hit frequency in percent; None without the figure, 'n/a' when it has none."""
+    from compiler.analysis.report import pct
+
+    if f is None:
+        return None
+    return "n/a" if f.hit_frequency is None else pct(f.hit_frequency)
 
 
 def diff_submissions(old_path, new_path, root: Path | None = None) -> SubmissionDiff:

@@ -167,6 +167,12 @@ def check_value(data: Mapping, oid: str, o: Mapping, value) -> tuple[Any, str | 
         if v is None:
             form = "an amount such as $1,000 or 1000.00" if t == "money" else "a percentage such as 14% or 14.5"
             return None, f"expected {form}, got {_show_raw(value)} ({cite})"
+        from compiler.runtime.money import MoneyError, money
+
+        try:
+            money(v)  # NaN, infinities and amounts beyond the money range are refused
+        except MoneyError as e:
+            return None, f"{e} ({cite})"
         if t == "money" and v != v.quantize(Decimal("0.01")):
             return None, f"{show_money(v)} is not a whole number of cents ({cite})"
     elif t == "house_way":

@@ -249,83 +249,101 @@ def _r27(ctx):
 
 
 # § 567.11(c) -- rulespecs/567-war.yaml:250
-# then: "return initial; return tie; end; note 'included in the next round of play'"
+# when: 'not placed(war)'
 def _r28(ctx):
+    return (not ctx.placed('war'))
+
+
+# § 567.11(c) -- rulespecs/567-war.yaml:250
+# then: "return initial; return tie; end; note 'included in the next round of play'"
+def _r29(ctx):
     ctx.void('initial', '§ 567.11(c)')
     ctx.void('tie', '§ 567.11(c)')
     ctx.end('§ 567.11(c)')
     ctx.note('included in the next round of play', '§ 567.11(c)')
 
 
-# § 567.11(d) -- rulespecs/567-war.yaml:256
+# § 567.9(f) -- rulespecs/567-war.yaml:252
+# when: 'placed(war)'
+def _r30(ctx):
+    return ctx.placed('war')
+
+
+# § 567.9(f) -- rulespecs/567-war.yaml:252
+# then: "note 'no card dealt in the War deal: § 567.11(c) covers the original deal only; the player is dealt the War deal card and the War wager is settled under § 567.9(g)'"
+def _r31(ctx):
+    ctx.note('no card dealt in the War deal: § 567.11(c) covers the original deal only; the player is dealt the War deal card and the War wager is settled under § 567.9(g)', '§ 567.9(f)')
+
+
+# § 567.11(d) -- rulespecs/567-war.yaml:262
 # when: 'option(automated_shuffler)'
-def _r29(ctx):
+def _r32(ctx):
     return ctx.option('automated_shuffler')
 
 
-# § 567.11(d) -- rulespecs/567-war.yaml:256
+# § 567.11(d) -- rulespecs/567-war.yaml:262
 # then: 'reshuffle'
-def _r30(ctx):
+def _r33(ctx):
     ctx.reshuffle('§ 567.11(d)')
 
 
 # § 567.3(c)(2) -- rulespecs/567-war.yaml:39
 # when: 'option(automated_shuffler)'
-def _r31(ctx):
+def _r34(ctx):
     return ctx.option('automated_shuffler')
 
 
 # § 567.7(e) -- rulespecs/567-war.yaml:20
 # when: '1 + option(adjacent_positions)'
-def _r32(ctx):
+def _r35(ctx):
     return (1 + ctx.option('adjacent_positions'))
 
 
-# § 567.4(d) -- rulespecs/567-war.yaml:262
-# when: 'option(automated_shuffler)'
-def _r33(ctx):
-    return ctx.option('automated_shuffler')
-
-
-# § 567.5(h)(1) -- rulespecs/567-war.yaml:265
-# when: 'not option(automated_shuffler)'
-def _r34(ctx):
-    return (not ctx.option('automated_shuffler'))
-
-
-# § 567.5(h)(2) -- rulespecs/567-war.yaml:266
-# when: 'option(automated_shuffler)'
-def _r35(ctx):
-    return ctx.option('automated_shuffler')
-
-
-# § 567.5(h)(2)(i) -- rulespecs/567-war.yaml:267
+# § 567.4(d) -- rulespecs/567-war.yaml:268
 # when: 'option(automated_shuffler)'
 def _r36(ctx):
     return ctx.option('automated_shuffler')
 
 
-# § 567.5(h)(2)(ii) -- rulespecs/567-war.yaml:268
-# when: 'option(automated_shuffler)'
+# § 567.5(h)(1) -- rulespecs/567-war.yaml:271
+# when: 'not option(automated_shuffler)'
 def _r37(ctx):
+    return (not ctx.option('automated_shuffler'))
+
+
+# § 567.5(h)(2) -- rulespecs/567-war.yaml:272
+# when: 'option(automated_shuffler)'
+def _r38(ctx):
+    return ctx.option('automated_shuffler')
+
+
+# § 567.5(h)(2)(i) -- rulespecs/567-war.yaml:273
+# when: 'option(automated_shuffler)'
+def _r39(ctx):
+    return ctx.option('automated_shuffler')
+
+
+# § 567.5(h)(2)(ii) -- rulespecs/567-war.yaml:274
+# when: 'option(automated_shuffler)'
+def _r40(ctx):
     return ctx.option('automated_shuffler')
 
 
 # § 567.3(a) -- rulespecs/567-war.yaml:124
 # when: 'option(automated_shuffler) or (option(decks) >= 6 and option(decks) <= 8)'
-def _r38(ctx):
+def _r41(ctx):
     return (ctx.option('automated_shuffler') or ((ctx.option('decks') >= 6) and (ctx.option('decks') <= 8)))
 
 
 # § 567.3(c) -- rulespecs/567-war.yaml:127
 # when: 'not option(automated_shuffler) or (option(decks) >= 12 and option(decks) <= 16)'
-def _r39(ctx):
+def _r42(ctx):
     return ((not ctx.option('automated_shuffler')) or ((ctx.option('decks') >= 12) and (ctx.option('decks') <= 16)))
 
 
 # § 567.3(c)(2) -- rulespecs/567-war.yaml:130
 # when: 'not option(automated_shuffler) or option(decks) == 12 or option(decks) == 14 or option(decks) == 16'
-def _r40(ctx):
+def _r43(ctx):
     return ((not ctx.option('automated_shuffler')) or (ctx.option('decks') == 12) or (ctx.option('decks') == 14) or (ctx.option('decks') == 16))
 
 
@@ -342,7 +360,7 @@ CARDS = CardsDef(
     reshuffle='cover_card',
     reshuffle_cite='§ 567.5(g); § 567.8(d)',
     batches=2,
-    batches_when=_r31,
+    batches_when=_r34,
     cut_cite='§ 567.5(d)',
     shuffle_cite='§ 567.5(a)',
     cut_offer=(('game_beginning', 'first_player', '§ 567.5(b)(1)'),
@@ -421,10 +439,11 @@ IRREGULARITIES = (
         Rule('§ 567.11(b)', None, _r27, 'rulespecs/567-war.yaml:244'),
     ), title='Card drawn in error without its face being exposed'),
     Irregularity('card_not_dealt', 'card_not_dealt', '§ 567.11(c)', (
-        Rule('§ 567.11(c)', None, _r28, 'rulespecs/567-war.yaml:250'),
+        Rule('§ 567.11(c)', _r28, _r29, 'rulespecs/567-war.yaml:250'),
+        Rule('§ 567.9(f)', _r30, _r31, 'rulespecs/567-war.yaml:252'),
     ), title="No card dealt to a player's Initial or Tie wager in the original deal"),
     Irregularity('shuffler_malfunction', 'shuffler_malfunction', '§ 567.11(d)', (
-        Rule('§ 567.11(d)', _r29, _r30, 'rulespecs/567-war.yaml:256'),
+        Rule('§ 567.11(d)', _r32, _r33, 'rulespecs/567-war.yaml:262'),
     ), title='Automated card shuffling device jams, stops or fails to complete a shuffle'),
 )
 
@@ -434,13 +453,13 @@ REQUIREMENTS = (
     ('§ 567.4(a)', 'the dealer sorts and inspects each deck face down; the floorperson verifies', None, None),
     ('§ 567.4(b)', 'cards spread face up by suit and sequence for the first player to arrive', None, None),
     ('§ 567.4(c)', 'cards turned face down, washed and stacked', None, None),
-    ('§ 567.4(d)', 'each batch spread for inspection separately', None, _r33),
+    ('§ 567.4(d)', 'each batch spread for inspection separately', None, _r36),
     ('§ 567.5(a)', 'the shuffled cards are placed in a single stack', None, None),
     ('§ 567.5(h)', 'with no gaming activity the cards are removed from the shoe and discard rack and spread for inspection', None, None),
-    ('§ 567.5(h)(1)', 'cards washed, stacked, shuffled and cut under § 567.5', None, _r34),
-    ('§ 567.5(h)(2)', 'cards placed in the shuffler; the batch already in it is removed', None, _r35),
-    ('§ 567.5(h)(2)(i)', 'the shuffler stores a single shuffled batch securely', None, _r36),
-    ('§ 567.5(h)(2)(ii)', 'the stored batch is secured, released and prepared under approved procedures', None, _r37),
+    ('§ 567.5(h)(1)', 'cards washed, stacked, shuffled and cut under § 567.5', None, _r37),
+    ('§ 567.5(h)(2)', 'cards placed in the shuffler; the batch already in it is removed', None, _r38),
+    ('§ 567.5(h)(2)(i)', 'the shuffler stores a single shuffled batch securely', None, _r39),
+    ('§ 567.5(h)(2)(ii)', 'the stored batch is secured, released and prepared under approved procedures', None, _r40),
     ('§ 567.7(a)', 'wagers are chips or plaques on the layout; no verbal wager with cash', None, None),
     ('§ 567.7(d)', "wagers are placed before ''no more bets'' (except the War and Tie wagers of § 567.9(e)) and not handled afterwards", 'no_more_bets', None),
     ('§ 567.8(b)', 'cards removed from the shoe with the left hand and placed face up with the right', 'deal_players', None),
@@ -452,9 +471,9 @@ REQUIREMENTS = (
 
 # Conditions the casino's Rules Submission selections must meet
 CONSTRAINTS = (
-    ('§ 567.3(a)', 'without an automated card shuffling device War is played with six to eight decks', _r38),
-    ('§ 567.3(c)', 'with an automated card shuffling device War is played with 12 to 16 decks', _r39),
-    ('§ 567.3(c)(2)', 'the decks are separated into two batches with an equal number of decks in each', _r40),
+    ('§ 567.3(a)', 'without an automated card shuffling device War is played with six to eight decks', _r41),
+    ('§ 567.3(c)', 'with an automated card shuffling device War is played with 12 to 16 decks', _r42),
+    ('§ 567.3(c)(2)', 'the decks are separated into two batches with an equal number of decks in each', _r43),
 )
 
 GAME = GameDefinition(
@@ -473,7 +492,7 @@ GAME = GameDefinition(
     meters=METERS,
     constraints=CONSTRAINTS,
     requirements=REQUIREMENTS,
-    positions_max=_r32,
+    positions_max=_r35,
     positions_adjacent=True,
     positions_cite='§ 567.7(e)',
     house_ways=HOUSE_WAYS,

@@ -511,6 +511,36 @@ def test_567_11_c_card_not_dealt_voids_initial_and_tie(war):
     assert any("next round" in e.text for e in res.log if e.kind == "note")
 
 
+def test_567_11_c_card_not_dealt_in_war_deal_completes_the_war_deal_under_567_9_f_g(war):
+    # § 567.11(c) covers the original deal only (interpretation card-not-dealt-in-war-deal): the
+    # skipped player receives the War deal card and the War and Tie wagers are settled by § 567.9(g)
+    mod, _ = war
+    t = scripted(mod, {(1, "original"): ["7H"], (1, "war"): ["JD"], (4, "original"): ["7C"], (4, "war"): ["4D"],
+                       ("dealer", "original"): ["7S"], ("dealer", "war"): ["9C"]}, burned=["2D", "3D", "5D"])
+    strat = CallbackStrategy(lambda d, ids, v: "war", lambda w, v: Decimal(5) if v.seat == 1 else Decimal(0))
+    res = t.play_round({1: {"initial": 10}, 4: {"initial": 25}}, strat,
+                       [{"event": "card_not_dealt", "before": "war_deal_players", "seat": 1}])
+    # JD beats 9C: War wager paid 2 to 1 (§ 567.10(3)): 10 x 2; the Tie wager on the War deal lost
+    war_w = result(res, 1, "war")
+    assert war_w.outcome == "win" and war_w.net == Decimal(20) and "§ 567.9(g)(2)" in war_w.cites
+    assert result(res, 1, "war_tie").net == Decimal(-5)
+    assert result(res, 1, "initial").net == Decimal(-10)  # collected when going to War (§ 567.9(e))
+    assert result(res, 4, "war").net == Decimal(-25)  # 4D loses to 9C (§ 567.9(g)(1))
+    assert "§ 567.9(f)" in log_cites(res, "note")
+    assert not any(r.outcome == "void" for r in res.results)
+
+
+def test_567_11_c_card_not_dealt_in_war_deal_hand_history_settles(capsys):
+    from compiler.cli import main
+
+    f = "rulespecs/rounds/567-war-card-not-dealt-in-war-deal.yaml"
+    assert main(["settle", SPEC, f, "--format", "json"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["net_by_seat"] == {"1": "5.00", "4": "-50.00"}  # -10 + 20 - 5; -25 - 25
+
+
 def test_567_11_d_shuffler_jam_reshuffles(war):
     mod, _ = war
     t = mod.new_table({"automated_shuffler": True, "decks": 12}, seed=8)
