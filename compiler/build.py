@@ -280,7 +280,7 @@ def resolve_specs(root: Path, paths: list[Path]) -> tuple[list[Path], list[Compi
     out, errors = [], []
     for p in paths:
         p = Path(p)
-        full = (p if p.is_absolute() else Path.cwd() / p).resolve()
+        full = (p if p.is_absolute() else root / p).resolve()  # relative: to the project root
         shown = shown_path(p)
         if full.parent != spec_dir:
             errors.append(_error(shown, "a rulespec to build must be a file directly in the project's "

@@ -292,3 +292,38 @@ def test_spec_or_submission_linked_from_outside_the_project_is_refused(tmp_path)
     assert not res.ok and not (root / "generated").exists()
     (err,) = [d for c in res.compiled for d in c.errors]
     assert "must be inside rulespecs/submissions/" in err.message
+
+
+def test_spec_named_relative_to_the_project_root_or_through_dotdot(tmp_path):
+    root = _war_project(tmp_path)
+    assert build(root, paths=[Path("rulespecs/567-war.yaml")]).ok
+    res = build(root, paths=[Path("rulespecs/../../567-war.yaml")])
+    assert not res.ok
+    (err,) = [d for c in res.compiled for d in c.errors]
+    assert err.path == "rulespecs/../../567-war.yaml" and "directly in the project's rulespecs/" in err.message
+
+
+def test_progress_goes_to_a_terminal_only(tmp_path, capsys, monkeypatch):
+    root = _war_project(tmp_path)
+    assert build(root).ok
+    out = capsys.readouterr()
+    assert out.err == "" and out.out == ""  # piped (pytest's capture is no terminal): nothing extra
+
+    class Tty:
+        def __init__(self):
+            self.text = ""
+
+        def isatty(self):
+            return True
+
+        def write(self, s):
+            self.text += s
+
+        def flush(self):
+            pass
+
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert build(root, check=True).ok
+    monkeypatch.undo()
+    assert "compiling rulespecs/567-war.yaml (1/1)" in tty.text and tty.text.endswith("\r\x1b[K")
