@@ -42,7 +42,7 @@ CASES = [
     ("wager 1e400", WAR, WAR_ROUND, "initial: 10, tie: 2", "initial: 1e400, tie: 2", "beyond the largest amount",
      "/positions/1/wagers/initial"),
     ("wager of 28 digits", WAR, WAR_ROUND, "initial: 10, tie: 2", "initial: 1234567890123456789012345678, tie: 2",
-     "beyond the largest amount", "/positions/1/wagers/initial"),
+     "number with more than 15 digits", "/positions/1/wagers/initial"),
     ("negative wager", WAR, WAR_ROUND, "initial: 25}", "initial: -25}", "not negative", "/positions/4/wagers/initial"),
     ("joker without jokers", WAR, WAR_ROUND, "original: [7H]", "original: [JK]", "without a joker",
      "/dealt/1/original/0"),
