@@ -47,19 +47,25 @@ def test_simulate_same_seed_workers_1_and_2_identical(war, small_chunks):
 
 
 def test_simulate_tasks_add_up_to_tables_played_one_by_one(war, small_chunks):
-    """Each task is a table of its own seeded from the task's stream: replay them with the engine."""
+    """Each task is TABLES tables, each seeded from the task's stream: replay them with the engine."""
     from decimal import Decimal
 
+    from compiler.analysis.simulate import table_rounds, table_seeds
     from compiler.runtime.engine import FixedStrategy, Table
 
     res = simulate(war, {}, rounds=400, seats=2, seed=5, policy="surrender", workers=2)
     players = Decimal(0)
+    rounds = 0
     for k, s in zip(plan(400), task_seeds(5, len(plan(400)))):
-        t = Table(war, {}, seed=s)
-        for _ in range(k):
-            r = t.play_round({1: {"initial": 1, "tie": 1}, 2: {"initial": 1, "tie": 1}}, FixedStrategy(["surrender"]))
-            players += sum(x.net for x in r.results)
-    assert res.players == players
+        for ts, n in zip(table_seeds(s), table_rounds(k)):
+            t = Table(war, {}, seed=ts)
+            for _ in range(n):
+                r = t.play_round({1: {"initial": 1, "tie": 1}, 2: {"initial": 1, "tie": 1}},
+                                 FixedStrategy(["surrender"]))
+                players += sum(x.net for x in r.results)
+                rounds += 1
+    assert rounds == 400
+    assert res.players == players and res.house == -players
 
 
 def test_progress_only_on_a_terminal():

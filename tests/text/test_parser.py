@@ -6,7 +6,7 @@ import pytest
 
 from compiler.text.errors import TextError
 from compiler.text.model import iter_provisions, section_provisions
-from compiler.text.parser import parse_file, parse_text
+from compiler.text.parser import parse_text
 
 from text_sources import BULLETIN_2010, BULLETIN_2015, CODE_669A9, CODE_688A11
 
