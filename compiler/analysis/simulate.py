@@ -439,4 +439,6 @@ def _merge(parts: list[_Part], rounds: int, seats: int, seed: int, game, bets) -
     base_stake = Decimal(sum(_cents(Decimal(bets[w])) for w in game.wagers if game.wagers[w].required and w in bets))
     b = WagerSim(base[0], Decimal(0), Decimal(base[1]) / base_stake, Decimal(base[2]) / (base_stake * base_stake)) \
         if base_stake else WagerSim()
+    cent = Decimal("0.01")
+    players, house, meters = players.quantize(cent), house.quantize(cent), meters.quantize(cent)
     return SimResult(rounds, seats, seed, per, b, players + house + meters, players, house, meters, reshuffles)
