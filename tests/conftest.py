@@ -2,14 +2,17 @@
 reads it (tests/pipeline, tests/submission), and a second one for the tests of determinism.
 
 `make test` runs the suite over every core (pytest-xdist, `-n auto --dist loadgroup`): the tests
-that use these builds carry the xdist group "build", so one worker builds once for all of them.
+that use these builds carry the xdist group "build", so one worker builds once for all of them;
+likewise the tests of the six-card enumerations (group "six_card").
 """
 from __future__ import annotations
 
 import pytest
 
 BUILD_GROUP = "build"
-_BUILD_FIXTURES = {"committed_build", "rebuilt"}
+# expensive session fixtures -> the xdist group of the tests that use them (computed once per group)
+GROUPS = {"committed_build": BUILD_GROUP, "rebuilt": BUILD_GROUP,
+          "six_card_669a": "six_card", "six_card_670a": "six_card"}  # tests/analysis/analysis_fixtures.py
 
 
 @pytest.fixture(scope="session")
@@ -32,5 +35,6 @@ def rebuilt(committed_build):
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if _BUILD_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.xdist_group(BUILD_GROUP))
+        groups = {GROUPS[f] for f in getattr(item, "fixturenames", ()) if f in GROUPS}
+        if groups:
+            item.add_marker(pytest.mark.xdist_group(min(groups)))
