@@ -623,7 +623,7 @@ class FastGame:
             newd = np.where(playing, False, newd)
             left = left - 1
         assert N == shoe.shape[1]
-        return out.finish()
+        return out
 
 
 def _all_ended(st: State) -> np.ndarray:
@@ -699,9 +699,6 @@ class Played:
             self.base["n"] += has_base.sum(1)
             self.base["net"] += base.sum(1)
             self.base["sq"] += (base * base).sum(1)
-
-    def finish(self) -> "Played":
-        return self
 
     def players(self, tables=slice(None)) -> int:
         return int(sum(int(v[tables].sum()) for v in self.net.values()))
