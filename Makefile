@@ -20,8 +20,9 @@ build: $(STAMP)
 check: $(STAMP)
 	$(BIN)/rulespec build --check
 
+# every core (pytest-xdist); the tests sharing the build of the committed tree run on one worker
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -290,9 +290,13 @@ def cmd_simulate(args) -> int:
     from compiler.runtime.engine import EngineError
 
     try:
-        res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy)
+        res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy,
+                       workers=args.workers, cluster=args.cluster)
     except EngineError as e:  # the selections do not let the procedure go on
         print(f"{args.spec}: error: {e}", file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
         return 1
     if args.format == "json":
         print(json.dumps(res.to_json(), indent=2, ensure_ascii=False))
@@ -334,6 +338,9 @@ def register(sub) -> None:
     p.add_argument("--seats", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--policy", default=None, help="a choice to prefer at every decision (e.g. war, surrender)")
+    p.add_argument("--workers", type=int, default=0, metavar="N",
+                   help="processes on this machine (default: every core); the result does not depend on it")
+    p.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask distributed scheduler (tcp://host:8786)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE")
     p.add_argument("--submission", metavar="FILE")
     p.add_argument("--format", choices=("text", "json"), default="text")

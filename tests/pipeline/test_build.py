@@ -15,9 +15,8 @@ def test_build_check_is_clean_on_the_committed_tree(capsys):
     assert main(["build", "--check"]) == 0, capsys.readouterr().err
 
 
-def test_rebuild_is_byte_identical_and_has_no_timestamp():
-    a = build(ROOT, check=True)
-    b = build(ROOT, check=True)
+def test_rebuild_is_byte_identical_and_has_no_timestamp(committed_build, rebuilt):
+    a, b = committed_build, rebuilt  # two independent builds (tests/conftest.py)
     assert a.files == b.files and a.ok
     import datetime
     import re

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from decimal import Decimal
 from pathlib import Path
 
@@ -215,14 +214,12 @@ def test_duplicate_keys_all_reported(broken):
     ]
 
 
-def test_billion_laughs_is_bounded_and_fast(broken):
+def test_billion_laughs_is_bounded(broken):
     p = broken("billion_laughs.yaml")
-    start = time.perf_counter()
     assert errors_of(p) == [
         f"{p}:4:36: error: alias '*c' expands the document beyond 10000 nodes "
         f"(aliases must not build huge documents)",
     ]
-    assert time.perf_counter() - start < 2.0
 
 
 def test_alias_budget_is_configurable():
@@ -395,13 +392,9 @@ def _big_spec(lines: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def test_3000_line_spec_loads_well_under_a_second():
+def test_3000_line_spec_loads_with_decimal_amounts():
+    """Its load time is a figure of `make bench` (bench/__main__.py), not asserted here."""
     text = _big_spec(3000)
     assert text.count("\n") >= 3000
-    load_document("big.yaml", text)  # warm up
-    start = time.perf_counter()
     doc = load_document("big.yaml", text)
-    elapsed = time.perf_counter() - start
-    print(f"\n3000-line spec loaded in {elapsed * 1000:.0f} ms")
     assert doc.data["provisions"][0]["children"][0]["children"][1]["min"] == Decimal("1.50")
-    # no timing assertion (the machine is shared): the figure is printed, `make bench` tracks speed

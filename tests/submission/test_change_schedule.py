@@ -15,7 +15,6 @@ import pytest
 from html_check import check_html
 import yaml
 
-from compiler.build import build
 from compiler.cli import main
 from compiler.pipeline import ROOT
 from compiler.spec.diagnostics import DiagnosticError
@@ -145,8 +144,8 @@ def test_a_when_that_cannot_be_evaluated_is_a_positioned_spec_error(tmp_path):
 # ------------------------------------------------------------------ the build's files
 
 @pytest.fixture(scope="module")
-def built():
-    return build(ROOT, check=True)
+def built(committed_build):
+    return committed_build  # one build per test process (tests/conftest.py)
 
 
 def test_build_writes_one_schedule_per_facility_and_they_are_current(built):
@@ -172,8 +171,8 @@ def test_html_well_formed_self_contained(built):
             assert "@import" not in html and "url(" not in html
 
 
-def test_deterministic(built, tmp_path):
-    again = build(ROOT, check=True)
+def test_deterministic(built, rebuilt, tmp_path):
+    again = rebuilt
     assert {k: v for k, v in again.files.items() if "schedules" in k} == \
         {k: v for k, v in built.files.items() if "schedules" in k}
     paths = sorted(SUBS.glob("*.yaml"))

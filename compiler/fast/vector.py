@@ -1,0 +1,710 @@
+"""A chapter's procedure compiled from the IR into vectorised numpy operations over many tables.
+
+Every table is an engine ``Table`` shoe (same seed, same shuffle and cut, same reshuffle marker);
+a round is played for all tables at once: each step of the procedure becomes a few array
+operations over (tables, seats), each rule's ``when`` a boolean mask, each action a masked update
+of integer-cent arrays.  Money is computed with the engine's own functions
+(``Odds.payout``, ``to_cents``) on the few distinct stakes, so every cent matches the engine.
+
+What is compiled (anything else raises :class:`Unsupported` naming the step and its §, and the
+caller falls back to the engine):
+
+* steps ``announce``, ``reveal`` (no effect without a log), ``burn``, ``deal`` to players or the
+  dealer (one zone per deal step), ``settle``, ``decide`` (a fixed preference order, as
+  ``FixedStrategy``), ``offer`` (fixed amounts), ``block``;
+* expressions: literals, ``round.*``, ``hand(R, zone)`` of one-card zones (any ranking: its values
+  are ordered once per card), ``has``, ``placed``, ``wager``, ``flag``, ``chose``, ``option``,
+  ``offered``, ``active``, ``count``, ``any_player``, ``count_players``; comparisons, ``and``,
+  ``or``, ``not``, ``+ - *``;
+* actions: ``win`` (payout, odds; not paytables or meters), ``lose``, ``push``, ``return``,
+  ``surrender``, ``place``, ``set``, ``clear``, ``end``, ``note``;
+* reshuffle at the cover card or after every round, as the engine.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Callable
+
+import numpy as np
+
+from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref
+from compiler.runtime.engine import Table
+from compiler.runtime.money import money, to_cents
+from compiler.runtime.shoe import Shoe
+
+OPEN, WIN, LOSE, PUSH, VOID, SURRENDER = 0, 1, 2, 3, 4, 5
+OUTCOMES = {WIN: "win", LOSE: "lose", PUSH: "push", VOID: "void", SURRENDER: "surrender"}
+
+
+class Unsupported(Exception):
+    """The fast path cannot play this chapter (the reason names the step or rule and its §)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# State of K tables x S seats during one round
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class State:
+    K: int
+    S: int
+    shoe: np.ndarray                     # (K, N) card ids
+    idx: np.ndarray                      # (K,) next card
+    in_round: np.ndarray                 # (K, S) seats playing this round
+    live: np.ndarray                     # (K, 1) the round goes on at this table
+    options: dict
+    offered: dict
+    ended: np.ndarray = None
+    zones: dict = field(default_factory=dict)     # (owner, zone) -> (K, S|1, n)
+    amount: dict = field(default_factory=dict)    # wager -> (K, S) cents (0: not placed)
+    outcome: dict = field(default_factory=dict)   # wager -> (K, S) OPEN...
+    net: dict = field(default_factory=dict)       # wager -> (K, S) cents
+    flags: dict = field(default_factory=dict)
+    choices: dict = field(default_factory=dict)
+    first_after_shuffle: np.ndarray = None        # (K, 1)
+    new_dealer: np.ndarray = None
+    number: np.ndarray = None
+
+
+@dataclass(frozen=True)
+class _Zone:
+    owner: str
+    zone: str
+
+
+def _cents(d: Decimal) -> int:
+    q = d * 100
+    if q != q.to_integral_value():
+        raise Unsupported(f"amount {d} is not a whole number of cents")
+    return int(q)
+
+
+@functools.lru_cache(maxsize=8)
+def _plan(n: int) -> list[tuple[int, int, int]]:
+    """Fisher-Yates as CPython's random.shuffle: (position, bound, shift of getrandbits)."""
+    return [(b - 1, b, 32 - b.bit_length()) for b in range(n, 1, -1)]
+
+
+class _MTShoe:
+    """A table's shoe shuffled exactly as ``compiler.runtime.shoe.Shoe.shuffle`` does with the
+    table's ``random.Random`` (Mersenne Twister), but faster: the generator's state goes to numpy's
+    MT19937, whose raw 32-bit words are the words CPython draws, and ``shuffle`` and ``randint`` are
+    replayed word for word (CPython's ``_randbelow_with_getrandbits``: ``getrandbits(k)`` is the
+    word shifted right by 32 - k, redrawn while not below the bound). The engine test compares
+    every card dealt, through reshuffles."""
+
+    def __init__(self, seed: int, proto_shoe):
+        import random
+
+        state = random.Random(seed).getstate()[1]  # make_rng(seed), as Table does
+        self.bitgen = np.random.MT19937()
+        self.bitgen.state = {"bit_generator": "MT19937",
+                             "state": {"key": np.array(state[:624], dtype=np.uint32), "pos": state[624]}}
+        self.buf: list[int] = []
+        self.bi = 0
+        from compiler.runtime.cards import build_pack
+
+        self.pack = build_pack(proto_shoe.decks, proto_shoe.deck)
+        n = len(self.pack)
+        self.plan = _plan(n)
+        k = proto_shoe.cut_rule.min_from_edge
+        self.cut = (k, n - 2 * k + 1, 32 - (n - 2 * k + 1).bit_length()) if k and n > 2 * k else None
+        self.need = 2 * n + 64  # words one shuffle may draw (about 1.4 n on average; more: see shuffle)
+
+    def shuffle(self) -> list[int]:
+        if len(self.buf) - self.bi < self.need:
+            self.buf = self.buf[self.bi:] + self.bitgen.random_raw(self.need * 8).tolist()
+            self.bi = 0
+        start = self.bi
+        while True:
+            try:
+                return self._shuffle()
+            except IndexError:  # (astronomically unlikely) more rejections than words at hand
+                self.bi = start
+                self.buf = self.buf + self.bitgen.random_raw(self.need * 4).tolist()
+
+    def _shuffle(self) -> list[int]:
+        x = list(self.pack)
+        buf, bi = self.buf, self.bi
+        for i, b, sh in self.plan:
+            j = buf[bi] >> sh
+            bi += 1
+            while j >= b:
+                j = buf[bi] >> sh
+                bi += 1
+            x[i], x[j] = x[j], x[i]
+        if self.cut is not None:
+            k, b, sh = self.cut
+            j = buf[bi] >> sh
+            bi += 1
+            while j >= b:
+                j = buf[bi] >> sh
+                bi += 1
+            c = k + j
+            x = x[c:] + x[:c]
+        self.bi = bi
+        return x
+
+
+class _Money:
+    """Per distinct stake, the engine's own arithmetic (cached): net of a win, amount surrendered."""
+
+    def __init__(self):
+        self.cache: dict = {}
+
+    def apply(self, key, fn: Callable[[int], int], stakes: np.ndarray) -> np.ndarray:
+        lo, hi = stakes.min(), stakes.max()
+        if lo == hi:  # one stake (the usual case): one value
+            k = (key, int(lo))
+            v = self.cache.get(k)
+            if v is None:
+                v = self.cache[k] = fn(int(lo))
+            return np.full(stakes.shape, v, dtype=np.int64)
+        uniq, inv = np.unique(stakes, return_inverse=True)
+        vals = []
+        for u in uniq.tolist():
+            k = (key, u)
+            v = self.cache.get(k)
+            if v is None:
+                v = self.cache[k] = fn(u)
+            vals.append(v)
+        return np.asarray(vals, dtype=np.int64)[inv]
+
+
+class FastGame:
+    """A compiled procedure; :meth:`play` runs rounds on tables seeded like the engine's."""
+
+    def __init__(self, chapter, game, options, bets=None):
+        self.chapter, self.game = chapter, game
+        self.options = {**game.defaults(), **dict(options or {})}
+        self.proto = Table(game, self.options, seed=0)
+        self.money = _Money()
+        self.zone_cards: dict[tuple, int] = {}
+        self.ordinals: dict[str, np.ndarray] = {}
+        self.wagers = list(game.wagers)
+        cd = game.cards
+        if cd.reshuffle not in ("cover_card", "every_round"):
+            raise Unsupported(f"reshuffle rule {cd.reshuffle!r}")
+        if not chapter.procedure:
+            raise Unsupported("a chapter without a procedure")
+        self._zones(chapter.procedure)
+        self.steps = [self._step(s) for s in chapter.procedure]
+        for w in bets or ():
+            self._plain(w)
+
+    # -- compile ----------------------------------------------------------------------------
+    def _zones(self, steps):
+        for s in steps:
+            p = dict(s.params)
+            if s.kind == "deal":
+                to = p.get("to", "players")
+                if to not in ("players", "dealer"):
+                    raise Unsupported(f"step {s.id!r} ({s.cite}): deal to {to!r}")
+                key = ("player" if to == "players" else "dealer", p.get("zone", "cards"))
+                if key in self.zone_cards:
+                    raise Unsupported(f"step {s.id!r} ({s.cite}): zone {key[1]!r} dealt by two steps")
+                self.zone_cards[key] = int(p.get("count", 1))
+            self._zones(s.steps)
+
+    def _ordinal(self, rid: str) -> np.ndarray:
+        """Order of the one-card hand values of ranking ``rid``, per card id (index 0: no card)."""
+        o = self.ordinals.get(rid)
+        if o is None:
+            r = self.proto.ranking(rid)
+            ids = sorted(set(self.proto.shoe.cards))
+            vals = [(c, r.evaluate([c])) for c in ids]
+            order = sorted(vals, key=functools.cmp_to_key(lambda a, b: (a[1] > b[1]) - (a[1] < b[1])))
+            o = np.full(max(ids) + 2, -1, dtype=np.int32)
+            rank, prev = 0, None
+            for i, (c, v) in enumerate(order):
+                if i and not (v == prev):
+                    rank += 1
+                o[c + 1] = rank
+                prev = v
+            self.ordinals[rid] = o
+        return o
+
+    def _expr(self, n, where: str, seat: bool) -> Callable[[State], Any]:
+        """A function of the state: (K, S) arrays in a seat context, (K, 1) or scalars otherwise."""
+        if isinstance(n, Lit):
+            v = n.value
+            if isinstance(v, (Fraction, Decimal)):
+                if v != int(v):
+                    raise Unsupported(f"{where}: literal {v} (not an integer)")
+                v = int(v)
+            return lambda st, v=v: v
+        if isinstance(n, Ref):
+            owner = n.parts[0]
+            attr = n.parts[1] if len(n.parts) > 1 else None
+            if owner == "round" and attr in ("first_after_shuffle", "new_dealer", "number"):
+                return lambda st, a=attr: getattr(st, a)
+            if owner in ("player", "dealer"):
+                if owner == "player" and not seat:
+                    raise Unsupported(f"{where}: 'player' outside a player step")
+                key = (owner, attr or "cards")
+                if key not in self.zone_cards:
+                    raise Unsupported(f"{where}: zone {owner}.{attr} (not dealt by one deal step)")
+                return lambda st, z=_Zone(*key): z
+            raise Unsupported(f"{where}: reference {'.'.join(n.parts)}")
+        if isinstance(n, Call):
+            a = n.args
+            name = n.name
+
+            def ident(i):
+                return a[i].parts[0]
+
+            if name == "hand":
+                zf = self._expr(a[1], where, seat)
+                probe = zf(None)
+                if not isinstance(probe, _Zone) or self.zone_cards[(probe.owner, probe.zone)] != 1:
+                    raise Unsupported(f"{where}: hand() of more than one card")
+                o = self._ordinal(ident(0))
+                return lambda st, z=probe, o=o: o[st.zones[(z.owner, z.zone)][..., 0] + 1]
+            if name == "count":
+                zf = self._expr(a[0], where, seat)
+                probe = zf(None)
+                if not isinstance(probe, _Zone):
+                    raise Unsupported(f"{where}: count() of an expression")
+                return lambda st, z=probe: (st.zones[(z.owner, z.zone)] >= 0).sum(-1)
+            if name in ("has", "placed", "wager", "flag", "chose", "active") and not seat:
+                raise Unsupported(f"{where}: {name}() outside a player step")
+            if name == "has":
+                w = ident(0)
+                return lambda st, w=w: (st.amount[w] > 0) & (st.outcome[w] == OPEN)
+            if name == "placed":
+                w = ident(0)
+                return lambda st, w=w: st.amount[w] > 0
+            if name == "wager":
+                w = ident(0)
+                return lambda st, w=w: st.amount[w]
+            if name == "flag":
+                f = ident(0)
+                return lambda st, f=f: st.flags.get(f, False)
+            if name == "chose":
+                d, c = ident(0), ident(1)
+                ci = self._choice_index(d, c, where)
+                return lambda st, d=d, ci=ci: st.choices[d] == ci if d in st.choices else False
+            if name == "active":
+                return lambda st: ~st.ended
+            if name == "option":
+                o = ident(0)
+                return lambda st, o=o: st.options.get(o)
+            if name == "offered":
+                w = ident(0)
+                return lambda st, w=w: st.offered[w]
+            if name in ("any_player", "count_players"):
+                if seat:
+                    raise Unsupported(f"{where}: {name}() inside a player step")
+                inner = self._expr(a[0], where, True)
+                if name == "any_player":
+                    return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).any(1, keepdims=True)
+                return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).sum(1, keepdims=True)
+            raise Unsupported(f"{where}: function {name}()")
+        if isinstance(n, BinOp):
+            lf, rf = self._expr(n.left, where, seat), self._expr(n.right, where, seat)
+            ops = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
+                   "==": np.equal, "!=": np.not_equal, "+": np.add, "-": np.subtract, "*": np.multiply}
+            op = ops.get(n.op)
+            if op is None:
+                raise Unsupported(f"{where}: operator {n.op}")
+            return lambda st, lf=lf, rf=rf, op=op: op(lf(st), rf(st))
+        if isinstance(n, BoolOp):
+            fs = [self._expr(x, where, seat) for x in n.items]
+            if n.op == "and":
+                return lambda st, fs=fs: functools.reduce(np.logical_and, [f(st) for f in fs])
+            return lambda st, fs=fs: functools.reduce(np.logical_or, [f(st) for f in fs])
+        if isinstance(n, Not):
+            f = self._expr(n.item, where, seat)
+            return lambda st, f=f: np.logical_not(f(st))
+        if isinstance(n, Neg):
+            f = self._expr(n.item, where, seat)
+            return lambda st, f=f: np.negative(f(st))
+        raise Unsupported(f"{where}: expression {type(n).__name__}")
+
+    def _choice_index(self, decision, choice, where):
+        for s in self.chapter.all_steps():
+            if s.id == decision and s.kind == "decide":
+                ids = [c.id for c in s.choices]
+                if choice in ids:
+                    return ids.index(choice)
+        raise Unsupported(f"{where}: chose({decision}, {choice})")
+
+    def _odds_of(self, a: Action, where: str):
+        if a.paytable is not None:
+            raise Unsupported(f"{where}: win at a paytable")
+        if a.odds is not None:
+            return a.odds
+        pid = a.payout or self.game.wagers[a.wager].pays
+        if pid is None:
+            raise Unsupported(f"{where}: wager {a.wager!r} has no payout")
+        odds = self.proto.payout_odds(self.game.payouts[pid])
+        if odds is None:
+            raise Unsupported(f"{where}: payout {pid!r} is not priced")
+        if odds.kind == "meter":
+            raise Unsupported(f"{where}: a share of a progressive meter")
+        return odds
+
+    def _actions(self, actions, where: str) -> Callable[[State, np.ndarray], None]:
+        ops = []
+        for a in actions:
+            k = a.kind
+            targets = self.wagers if a.wager == "*" else [a.wager]
+            if k == "win":
+                for w in targets:
+                    odds = self._odds_of(Action("win", wager=w, payout=a.payout, odds=a.odds,
+                                                paytable=a.paytable), where)
+                    code = PUSH if odds.kind == "push" else WIN
+                    fn = (lambda c, o=odds: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))
+                    ops.append(functools.partial(self._settle, w, code, ("win", odds), fn))
+            elif k in ("lose", "push", "return"):
+                code = {"lose": LOSE, "push": PUSH, "return": VOID}[k]
+                for w in targets:
+                    fn = (lambda c: -c) if k == "lose" else (lambda c: 0)
+                    ops.append(functools.partial(self._settle, w, code, (k,), fn))
+            elif k == "surrender":
+                frac = a.fraction
+                for w in targets:
+                    fn = (lambda c, f=frac: -_cents(to_cents(Decimal(c) / 100 * money(f))[0]))
+                    ops.append(functools.partial(self._settle, w, SURRENDER, ("surrender", frac), fn))
+            elif k == "place":
+                if a.wager == "*":
+                    raise Unsupported(f"{where}: place *")
+                self._plain(a.wager)
+                vf = self._money_expr(a.value, where)
+                ops.append(functools.partial(self._place, a.wager, vf))
+            elif k in ("set", "clear"):
+                ops.append(functools.partial(self._flag, a.name, k == "set"))
+            elif k == "end":
+                ops.append(self._end)
+            elif k == "note":
+                continue
+            else:
+                raise Unsupported(f"{where}: action {k!r}")
+
+        def run(st, m, ops=ops):
+            for op in ops:
+                op(st, m)
+        return run
+
+    def _plain(self, wid: str) -> None:
+        wd = self.game.wagers[wid]
+        if wd.progressive:
+            raise Unsupported(f"the {wd.name} (a progressive meter, {wd.cite})")
+
+    def _money_expr(self, n, where):
+        """A stake expression: wager(w), or an integer times one (cents)."""
+        if isinstance(n, Call) and n.name == "wager":
+            return self._expr(n, where, True)
+        if isinstance(n, BinOp) and n.op == "*":
+            for x, y in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(x, Lit) and isinstance(x.value, (int, Fraction, Decimal)) and x.value == int(x.value):
+                    f = self._money_expr(y, where)
+                    return lambda st, f=f, k=int(x.value): f(st) * k
+        raise Unsupported(f"{where}: stake expression (only wager(w) and N * wager(w))")
+
+    def _settle(self, w, code, key, fn, st, m):
+        t = m & (st.amount[w] > 0) & (st.outcome[w] == OPEN)
+        if not t.any():
+            return
+        st.net[w][t] = self.money.apply(key, fn, st.amount[w][t])
+        st.outcome[w][t] = code
+
+    def _place(self, w, vf, st, m):
+        v = np.broadcast_to(vf(st), m.shape)
+        t = m & (v > 0)
+        if not t.any():
+            return
+        if ((st.amount[w] > 0) & t).any():
+            raise Unsupported(f"wager {w!r} placed twice in one round")
+        st.amount[w][t] = v[t]
+        st.outcome[w][t] = OPEN
+        st.net[w][t] = 0
+
+    def _flag(self, name, on, st, m):
+        cur = st.flags.get(name)
+        if cur is None or cur is False:
+            cur = st.flags[name] = np.zeros((st.K, st.S), dtype=bool)
+        if on:
+            cur |= m
+        else:
+            cur &= ~m
+
+    def _end(self, st, m):
+        st.ended |= m
+
+    def _step(self, s) -> Callable[[State, Any], None]:
+        where = f"step {s.id!r} ({s.cite})"
+        p = dict(s.params)
+        when = self._expr(s.when, where, False) if s.when is not None else None
+        players = self._expr(s.players, where, True) if s.players is not None else None
+        k = s.kind
+
+        def gate(st):
+            if when is None:
+                return st.live
+            return st.live & np.asarray(when(st), dtype=bool)
+
+        def seats(st):
+            m = gate(st) & st.in_round & ~st.ended
+            if players is not None:
+                m = m & np.asarray(players(st), dtype=bool)
+            return m
+
+        if k in ("announce", "reveal"):
+            return lambda st, strat: None
+        if k == "burn":
+            n = int(p.get("count", 1))
+
+            def burn(st, strat):
+                st.idx += n * gate(st)[:, 0]
+            return burn
+        if k == "deal":
+            to = p.get("to", "players")
+            n = int(p.get("count", 1))
+            if to == "players":
+                key = ("player", p.get("zone", "cards"))
+                stack, ccw = bool(p.get("stack")), s.order == "counterclockwise"
+
+                def deal_players(st, strat):
+                    m = seats(st)
+                    cnt = m.sum(1)
+                    mm = m[:, ::-1] if ccw else m
+                    rank = np.cumsum(mm, 1) - 1
+                    if ccw:
+                        rank = rank[:, ::-1]
+                    j = np.arange(n)[None, None, :]
+                    base = st.idx[:, None, None]
+                    pos = (base + rank[..., None] * n + j) if stack else (base + j * cnt[:, None, None] + rank[..., None])
+                    pos = np.where(m[..., None], pos, 0)
+                    if (pos >= st.shoe.shape[1]).any():
+                        raise RuntimeError("the shoe is empty")
+                    cards = np.take_along_axis(st.shoe, pos.reshape(st.K, -1), 1).reshape(pos.shape)
+                    st.zones[key] = np.where(m[..., None], cards, -1)
+                    st.idx += cnt * n
+                return deal_players
+            key = ("dealer", p.get("zone", "cards"))
+
+            def deal_dealer(st, strat):
+                g = gate(st)[:, 0]
+                pos = st.idx[:, None] + np.arange(n)[None, :]
+                pos = np.where(g[:, None], pos, 0)
+                if (pos >= st.shoe.shape[1]).any():
+                    raise RuntimeError("the shoe is empty")
+                cards = np.take_along_axis(st.shoe, pos, 1)
+                st.zones[key] = np.where(g[:, None], cards, -1)[:, None, :]
+                st.idx += n * g
+            return deal_dealer
+        if k == "settle":
+            rules = [(self._expr(r.when, f"rule at {r.cite}", True) if r.when is not None else None,
+                      self._actions(r.then, f"rule at {r.cite}")) for r in s.rules]
+
+            def settle(st, strat):
+                m = seats(st)
+                if not m.any():
+                    return
+                for w, then in rules:
+                    mm = m if w is None else m & np.asarray(w(st), dtype=bool)
+                    if mm.any():
+                        then(st, mm)
+            return settle
+        if k == "decide":
+            choices = [(c.id, self._expr(c.when, f"choice {c.id!r} ({c.cite})", True) if c.when is not None else None,
+                        self._actions(c.then, f"choice {c.id!r} ({c.cite})")) for c in s.choices]
+            ids = [c[0] for c in choices]
+
+            def decide(st, strat):
+                m = seats(st)
+                avail = [m & (np.asarray(w(st), dtype=bool) if w is not None else True) for _, w, _ in choices]
+                chosen = np.full(m.shape, -1, dtype=np.int16)
+                for pref in list(strat) + ids:  # the first preferred choice available, else the first
+                    if pref in ids:
+                        ci = ids.index(pref)
+                        chosen = np.where((chosen < 0) & avail[ci], ci, chosen)
+                prev = st.choices.get(s.id)
+                st.choices[s.id] = chosen if prev is None else np.where(chosen >= 0, chosen, prev)
+                for ci, (_, _, then) in enumerate(choices):
+                    mm = chosen == ci
+                    if mm.any():
+                        then(st, mm)
+            return decide
+        if k == "offer":
+            w = p["wager"]
+            if p.get("equal_to") is not None:
+                raise Unsupported(f"{where}: an offer equal to another wager")
+
+            def offer(st, strat, w=w):
+                if not st.offered[w]:
+                    return
+                amt = strat.offers.get(w, 0) if hasattr(strat, "offers") else 0
+                if amt:
+                    self._place(w, lambda st, a=amt: a, st, seats(st))
+            return offer
+        if k == "block":
+            subs = [self._step(x) for x in s.steps]
+
+            def block(st, strat):
+                saved = st.live
+                st.live = gate(st)
+                try:
+                    for sub in subs:
+                        if not st.live.any():
+                            break
+                        sub(st, strat)
+                        _stop(st)
+                finally:
+                    st.live = saved & ~_all_ended(st)
+            return block
+        raise Unsupported(f"{where}: step kind {k!r}")
+
+    # -- play -------------------------------------------------------------------------------
+    def play(self, seeds: list[int], rounds: list[int] | int, seats: int, bets: dict, prefer=(),
+             offers: dict | None = None, record: bool = False) -> "Played":
+        """Play ``rounds[k]`` rounds at table k (a fresh engine Table seeded ``seeds[k]``), ``seats``
+        positions each with ``bets`` (wager -> amount in dollars) before the deal."""
+        K, S = len(seeds), seats
+        rounds = [rounds] * K if isinstance(rounds, int) else list(rounds)
+        proto = self.proto.shoe
+        if type(proto) is not Shoe:
+            raise Unsupported("a shoe that is not the engine's Shoe")
+        mts = [_MTShoe(s, proto) for s in seeds]
+        shoe = np.array([m.shuffle() for m in mts], dtype=np.int32)
+        N = shoe.shape[1]
+        marker = proto.marker
+        offered = {w: self.proto.offered(w) for w in self.wagers}
+        bets_c = {w: _cents(money(v)) for w, v in bets.items() if money(v) != 0}
+        for w in list(bets_c) + list(offers or {}):
+            self._plain(w)
+        strat = _Strat(prefer, offers)
+        base_wagers = [w for w, d in self.game.wagers.items() if d.required or d.placed == "during_round"]
+        out = Played(K, S, self.wagers, base_wagers)
+        left = np.array(rounds)
+        first = np.ones((K, 1), dtype=bool)
+        newd = np.ones((K, 1), dtype=bool)
+        idx = np.zeros(K, dtype=np.int64)
+        r = 0
+        while (left > 0).any():
+            r += 1
+            playing = (left > 0)[:, None]
+            st = State(K, S, shoe, idx, np.broadcast_to(playing, (K, S)).copy(), playing.copy(), self.options, offered)
+            st.ended = np.zeros((K, S), dtype=bool)
+            st.first_after_shuffle, st.new_dealer = first, newd
+            st.number = np.full((K, 1), r)
+            for w in self.wagers:
+                st.amount[w] = np.zeros((K, S), dtype=np.int64)
+                st.outcome[w] = np.zeros((K, S), dtype=np.int8)
+                st.net[w] = np.zeros((K, S), dtype=np.int64)
+            for w, c in bets_c.items():
+                st.amount[w][st.in_round] = c
+            for z, n in self.zone_cards.items():
+                st.zones[z] = np.full((K, S if z[0] == "player" else 1, n), -1, dtype=np.int32)
+            for step in self.steps:
+                if not st.live.any():
+                    break
+                step(st, strat)
+                _stop(st)
+            for w in self.wagers:
+                if (st.in_round & (st.amount[w] > 0) & (st.outcome[w] == OPEN)).any():
+                    raise Unsupported(f"wager {w!r} left unsettled by the procedure")
+            out.add_round(st, playing[:, 0], record)
+            idx = st.idx
+            if self.game.cards.reshuffle == "every_round":
+                resh = playing[:, 0].copy()
+            else:
+                resh = playing[:, 0] & (marker is not None) & (idx >= (marker if marker is not None else 0))
+            for k in np.flatnonzero(resh):
+                shoe[k] = mts[k].shuffle()
+            idx[resh] = 0
+            out.reshuffles += resh
+            first = np.where(playing, resh[:, None], first)
+            newd = np.where(playing, False, newd)
+            left = left - 1
+        assert N == shoe.shape[1]
+        return out
+
+
+def _all_ended(st: State) -> np.ndarray:
+    return (~(st.in_round & ~st.ended).any(1, keepdims=True))
+
+
+def _stop(st: State) -> None:
+    st.live = st.live & ~_all_ended(st)
+
+
+class _Strat:
+    def __init__(self, prefer, offers):
+        self.prefer = list(prefer)
+        self.offers = {w: _cents(money(v)) for w, v in (offers or {}).items()}
+
+    def __iter__(self):
+        return iter(self.prefer)
+
+
+class Played:
+    """What the tables did, per table (arrays of K): for each wager the settlements ``n``, the sum of
+    the nets ``net`` and of their squares ``sq`` (cents), the smallest and largest stake; the same
+    for the base game per seat (``base``: required wagers and wagers placed during the round); the
+    reshuffles; with ``record``, every settlement of every round (per table, per round:
+    [(seat, wager, outcome, stake cents, net cents)])."""
+
+    LIMIT = 3_000_000  # |net| in cents below which the int64 sums of squares cannot overflow
+
+    def __init__(self, K, S, wagers, base_wagers=()):
+        self.K, self.S, self.wagers = K, S, wagers
+        self.base_wagers = list(base_wagers)
+        z = lambda: np.zeros(K, dtype=np.int64)  # noqa: E731
+        self.n = {w: z() for w in wagers}
+        self.net = {w: z() for w in wagers}
+        self.sq = {w: z() for w in wagers}
+        self.stake_min = {w: np.full(K, np.iinfo(np.int64).max) for w in wagers}
+        self.stake_max = {w: z() for w in wagers}
+        self.base = {"n": z(), "net": z(), "sq": z()}
+        self.reshuffles = z()
+        self.rounds: list[list] | None = None
+
+    def add_round(self, st: State, playing: np.ndarray, record: bool) -> None:
+        K = st.K
+        if record:
+            if self.rounds is None:
+                self.rounds = [[] for _ in range(K)]
+            for k in np.flatnonzero(playing):
+                self.rounds[k].append([])
+        base = np.zeros((K, st.S), dtype=np.int64)
+        has_base = np.zeros((K, st.S), dtype=bool)
+        for w in self.wagers:
+            a = st.amount[w]
+            m = st.in_round & (a > 0)
+            if not m.any():
+                continue
+            nets = np.where(m, st.net[w], 0)
+            if np.abs(nets).max() >= self.LIMIT:
+                raise Unsupported("a net of more than $30,000 (the sums of squares would overflow)")
+            self.n[w] += m.sum(1)
+            self.net[w] += nets.sum(1)
+            self.sq[w] += (nets * nets).sum(1)
+            np.minimum(self.stake_min[w], np.where(m, a, np.iinfo(np.int64).max).min(1), out=self.stake_min[w])
+            np.maximum(self.stake_max[w], np.where(m, a, 0).max(1), out=self.stake_max[w])
+            if w in self.base_wagers:
+                base += nets
+                has_base |= m
+            if record:
+                kk, ss = np.nonzero(m)
+                for k, s, am, o, n in zip(kk.tolist(), ss.tolist(), a[m].tolist(), st.outcome[w][m].tolist(),
+                                          st.net[w][m].tolist()):
+                    self.rounds[k][-1].append((s + 1, w, OUTCOMES.get(o, "open"), am, n))
+        if has_base.any():
+            self.base["n"] += has_base.sum(1)
+            self.base["net"] += base.sum(1)
+            self.base["sq"] += (base * base).sum(1)
+
+    def players(self, tables=slice(None)) -> int:
+        return int(sum(int(v[tables].sum()) for v in self.net.values()))
+
+
+def compile_fast(chapter, game, options=None, bets=None) -> FastGame:
+    """The fast path of a compiled chapter (for these wagers placed before the deal), or
+    :class:`Unsupported` saying what it lacks."""
+    return FastGame(chapter, game, options, bets)

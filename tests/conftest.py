@@ -1,0 +1,40 @@
+"""Suite-wide fixtures: one build of the committed tree per test process, shared by every test that
+reads it (tests/pipeline, tests/submission), and a second one for the tests of determinism.
+
+`make test` runs the suite over every core (pytest-xdist, `-n auto --dist loadgroup`): the tests
+that use these builds carry the xdist group "build", so one worker builds once for all of them;
+likewise the tests of the six-card enumerations (group "six_card").
+"""
+from __future__ import annotations
+
+import pytest
+
+BUILD_GROUP = "build"
+# expensive session fixtures -> the xdist group of the tests that use them (computed once per group)
+GROUPS = {"committed_build": BUILD_GROUP, "rebuilt": BUILD_GROUP,
+          "six_card_669a": "six_card", "six_card_670a": "six_card"}  # tests/analysis/analysis_fixtures.py
+
+
+@pytest.fixture(scope="session")
+def committed_build():
+    """`rulespec build --check` of the committed tree (computed once, never written)."""
+    from compiler.build import build
+    from compiler.pipeline import ROOT
+
+    return build(ROOT, check=True)
+
+
+@pytest.fixture(scope="session")
+def rebuilt(committed_build):
+    """A second, independent build of the committed tree (determinism: compared with the first)."""
+    from compiler.build import build
+    from compiler.pipeline import ROOT
+
+    return build(ROOT, check=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        groups = {GROUPS[f] for f in getattr(item, "fixturenames", ()) if f in GROUPS}
+        if groups:
+            item.add_marker(pytest.mark.xdist_group(min(groups)))
