@@ -41,12 +41,16 @@ def cmd_parse(args) -> int:
     from .parser import parse_file
 
     try:
-        doc = parse_file(args.file)
+        doc = parse_file(args.file, strict=args.strict)
         if args.format == "json":
             _write(json.dumps(to_jsonable(doc), indent=1, ensure_ascii=False) + "\n", None)
         else:
             _write(outline(doc), None)
-        return 0
+        # what could not be read: every one, with its position (exit 1); notes (page cut
+        # short, no rule text) do not make the command fail
+        for n in doc.unread:
+            print(n.format(doc.path), file=sys.stderr)
+        return 1 if doc.unread else 0
     except Exception as exc:  # noqa: BLE001 - every failure is reported, never a traceback
         return _fail(exc, args.file)
 
@@ -126,6 +130,7 @@ def register(sub) -> None:
     p = tsub.add_parser("parse", help="parse a Bulletin or Code page into a provision tree")
     p.add_argument("file")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--strict", action="store_true", help="stop at the first thing that cannot be read")
     p.set_defaults(handler=cmd_parse)
 
     p = tsub.add_parser("render", help="print a rulespec as Code-style text or HTML")
