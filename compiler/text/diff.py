@@ -20,11 +20,15 @@ from typing import Any, Optional
 from .errors import TextError
 from .flat import FlatItem, TableData, flatten_document, flatten_spec, normalize
 
-KINDS = ("added", "removed", "amended", "renumbered", "moved", "no substantive change", "unchanged", "elided")
+KINDS = ("added", "removed", "amended", "renumbered", "moved", "no substantive change", "unchanged", "elided",
+         "cut")
 # "elided": text printed as ``* * * * *`` by an amendment (the existing regulation it amends, not in the
 # sources), or text of the other side standing where one side prints ``* * * * *``: not compared, never
 # reported as added or removed.
-NOT_SUBSTANTIVE = ("unchanged", "no substantive change", "elided")
+# "cut": text a page cut short does not print (after the cut, or the cut provision where what it
+# prints agrees with the other side): not compared, never reported as removed or added.
+NOT_SUBSTANTIVE = ("unchanged", "no substantive change", "elided", "cut")
+CUT_NOTE = "not compared: {side} is cut short here (the page ends mid-text)"
 ELIDED_NOTE = "* * * * *: text of the base regulation the amendment leaves unchanged, not in the sources (not compared)"
 DATA_KEYS = ("paytables", "options", "cards", "wagers")
 
@@ -37,6 +41,9 @@ class Side:
     complete: dict[str, bool]
     headings: dict[str, dict[str, str]]
     spec: Optional[dict] = None
+    cut: dict[str, str] = field(default_factory=dict)   # chapter -> key of the item a cut page stops in
+    date: Optional[str] = None
+    cite: Optional[str] = None
 
 
 @dataclass
@@ -49,6 +56,9 @@ class Change:
     words: list = field(default_factory=list)       # [op, old, new]
     cells: list = field(default_factory=list)       # table changes: dicts
     section: str = ""
+    old_tables: list = field(default_factory=list)  # TableData as printed (for reprinting a changed table)
+    new_tables: list = field(default_factory=list)
+    note: str = ""
 
     @property
     def cite(self) -> str:
@@ -94,18 +104,28 @@ def load_side(path: str) -> Side:
         spec = load_spec(path)
         items = flatten_spec(spec)
         ch = str(spec["chapter"])
+        src = spec.get("source") or {}
         return Side(path, "spec", {ch: items}, {ch: spec.get("completeness") == "complete"},
-                    {ch: {it.section: it.text for it in items if it.kind == "heading"}}, spec)
+                    {ch: {it.section: it.text for it in items if it.kind == "heading"}}, spec,
+                    date=src.get("date"), cite=src.get("citation"))
     from .parser import parse_file
 
     doc = parse_file(path)
-    chapters, complete, headings = {}, {}, {}
+    return side_of_document(doc, path)
+
+
+def side_of_document(doc, path: str) -> Side:
+    chapters, complete, headings, cut = {}, {}, {}, {}
     for ch in doc.chapters:
         items = flatten_document(doc, ch.number)
         chapters[ch.number] = items
-        complete[ch.number] = ch.complete
+        complete[ch.number] = ch.complete and doc.cut is None
         headings[ch.number] = {it.section: it.text for it in items if it.kind == "heading"}
-    return Side(path, doc.format, chapters, complete, headings)
+        if doc.cut is not None:
+            body = [it for it in items if it.kind not in ("heading", "elided")]
+            if body:
+                cut[ch.number] = body[-1].key
+    return Side(path, doc.format, chapters, complete, headings, cut=cut, date=doc.date, cite=doc.source_cite)
 
 
 def diff_files(old: str, new: str, chapter: Optional[str] = None) -> DiffResult:
@@ -259,7 +279,7 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
             continue
         if i is None:
             body.append(Change("added", None, n.cite, None, n.full_text, cells=_table_cells([], n.tables),
-                               section=n.section))
+                               section=n.section, new_tables=list(n.tables)))
             continue
         # removed ones that stood before this old provision
         for k in range(i):
@@ -283,11 +303,43 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
     for k in range(len(O)):
         if k not in match and k not in emitted_removed:
             body.append(Change("elided" if O[k].section in elided_new else "removed", O[k].cite, None, O[k].full_text, None, section=O[k].section))
-    changes.extend(body)
+    changes.extend(_apply_cuts(body, a, b, ch, O, N))
     cd = ChapterDiff(ch, note, changes, old_items=old, new_items=new)
     if a.spec is not None and b.spec is not None:
         cd.data = data_diff(a.spec, b.spec)
     return cd
+
+
+def _apply_cuts(body: list[Change], a: Side, b: Side, ch: str, O: list[FlatItem], N: list[FlatItem]):
+    """A side cut short prints nothing after its cut and only the start of the provision it
+    stops in: what it does not print is "cut" (not compared), never removed or added."""
+    out = list(body)
+    for side, items, theirs, lost in ((b, N, O, "removed"), (a, O, N, "added")):
+        key = side.cut.get(ch)
+        if key is None:
+            continue
+        which = "NEW" if side is b else "OLD"
+        idx = next((k for k, it in enumerate(items) if it.key == key), None)
+        if idx is None:
+            continue
+        sec = items[idx].section
+        # the other side's position of the cut provision
+        there = next((k for k, it in enumerate(theirs) if it.key == key), None)
+        after = {it.cite for k, it in enumerate(theirs) if it.section == sec and there is not None and k > there}
+        cut_text = normalize(items[idx].full_text)
+        for c in out:
+            mine = c.new_cite if side is b else c.old_cite
+            other = c.old_cite if side is b else c.new_cite
+            if c.kind == lost and other in after:
+                c.kind = "cut"
+            elif mine == items[idx].cite and c.kind in ("amended", "renumbered", "moved"):
+                full = normalize((c.old_text if side is b else c.new_text) or "")
+                printed = cut_text.rsplit(" ", 1)[0] if " " in cut_text else cut_text
+                if full.startswith(printed):
+                    c.kind = "cut"
+            if c.kind == "cut" and not c.note:
+                c.note = CUT_NOTE.format(side=which)
+    return out
 
 
 def _elisions(old: list[FlatItem], new: list[FlatItem], N: list[FlatItem]):
@@ -340,7 +392,8 @@ def _classify(o: FlatItem, n: FlatItem, heading: bool = False) -> Change:
         kind = "amended"
         if not any(w[0] != "equal" for w in words) and not cells:
             kind = "no substantive change"
-    return Change(kind, o.cite, n.cite, o.full_text, n.full_text, words, cells, n.section)
+    return Change(kind, o.cite, n.cite, o.full_text, n.full_text, words, cells, n.section,
+                  list(o.tables), list(n.tables))
 
 
 def word_diff(a: str, b: str) -> list[list]:
@@ -480,6 +533,9 @@ def format_text(result: DiffResult) -> str:
                 continue
             if c.kind == "no substantive change":
                 out.append(f"  {c.cite}: no substantive change (typography only)")
+                continue
+            if c.kind == "cut":
+                out.append(f"  {c.cite}: {c.note}")
                 continue
             if c.kind == "elided":
                 if (c.old_text or c.new_text) == "* * * * *":

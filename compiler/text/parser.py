@@ -143,6 +143,14 @@ class _Build(Transformer):
                     group = None
                 rows.append(x)
         for r in rows:
+            m = re.search(r"\b(?:a|an|the)$", r.label)
+            if m and r.odds and r.odds[0].kind in ("to", "for") and r.odds[0].numerator >= 10:
+                # "Is a 96 to 1": the cells of a printed row are glued to its label, so "Is a 9" +
+                # "6 to 1" and "Is a" + "96 to 1" read alike; the reader says which it took
+                self.problems.append(Notice(
+                    "ambiguous", f"paytable row '{r.label} {r.pays[0]}': read as '{r.label}' paying "
+                    f"'{r.pays[0]}'; the label may end with a digit glued to the payout "
+                    f"('{r.label} {r.pays[0][0]}' paying '{r.pays[0][1:]}')", r.pos, r.label))
             if r.pays and len(r.pays) != len(cols) or not r.pays and not r.label.endswith(":"):
                 self.problem(f"paytable row {r.label!r} has {len(r.pays)} payouts for {len(cols)} columns",
                              r.pos, r.label)

@@ -194,6 +194,9 @@ def test_paytable_one_row_per_line_with_glued_cells_and_a_group():
                                                       ("Third card drawn:", ())]
     assert t.rows[3].group == "Third card drawn:" and t.rows[3].label == "Is a 6"
     assert t.rows[-1].label == "Is a king, queen or jack" and t.rows[-1].pays == ("3 to 1",)
+    # "Is a 96 to 1" is "Is a 9" + "6 to 1" on the real page: the reader cannot know, and says so
+    [n] = [n for n in d.notices if n.kind == "ambiguous"]
+    assert n.pos.line == 18 and "'Is a 9' paying '6 to 1'" in n.message
 
 
 def test_pipe_tables_glued_after_text():
