@@ -107,7 +107,8 @@ def cmd_diff(args) -> int:
     try:
         result = diff_files(args.old, args.new, chapter=args.chapter)
         if args.amendment:
-            _write(format_amendment(result, html=args.format == "html"), args.output)
+            _write(format_amendment(result, html=args.format == "html", as_json=args.format == "json"),
+                   args.output)
         elif args.format == "json":
             _write(format_json(result), args.output)
         elif args.format == "html":
