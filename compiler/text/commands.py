@@ -55,6 +55,43 @@ def cmd_parse(args) -> int:
         return _fail(exc, args.file)
 
 
+def cmd_amendment(args) -> int:
+    """The markup of a Bulletin amendment read back: its changes, or one version's text."""
+    from .markup import amendment_changes, has_markup, versions
+
+    try:
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise TextError(f"cannot read file: {exc}", args.file, 1, 1) from None
+        if text.lstrip()[:1] == "<":
+            from .markup import html_to_text
+            text = html_to_text(text)
+        if not has_markup(text):
+            raise TextError("no amendment markup on this page (no bold, no bracketed deletions in an Annex)",
+                            args.file, 1, 1)
+        if args.version:
+            old, new = versions(text)
+            _write(old if args.version == "old" else new, args.output)
+            return 0
+        changes = amendment_changes(text)
+        bold_lost = "**" not in text
+        if args.format == "json":
+            _write(json.dumps({"file": args.file, "bold_known": not bold_lost, "changes": changes},
+                              indent=1, ensure_ascii=False) + "\n", args.output)
+        else:
+            out = [f"{args.file}:{c['line']}: {c['change']}: "
+                   + (f"{c['old']} -> {c['new']}" if c["change"] == "renumbered" else (c.get("old") or c.get("new")))
+                   for c in changes]
+            if bold_lost:
+                out.append(f"{args.file}: note: a text capture: the bold of the additions is lost; "
+                           "only bracketed deletions are marked")
+            _write("\n".join(out) + "\n", args.output)
+        return 0
+    except Exception as exc:  # noqa: BLE001
+        return _fail(exc, args.file)
+
+
 def cmd_import(args) -> int:
     from .importer import dump_yaml, import_file
 
@@ -145,6 +182,13 @@ def register(sub) -> None:
     p.add_argument("source")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=cmd_check)
+
+    p = tsub.add_parser("amendment", help="read back a Bulletin amendment's markup ([deleted], **added**)")
+    p.add_argument("file")
+    p.add_argument("--version", choices=("old", "new"), help="print the page as it read before / after")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output")
+    p.set_defaults(handler=cmd_amendment)
 
     p = sub.add_parser("import", help="write a rulespec skeleton from a Bulletin or Code page")
     p.add_argument("file")

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 # **[deleted]**  |  [deleted] (a capture: bold lost)  |  **added**
 _TOKEN_RE = re.compile(r"\*\*\[(?P<del1>.*?)\]\*\*|\*\*(?P<add>.*?)\*\*|\[(?P<del2>[^\[\]]*)\]")
 # editorial brackets that are not deletions
-_EDITORIAL_RE = re.compile(r"^(?:Reserved|Continued\b.*|Pa\.B\. Doc\..*|\d+ Pa\.B\. \d+)$")
+_EDITORIAL_RE = re.compile(r"^(?:Reserved|Continued\b.*|Pa\.B\. Doc\..*|\d+ Pa\.B\. \d+|"
+                           r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, .*|\d+ PA\. ?CODE.*)$", re.I)
 
 
 @dataclass(frozen=True)
@@ -68,3 +69,88 @@ def html_to_text(html: str) -> str:
     lines = [re.sub(r"[ \t]+", " ", ln).strip() for ln in s.split("\n")]
     out = "\n".join(ln for ln in lines if ln)
     return out.replace("** **", " ").replace("****", "") + "\n"
+
+
+# A provision line whose label carries markup: renumbered "**[(c)]** **(b)** ...", added
+# "**(3) ...**", deleted "**[(b) ...]**" (or "[(b) ...]" in a capture).
+_LAB = r"\((?:[A-Za-z]{1,5}|\d{1,3})\)"
+_RENUMBERED_RE = re.compile(rf"^(\s*)(?:\*\*)?\[({_LAB})\](?:\*\*)?\s+(?:\*\*)?({_LAB})(?:\*\*)?\s+(.*)$")
+_ADDED_RE = re.compile(rf"^(\s*)\*\*({_LAB}\s.*?)\*\*\s*$")
+_DELETED_RE = re.compile(rf"^(\s*)(?:\*\*)?\[({_LAB}\s.*?)\](?:\*\*)?\s*$")
+_ADDED_SECTION_RE = re.compile(r"^(\s*)\*\*(§\s+\d+[a-z]?\.\d+[a-z]?\.\s.*?)\*\*\s*$")
+_DELETED_SECTION_RE = re.compile(r"^(\s*)(?:\*\*)?\[(§\s+\d+[a-z]?\.\d+[a-z]?\.\s.*?)\](?:\*\*)?\s*$")
+
+
+def has_markup(text: str) -> bool:
+    """Amendment markup: bold (``**``) anywhere, or brackets on a Bulletin page's Annex."""
+    if re.search(r"\*\*[^*\n]+\*\*", text):
+        return True
+    annex = re.search(r"^\s*Annex [A-Z]\b", text, re.M)
+    if annex is None:
+        return False
+    for m in re.finditer(r"\[([^\[\]\n]*)\]", text[annex.start():]):
+        if not _EDITORIAL_RE.match(m.group(1).strip()) and not re.match(r"(?:\w+day), ", m.group(1)):
+            return True
+    return False
+
+
+def versions(text: str) -> tuple[str, str]:
+    """The page as it read before the amendment and as it reads after, line for line (a
+    line that one version does not have is left empty, so positions stay those of the page)."""
+    old_lines, new_lines = [], []
+    for line in text.split("\n"):
+        m = _RENUMBERED_RE.match(line)
+        if m:
+            v = read_markup(m.group(4))
+            old_lines.append(f"{m.group(1)}{m.group(2)} {v.old}")
+            new_lines.append(f"{m.group(1)}{m.group(3)} {v.new}")
+            continue
+        m = _ADDED_RE.match(line) or _ADDED_SECTION_RE.match(line)
+        if m and "[" not in m.group(2)[:4]:
+            old_lines.append("")
+            new_lines.append(m.group(1) + read_markup(m.group(2)).new)
+            continue
+        m = _DELETED_RE.match(line) or _DELETED_SECTION_RE.match(line)
+        if m:
+            old_lines.append(m.group(1) + m.group(2))
+            new_lines.append("")
+            continue
+        if "[" in line or "**" in line:
+            if re.match(r"\s*\[(?:\d+ Pa\.B\. \d+|(?:\w+day), .*|Pa\.B\. Doc\..*|Continued .*|\s*\d+ PA\. ?CODE.*)\]",
+                        line) or re.match(r"\s*\[?\s*\d+ PA\. ?CODE", line) or not line.strip().startswith(
+                            ("(", "§", "*", "[")) and not re.search(r"\[[^\]]*\]\s*\S|\*\*", line):
+                old_lines.append(line)
+                new_lines.append(line)
+                continue
+            v = read_markup(line)
+            old_lines.append(v.old if line.strip() else line)
+            new_lines.append(v.new if line.strip() else line)
+            continue
+        old_lines.append(line)
+        new_lines.append(line)
+    return "\n".join(old_lines), "\n".join(new_lines)
+
+
+def amendment_changes(text: str) -> list[dict]:
+    """Every marked change of a page, with its line: deleted / added text, renumbered labels,
+    provisions or sections added or deleted whole."""
+    out = []
+    for k, line in enumerate(text.split("\n"), 1):
+        m = _RENUMBERED_RE.match(line)
+        if m:
+            out.append({"line": k, "change": "renumbered", "old": m.group(2), "new": m.group(3)})
+            line = m.group(4)
+        elif (_ADDED_RE.match(line) or _ADDED_SECTION_RE.match(line)) and "[" not in line.strip()[:6]:
+            out.append({"line": k, "change": "added", "new": re.sub(r"\*\*", "", line).strip()})
+            continue
+        elif _DELETED_RE.match(line) or _DELETED_SECTION_RE.match(line):
+            out.append({"line": k, "change": "deleted", "old": re.sub(r"^\s*\**\[|\]\**\s*$", "", line)})
+            continue
+        if ("[" in line or "**" in line) and line.strip().startswith(("(", "§", "*", "[")) \
+                and not re.match(r"\s*\[[^\]]*\]\s*$", line) or re.search(r"\*\*|\[[^\]]*\]\s*\S", line):
+            v = read_markup(line)
+            for d in v.deleted:
+                out.append({"line": k, "change": "deleted", "old": d})
+            for a in v.added:
+                out.append({"line": k, "change": "added", "new": a})
+    return out

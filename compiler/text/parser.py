@@ -570,12 +570,28 @@ def _last_text_cut(tokens, furniture, problems, text: str) -> Optional[Notice]:
 TERMINAL = re.compile(r"(?:[.:;\u2014]|\b(?:and|or))[\"\u201d\u2019')\]]*$")
 
 
-def parse_text(text: str, path: str = "<input>", strict: bool = False) -> Document:
+def parse_text(text: str, path: str = "<input>", strict: bool = False, version: str = "new") -> Document:
     """Read a page.  ``strict``: stop at the first thing that cannot be read (an error
     with its position); otherwise every such thing is a ``Notice`` of kind "unread" in
     ``Document.notices`` and the rest is read."""
+    from .markup import amendment_changes, has_markup, versions
     from .notes import affected_chapters, source_events
 
+    marks: list[Notice] = []
+    if has_markup(text):
+        # a Bulletin amendment printed with its markup: read as it reads after the amendment
+        # (or before: version="old"); every marked change is a note with its line
+        bold_lost = "**" not in text
+        for ch in amendment_changes(text):
+            what = (f"renumbered {ch['old']} -> {ch['new']}" if ch["change"] == "renumbered"
+                    else f"{ch['change']}: {ch.get('old') or ch.get('new')}")
+            marks.append(Notice("amendment", f"amendment markup: {what}", Pos(ch["line"], 1)))
+        if bold_lost:
+            marks.append(Notice("amendment", "amendment markup from a text capture: deletions are in brackets, "
+                                "but the bold of the additions is lost, so the text before the amendment "
+                                "cannot be told apart from what it added", Pos(1, 1)))
+        old_text, new_text = versions(text)
+        text = old_text if version == "old" else new_text
     lexed = lex(text, path)
     tokens = _site_chapter_as_head(lexed.tokens)
     has_rules = any(t.type in ("SECTION_HEAD", "SITE_SECTION", "SEC_ENTRY") for t in tokens)
@@ -651,7 +667,7 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False) -> Docume
             history.extend(source_events(text_f, Pos(f.line, f.column)))
     affects = affected_chapters([f.text for f in lexed.furniture if f.kind in ("affects", "doc_title")])
 
-    notices: list[Notice] = list(builder.problems)
+    notices: list[Notice] = list(builder.problems) + marks
     for kind, msg, line, col, txt in lexed.problems:
         if kind != "cut":
             notices.append(Notice(kind, msg, Pos(line, col), txt))
@@ -708,7 +724,7 @@ def _describe(tok_type: str) -> str:
     }.get(tok_type, tok_type)
 
 
-def parse_file(path: str | Path, strict: bool = False) -> Document:
+def parse_file(path: str | Path, strict: bool = False, version: str = "new") -> Document:
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -723,4 +739,4 @@ def parse_file(path: str | Path, strict: bool = False) -> Document:
     if text.lstrip()[:1] == "<" and re.search(r"<(?:html|body|p|div|b)\b", text[:5000], re.I):
         from .markup import html_to_text
         text = html_to_text(text)
-    return parse_text(text, str(path), strict)
+    return parse_text(text, str(path), strict, version)
