@@ -98,6 +98,8 @@ def cmd_import(args) -> int:
     try:
         spec = import_file(args.file, args.chapter)
         _write(dump_yaml(spec), args.output)
+        for m in spec.get("missing") or []:
+            print(f"{args.file}: note: not in the spec: {m['cite']}: {m['what']}", file=sys.stderr)
         return 0
     except Exception as exc:  # noqa: BLE001
         return _fail(exc, args.file)
@@ -158,6 +160,26 @@ def cmd_diff(args) -> int:
         return _fail(exc, path)
 
 
+def cmd_history(args) -> int:
+    from .diff import format_json as diff_json, format_text as diff_text
+    from .history import build, diff_dates, format_history, format_json
+
+    try:
+        h = build(args.files, args.map, args.chapter)
+        if args.diff:
+            d1, d2 = args.diff
+            result = diff_dates(h, d1, d2)
+            _write(diff_json(result) if args.format == "json" else diff_text(result), args.output)
+        elif args.format == "json":
+            _write(format_json(h), args.output)
+        else:
+            _write(format_history(h, args.provision, args.all), args.output)
+        return 0
+    except Exception as exc:  # noqa: BLE001
+        path = getattr(exc, "path", None) or (args.files[0] if args.files else "<input>")
+        return _fail(exc, path)
+
+
 # ----------------------------------------------------------------------- argparse
 
 def register(sub) -> None:
@@ -205,6 +227,18 @@ def register(sub) -> None:
                    help="print the change as a Bulletin amendment (**new**, **[deleted]**, * * * * *)")
     p.add_argument("-o", "--output")
     p.set_defaults(handler=cmd_diff)
+
+    p = sub.add_parser("history", help="each provision's versions across dated pages, and who changed it")
+    p.add_argument("files", nargs="+", metavar="FILE[@YYYY-MM-DD]",
+                   help="Bulletin pages, Code pages, rulespecs; @date for a page that prints none")
+    p.add_argument("--chapter", help="chapter to follow (its current number) when the inputs hold several")
+    p.add_argument("--provision", help="one provision (or section), e.g. '§ 669a.6(c)'")
+    p.add_argument("--all", action="store_true", help="list unchanged provisions too")
+    p.add_argument("--diff", nargs=2, metavar=("DATE1", "DATE2"), help="diff the text in force at two dates")
+    p.add_argument("--map", help="renumbering data (default rulespecs/history/renumbering.yaml)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output")
+    p.set_defaults(handler=cmd_history)
 
 
 def main(argv=None) -> int:

@@ -68,7 +68,7 @@ def html_to_text(html: str) -> str:
     s = _html.unescape(s)
     lines = [re.sub(r"[ \t]+", " ", ln).strip() for ln in s.split("\n")]
     out = "\n".join(ln for ln in lines if ln)
-    return out.replace("** **", " ").replace("****", "") + "\n"
+    return out.replace("****", "") + "\n"
 
 
 # A provision line whose label carries markup: renumbered "**[(c)]** **(b)** ...", added
