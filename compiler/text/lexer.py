@@ -111,6 +111,10 @@ CODE_FURNITURE = [
                           r" (?:adopted|amended|added|reserved|renumbered|rescinded|deleted)\b.*$")),
     ("toc_table", re.compile(r"Table \d+\.\s*\|?$")),
 ]
+ALL_FURNITURE = BULLETIN_FURNITURE + SITE_FURNITURE + CODE_FURNITURE
+# one pass to tell that a line is no furniture at all (most lines): the patterns, flags inline
+FURNITURE_ANY = re.compile("|".join(f"(?{'i' if rx.flags & re.I else ''}:{rx.pattern})" if rx.flags & re.I
+                                    else f"(?:{rx.pattern})" for _, rx in ALL_FURNITURE))
 NOTE_HEADINGS = {"Authority": "authority", "Source": "source", "Cross References": "cross_references",
                  "Notation": "notation", "Notes of Decisions": "notes_of_decisions"}
 NOTE_GLUED_RE = re.compile(r"(Authority|Source|Cross References)\s+(The\s.*|This\s.*)$")
@@ -211,7 +215,9 @@ class _Lexer:
         return LexResult(self.tokens, self.furniture, self.format, self.problems)
 
     def furniture_kind(self, s: str) -> str | None:
-        for kind, rx in BULLETIN_FURNITURE + SITE_FURNITURE + CODE_FURNITURE:
+        if not FURNITURE_ANY.match(s):
+            return None
+        for kind, rx in ALL_FURNITURE:
             if rx.match(s):
                 return kind
         return None

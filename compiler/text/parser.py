@@ -407,9 +407,10 @@ KIND_DEPTH = {"subsection": 0, "paragraph": 1, "subparagraph": 2, "clause": 3, "
 
 def _refs(text: str, number: str, path: tuple[str, ...], pos: Pos) -> tuple[CrossRef, ...]:
     out = []
-    text = text.replace("\u00a0", " ")
-    spans = [(m.start(), m.group(0)) for m in CITE_RE.finditer(text)]
-    for m in SECTION_WORD_RE.finditer(text):
+    if "\u00a0" in text:
+        text = text.replace("\u00a0", " ")
+    spans = [(m.start(), m.group(0)) for m in CITE_RE.finditer(text)] if "§" in text else []
+    for m in (SECTION_WORD_RE.finditer(text) if "Section" in text else ()):
         c = CITE_RE.match("§ " + text[m.end():])
         if c:
             spans.append((m.start(), text[m.start(): m.end() + len(c.group(0)) - 2]))
@@ -422,7 +423,7 @@ def _refs(text: str, number: str, path: tuple[str, ...], pos: Pos) -> tuple[Cros
         rel = RELATING_RE.match(text, start + len(span))
         out.append(CrossRef(span, tuple(c.format() for c in cites), (),
                             rel.group(1) if rel else None, Pos(pos.line, pos.column + start)))
-    for m in CHAPTER_REF_RE.finditer(text):
+    for m in (CHAPTER_REF_RE.finditer(text) if "Chapter" in text else ()):
         nums = re.findall(r"\d+[a-z]?", m.group(1))
         rel = RELATING_RE.match(text, m.end())
         out.append(CrossRef(m.group(0), tuple(f"Chapter {n}" for n in nums), (), rel.group(1) if rel else None,
