@@ -99,6 +99,8 @@ CODE_FURNITURE = [
     ("site_part", re.compile(r"Part [IVXLC]+(?: -|\.) .*$", re.I)),
     ("site_subpart", re.compile(r"Subpart [A-Z]+(?: -|\.) .*$")),
     ("site_subchapter", re.compile(r"Subchapter [A-Z]+\. .*$")),
+    ("subchapter_list", re.compile(r"Subch\.\s+Sec\.$")),
+    ("subchapter_entry", re.compile(r"[A-Z]{1,3}\.\s+.*(?:\u2026|\.\.\.)\s*\d+[a-z]?\.\d+[a-z]?$")),
     ("universal_citation", re.compile(r"Universal Citation: .*$")),
     ("current_through", re.compile(r"Current through Register .*$")),
     ("cited_in", re.compile(r"This (?:section|chapter|subchapter) cited in .*$")),
@@ -245,7 +247,14 @@ class _Lexer:
             self.note = None
             self.table = None
             self.furn(kind, s, lineno, col)
+            self.subchapter_open = kind == "site_subchapter"
             return
+        if getattr(self, "subchapter_open", False) and s.upper() == s and re.search(r"[A-Z]", s) \
+                and not re.match(r"(?:Sec\.|§|CHAPTER|\(|\[)", s):
+            # "Subchapter A. VETERANS’ EMERGENCY" / "ASSISTANCE PROGRAM": the heading goes on
+            self.furn("site_subchapter", s, lineno, col)
+            return
+        self.subchapter_open = False
         # notes of Code pages: "Authority" / "Source" / "Cross References" / "Notation" headings,
         # the paragraphs under them; glued "Authority The provisions ..."
         if s in NOTE_HEADINGS:

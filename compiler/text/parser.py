@@ -182,7 +182,9 @@ class _Build(Transformer):
         return self._section(number, heading, pos, items)
 
     def _section(self, number, heading, pos, items):
-        return _nest(self.path, number, heading, pos, [x for x in items if isinstance(x, _Item)], self.problem)
+        gap_ok = None if self.strict else (lambda m, p: self.problems.append(Notice("gap", m, p)))
+        return _nest(self.path, number, heading, pos, [x for x in items if isinstance(x, _Item)], self.problem,
+                     gap_ok)
 
     def sec_list(self, c):
         out = []
@@ -295,7 +297,23 @@ def _place(stack: list[_Node], label: str, after_elision: bool) -> tuple[int, st
     return None
 
 
-def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], problem=None) -> Section:
+def _gap(stack: list[_Node], label: str) -> tuple[int, str] | None:
+    """A label that skips some (``(c)`` after ``(a)``): a later label of an open level's style."""
+    from compiler.lang.citations import label_index
+
+    for depth in range(len(stack) - 1, -1, -1):
+        node = stack[depth]
+        if node.is_def or node.elided:
+            continue
+        if node.style in label_styles(label):
+            a, b = label_index(node.label, node.style), label_index(label, node.style)
+            if a is not None and b is not None and b > a:
+                return (depth - 1, node.style)
+    return None
+
+
+def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], problem=None,
+          gap_ok=None) -> Section:
     if problem is None:
         def problem(message, p, text=""):
             raise TextError(message, path, p.line, p.column)
@@ -323,6 +341,11 @@ def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], pr
             continue
         if it.kind == "prov":
             placed = _place(stack, it.label, after_elision)
+            if placed is None and stack and gap_ok is not None:
+                placed = _gap(stack, it.label)
+                if placed is not None:
+                    gap_ok(f"label ({it.label}) follows ({stack[placed[0] + 1].label}): the labels between "
+                           f"are not on the page", it.pos)
             if placed is None:
                 where = stack[-1].label if stack else "the start of the section"
                 problem(f"label ({it.label}) cannot follow ({where}) in § {number}: not read", it.pos,
