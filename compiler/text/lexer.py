@@ -54,6 +54,7 @@ class LexResult:
     tokens: list[Token]
     furniture: list[Furniture]
     format: str  # "bulletin" | "code"
+    fragment: bool = False
     problems: list[tuple[str, str, int, int, str]] = field(default_factory=list)  # (kind, message, line, col, text)
 
 
@@ -131,6 +132,8 @@ ANNEX_RE = re.compile(r"Annex ([A-Z])\b\s*")
 AFFECTS_RE = re.compile(r"\[\s*\d+ PA\. ?CODE CHS?\.\s+([^\]]*)\]?", re.I)
 BULLETIN_MARK_RE = re.compile(r"^\s*(?:\[\d+ Pa\.B\. \d+\]\s*$|PA Bulletin, Doc\. No\.|Annex [A-Z]\b|"
                               r"\[Pa\.B\. Doc\. No\.|Title \d+\u2014.*\[\d+ Pa\.B\. \d+\])", re.M)
+ANCHOR_RE = re.compile(rf"^\s*(?:§\s+{SEC_NUM}\.\s|Section {SEC_NUM}(?: -|\.) |CHAPTER \d|Chapter \d+[a-z]?(?: -|\.) |"
+                       rf"{SEC_NUM}\.\s|\d+ Pa\. Code)", re.M)
 TERMINAL_RE = re.compile(r"(?:[.:;\u2014]|\b(?:and|or))[\"\u201d\u2019')\]]*$|\|$")
 
 
@@ -182,6 +185,11 @@ class _Lexer:
     # ------------------------------------------------------------------ driver
     def run(self) -> LexResult:
         self.format = page_format(self.text)
+        if self.format == "code" and not ANCHOR_RE.search(self.text):
+            # no section heading, chapter or list of sections anywhere: an excerpt that starts
+            # mid-section (read as a fragment, said so by the parser)
+            self.state = "body"
+            self.fragment = True
         i = 0
         n = len(self.lines)
         last = max((k for k in range(n) if self.lines[k].strip()), default=-1)
@@ -214,7 +222,7 @@ class _Lexer:
             self.is_last = i == last
             self.physical(stripped, lineno, col, nxt)
             i += 1
-        return LexResult(self.tokens, self.furniture, self.format, self.problems)
+        return LexResult(self.tokens, self.furniture, self.format, getattr(self, "fragment", False), self.problems)
 
     def furniture_kind(self, s: str) -> str | None:
         if not FURNITURE_ANY.match(s):
@@ -569,6 +577,8 @@ class _Lexer:
             cells = self.pipe_cells(s)
             if cells is None or len(cells) != n + 1 or LABEL_RE.match(s) or len(cells[0][0]) > 100:
                 return False
+            if not any(PAYOUT_RE.fullmatch(c) or re.fullmatch(r"[$\d,.%*]+", c) for c, _ in cells[1:]):
+                return False  # a line of headings: the next table starts here
             (lab, lc), rest = cells[0], cells[1:]
             if t.get("group"):
                 self.tok("GROUP_MEMBER", "", lineno, col + lc)

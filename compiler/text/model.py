@@ -189,6 +189,7 @@ class Document:
     history: tuple[SourceEvent, ...] = ()     # from Source notes
     affects: tuple[str, ...] = ()             # chapters a Bulletin document names in its header
     cut: Optional[Pos] = None                 # where a page cut short stops
+    fragments: tuple[Section, ...] = ()       # text of an excerpt that starts mid-section (section unknown)
 
     @property
     def unread(self) -> tuple[Notice, ...]:

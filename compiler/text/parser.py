@@ -618,6 +618,12 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
         text = old_text if version == "old" else new_text
     lexed = lex(text, path)
     tokens = _site_chapter_as_head(lexed.tokens)
+    fragment = False
+    if lexed.fragment and not any(t.type in ("SECTION_HEAD", "SITE_SECTION", "SEC_ENTRY") for t in tokens) \
+            and any(t.type in ("LABEL", "TABLE_HEAD") for t in tokens):
+        first = tokens[0]
+        tokens = [Token.new_borrow_pos("SECTION_HEAD", "§ ?.?. Fragment.", first)] + tokens
+        fragment = True
     has_rules = any(t.type in ("SECTION_HEAD", "SITE_SECTION", "SEC_ENTRY") for t in tokens)
     has_preamble = any(t.type in ("PRE_HEADING", "PRE_TEXT") for t in tokens)
     if not has_rules and not (lexed.format == "bulletin" and has_preamble):
@@ -659,6 +665,10 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
             m = re.match(r"Chapter (\S+?)(?: -|\.) (.*?)\s*\|?$", site_ch[0].value)
             number, title = m.group(1), m.group(2).strip()
         chapters.append(Chapter(number, title, (), (sec,), sec.pos))
+    fragments = ()
+    if fragment:
+        fragments = tuple(s for ch in chapters for s in ch.sections)
+        chapters = []
     chapters = _resolve(tuple(chapters))
 
     # furniture, notes, metadata
@@ -700,7 +710,7 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
         # an incomplete last row or provision is the cut, not something unread
         notices = [n for n in notices if n.pos.line != cut.pos.line]
         notices.append(cut)
-    if lexed.format == "code":
+    if lexed.format == "code" and not fragment:
         # the Title when the page names it (its title line, its Universal Citation, a "58 Pa. Code"
         # citation in its notes); otherwise none is invented
         if title_no is None:
@@ -721,7 +731,12 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
             source_cite = f"{code} Chapter {chapters[0].number}"
         else:
             source_cite = code
-    if not chapters:
+    if fragment:
+        notices.append(Notice("fragment", "the page starts mid-section: no section heading above line "
+                              f"{tokens[1].line}; its text is read as a fragment of a section it does not name "
+                              "(Document.fragments), not as a chapter", Pos(tokens[1].line, tokens[1].column)))
+        source_cite = None
+    elif not chapters and not has_rules:
         what = f"{source_cite or 'this Bulletin document'} prints its preamble only"
         if affects:
             what += f" (it amends Chapters {', '.join(affects)})"
@@ -733,7 +748,7 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
     return Document(path, lexed.format, source_cite, date, tuple(preamble), annex, tuple(chapters),
                     tuple(furniture), tuple(sorted(notices, key=lambda n: (n.pos.line, n.pos.column))),
                     tuple(history), tuple(affects),
-                    cut.pos if cut is not None and cut.kind == "cut" else None)
+                    cut.pos if cut is not None and cut.kind == "cut" else None, tuple(fragments))
 
 
 def _describe(tok_type: str) -> str:

@@ -61,6 +61,15 @@ def test_every_page_has_its_address_and_retrieval_date():
     assert len(FILES) >= 17
 
 
+def test_excerpt_starting_mid_page_is_a_fragment_said_so():
+    d = doc(PAGES / "58-PaCode_633b.17_casetext_EXCERPT-MIDPAGE.txt")
+    assert d.chapters == () and [n.kind for n in d.notices] == ["fragment", "cut"]
+    [frag] = d.fragments
+    assert [len(t.rows) for t in frag.tables] == [7, 7, 7, 2]
+    assert frag.tables[0].rows[-1].pays[-1] == "loss" and frag.tables[0].rows[-1].odds[-1].kind == "loss"
+    assert frag.tables[3].columns[0] == "Number of Decks"
+
+
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_page_parses_with_nothing_unread(path):
     d = doc(path)
@@ -96,21 +105,33 @@ def test_definitions_counted_independently(path):
     assert got == expected
 
 
+def _pipe_cells(line):
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _pipe_heading(line):
+    """A pipe line of headings: no cell after the first reads as a figure."""
+    return not any(re.match(r"[\d$]|Push$|loss$", c, re.I) for c in _pipe_cells(line)[1:])
+
+
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_paytables_rows_and_cells_counted_independently(path):
     raw = path.read_text()
     d = doc(path)
-    tables = [t for ch in d.chapters for s in ch.sections
-              for t in list(s.tables) + [t for p in section_provisions(s) for t in p.tables]]
-    assert len(tables) == len(TABLE_HEADING.findall(raw))
-    # cells: every payout printed in the page's tables: after the heading on its own line
-    # (a flattened table, up to the next label) and on the lines below it, up to a blank
-    # line or the next labelled line
-    cells = 0
+    sections = [s for ch in d.chapters for s in ch.sections] + list(d.fragments)
+    tables = [t for s in sections for t in list(s.tables) + [t for p in section_provisions(s) for t in p.tables]]
     lines = raw.split("\n")
+    pipe_heads = [ln for ln in lines if ln.count("|") >= 2 and _pipe_heading(ln.split(": ")[-1])]
+    plain_heads = [ln for ln in lines if "|" not in ln and TABLE_HEADING.search(ln)]
+    assert len(tables) == len(pipe_heads) + len(plain_heads)
+    # cells: a pipe table's cells after the first of each row line; a printed table's payouts
+    # after its heading on its own line (a flattened table, up to the next label) and on the
+    # lines below it, up to a blank line or the next labelled line
+    cells = sum(len(_pipe_cells(ln)) - 1 for ln in lines
+                if "|" in ln and not _pipe_heading(ln) and len(_pipe_cells(ln)) > 1 and not ln.startswith("("))
     k = 0
     while k < len(lines):
-        h = TABLE_HEADING.search(lines[k])
+        h = TABLE_HEADING.search(lines[k]) if "|" not in lines[k] else None
         if not h:
             k += 1
             continue
