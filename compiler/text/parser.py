@@ -631,18 +631,28 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
                         "no chapter's list of sections, no Bulletin preamble)", path, 1, 1)
     gname = _grammar_for(tokens)
     builder = _Build(path, strict)
+    skipped: list[Notice] = []
     try:
-        tree = grammar(gname).parse(tokens)
+        while True:
+            try:
+                tree = grammar(gname).parse(tokens)
+                break
+            except UnexpectedInput as exc:
+                tok = getattr(exc, "token", None)
+                line = getattr(tok, "line", None) or getattr(exc, "line", 1) or 1
+                col = getattr(tok, "column", None) or getattr(exc, "column", 1) or 1
+                what = getattr(tok, "type", "end of input")
+                expected = sorted(getattr(exc, "expected", []) or [])
+                message = (f"unexpected {_describe(what)} here"
+                           + (f" (expected {', '.join(_describe(e) for e in expected[:4])})" if expected else ""))
+                k = next((i for i, x in enumerate(tokens) if x is tok), None)
+                if strict or k is None or len(skipped) >= 200:
+                    raise TextError(message, path, line, col) from None
+                # read on without it: the line is reported, never dropped silently
+                skipped.append(Notice("unread", f"{message}: not read", Pos(line, col), str(tok.value)))
+                tokens = tokens[:k] + tokens[k + 1:]
         result = builder.transform(tree)
-    except UnexpectedInput as exc:
-        tok = getattr(exc, "token", None)
-        line = getattr(tok, "line", None) or getattr(exc, "line", 1) or 1
-        col = getattr(tok, "column", None) or getattr(exc, "column", 1) or 1
-        what = getattr(tok, "type", "end of input")
-        expected = sorted(getattr(exc, "expected", []) or [])
-        raise TextError(f"unexpected {_describe(what)} here"
-                        + (f" (expected {', '.join(_describe(e) for e in expected[:4])})" if expected else ""),
-                        path, line, col) from None
+        builder.problems.extend(skipped)
     except VisitError as exc:
         if isinstance(exc.orig_exc, TextError):
             raise exc.orig_exc from None

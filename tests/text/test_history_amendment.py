@@ -184,3 +184,26 @@ def test_import_of_code_page_validates_with_citation_and_date(tmp_path):
         assert r.returncode == 0 and "1 rulespec valid" in r.stdout, r.stdout + r.stderr
     spec = yaml.safe_load((tmp_path / "58-PaCode_669a.1_pacode.com_2024-01-27.txt.yaml").read_text())
     assert spec["externals"] == [{"cite": "§ 669a.6", "title": "Raise It Up Stud Poker hand rankings"}]
+
+
+def test_amendment_html_reprints_the_table_well_formed():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from html_check import assert_self_contained, check_html
+
+    html = format_amendment(diff_files(str(BASE), str(FIXTURES / "669a_changed_odds.txt")), html=True)
+    tags = check_html(html)
+    assert_self_contained(html, tags)
+    assert "<td>Three-of-a-kind</td><td>30 to 1</td><td><b>[25 to 1]</b> <b>30 to 1</b></td>" in html
+
+
+def test_unexpected_line_is_reported_and_the_rest_read(tmp_path):
+    page = tmp_path / "stray.txt"
+    page.write_text("CHAPTER 999. TEST\nSec.\n999.1. One.\nSome stray editorial text here.\n§ 999.1. One.\n(a) Text.\n")
+    d = parse_file(page)
+    [n] = d.unread
+    assert (n.pos.line, n.pos.column) == (4, 1) and n.text == "Some stray editorial text here."
+    assert [c.label for c in d.chapters[0].sections[0].children] == ["a"]
+    r = run_cli("text", "parse", page)
+    assert r.returncode == 1 and f"{page}:4:1: error: unexpected text here" in r.stderr
