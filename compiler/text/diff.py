@@ -327,6 +327,22 @@ def _apply_cuts(body: list[Change], a: Side, b: Side, ch: str, O: list[FlatItem]
         there = next((k for k, it in enumerate(theirs) if it.key == key), None)
         after = {it.cite for k, it in enumerate(theirs) if it.section == sec and there is not None and k > there}
         cut_text = normalize(items[idx].full_text)
+        printed = cut_text.rsplit(" ", 1)[0] if " " in cut_text else cut_text
+        # the cut provision too short to be matched by similarity: one change, not added + removed
+        mine_kind, other_kind = ("added", "removed") if side is b else ("removed", "added")
+        c_mine = next((c for c in out if c.kind == mine_kind
+                       and (c.new_cite if side is b else c.old_cite) == items[idx].cite), None)
+        c_other = next((c for c in out if c.kind == other_kind
+                        and (c.old_cite if side is b else c.new_cite) == items[idx].cite), None)
+        if c_mine is not None and c_other is not None:
+            full = normalize((c_other.old_text if side is b else c_other.new_text) or "")
+            if full.startswith(printed):
+                c_mine.kind = "cut"
+                if side is b:
+                    c_mine.old_cite, c_mine.old_text = c_other.old_cite, c_other.old_text
+                else:
+                    c_mine.new_cite, c_mine.new_text = c_other.new_cite, c_other.new_text
+                out.remove(c_other)
         for c in out:
             mine = c.new_cite if side is b else c.old_cite
             other = c.old_cite if side is b else c.new_cite
@@ -334,7 +350,6 @@ def _apply_cuts(body: list[Change], a: Side, b: Side, ch: str, O: list[FlatItem]
                 c.kind = "cut"
             elif mine == items[idx].cite and c.kind in ("amended", "renumbered", "moved"):
                 full = normalize((c.old_text if side is b else c.new_text) or "")
-                printed = cut_text.rsplit(" ", 1)[0] if " " in cut_text else cut_text
                 if full.startswith(printed):
                     c.kind = "cut"
             if c.kind == "cut" and not c.note:

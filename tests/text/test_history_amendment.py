@@ -207,3 +207,16 @@ def test_unexpected_line_is_reported_and_the_rest_read(tmp_path):
     assert [c.label for c in d.chapters[0].sections[0].children] == ["a"]
     r = run_cli("text", "parse", page)
     assert r.returncode == 1 and f"{page}:4:1: error: unexpected text here" in r.stderr
+
+
+def test_every_real_669a_670a_page_against_the_2015_bulletin():
+    """The only amendment among the real pages of these chapters is § 669a.6(c); cut pages,
+    site typography (’ for ', - for —) and third-party layouts are no change."""
+    found = {}
+    for page in sorted(PAGES.glob("58-PaCode_6[67][90]a.*.txt")):
+        for cd in diff_files(str(BULLETIN_2015), str(page)).chapters:
+            found[page.name] = [(c.kind, c.new_cite or c.old_cite) for c in cd.changes
+                                if c.kind not in ("unchanged", "no substantive change", "cut", "elided")]
+    assert len(found) == 5
+    assert {k: v for k, v in found.items() if v} == {
+        "58-PaCode_669a.6_casetext_2024-06-22.txt": [("amended", "§ 669a.6(c)")]}
