@@ -77,6 +77,8 @@ _LAB = r"\((?:[A-Za-z]{1,5}|\d{1,3})\)"
 _RENUMBERED_RE = re.compile(rf"^(\s*)(?:\*\*)?\[({_LAB})\](?:\*\*)?\s+(?:\*\*)?({_LAB})(?:\*\*)?\s+(.*)$")
 _ADDED_RE = re.compile(rf"^(\s*)\*\*({_LAB}\s.*?)\*\*\s*$")
 _DELETED_RE = re.compile(rf"^(\s*)(?:\*\*)?\[({_LAB}\s.*?)\](?:\*\*)?\s*$")
+_BOLD_HEADING_RE = re.compile(r"^(\s*)\*\*((?:§\s+\d+[a-z]?\.\d+[a-z]?\.\s[^\[\]]*|CHAPTER \d+[a-z]?\.\s[^\[\]]*|"
+                              r"Sec\.|Subchapter [A-Z]+\.\s[^\[\]]*|Annex [A-Z]\b[^\[\]]*|TITLE \d+\.?\s[^\[\]]*))\*\*\s*$")
 _ADDED_SECTION_RE = re.compile(r"^(\s*)\*\*(§\s+\d+[a-z]?\.\d+[a-z]?\.\s.*?)\*\*\s*$")
 _DELETED_SECTION_RE = re.compile(r"^(\s*)(?:\*\*)?\[(§\s+\d+[a-z]?\.\d+[a-z]?\.\s.*?)\](?:\*\*)?\s*$")
 
@@ -99,6 +101,12 @@ def versions(text: str) -> tuple[str, str]:
     line that one version does not have is left empty, so positions stay those of the page)."""
     old_lines, new_lines = [], []
     for line in text.split("\n"):
+        h = _BOLD_HEADING_RE.match(line)
+        if h:
+            # a heading printed in bold is formatting, not an addition
+            old_lines.append(h.group(1) + h.group(2))
+            new_lines.append(h.group(1) + h.group(2))
+            continue
         m = _RENUMBERED_RE.match(line)
         if m:
             v = read_markup(m.group(4))
@@ -136,6 +144,8 @@ def amendment_changes(text: str) -> list[dict]:
     provisions or sections added or deleted whole."""
     out = []
     for k, line in enumerate(text.split("\n"), 1):
+        if _BOLD_HEADING_RE.match(line):
+            continue
         m = _RENUMBERED_RE.match(line)
         if m:
             out.append({"line": k, "change": "renumbered", "old": m.group(2), "new": m.group(3)})
