@@ -785,6 +785,8 @@ def parse_file(path: str | Path, strict: bool = False, version: str = "new") -> 
         line = data[: exc.start].count(b"\n") + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise TextError("not UTF-8 text", str(path), line, col) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark is not part of the page
     if text.lstrip()[:1] == "<" and re.search(r"<(?:html|body|p|div|b)\b", text[:5000], re.I):
         from .markup import html_to_text
         text = html_to_text(text)

@@ -257,3 +257,24 @@ def test_official_chapter_page_sec_list_one_per_line():
     active = ch.section("9.2").definitions[-1]
     assert active.term == "Active service" and [c.label for c in active.children] == ["i"]
     assert d.source_cite == "Pa. Code Chapter 9"  # the page does not print its Title: none invented
+
+
+def _shape(d):
+    return ([(s.number, len(s.definitions), [p.cite for p in section_provisions(s)],
+              [(t.columns, [r.pays for r in t.rows]) for p in section_provisions(s) for t in p.tables],
+              sorted(r.text.replace("\u00a0", " ").replace("  ", " ") for p in section_provisions(s) for r in p.refs))
+             for ch in d.chapters for s in ch.sections], d.source_cite, d.date, d.cut is not None,
+            sorted(n.kind for n in d.notices))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_layout_variants_read_alike(path, tmp_path):
+    """The same page saved with CRLF line ends, a byte-order mark, or a no-break space after
+    every section sign reads the same."""
+    raw = path.read_text()
+    base = _shape(doc(path))
+    for name, text in [("crlf", raw.replace("\n", "\r\n")), ("bom", "\ufeff" + raw),
+                       ("nbsp", re.sub(r"§ +", "§\u00a0", raw))]:
+        p = tmp_path / f"{name}_{path.name}"
+        p.write_bytes(text.encode("utf-8"))
+        assert _shape(parse_file(p)) == base, name
