@@ -220,3 +220,15 @@ def test_every_real_669a_670a_page_against_the_2015_bulletin():
     assert len(found) == 5
     assert {k: v for k, v in found.items() if v} == {
         "58-PaCode_669a.6_casetext_2024-06-22.txt": [("amended", "§ 669a.6(c)")]}
+
+
+def test_source_note_names_the_amending_document_and_its_effective_date():
+    from compiler.text.history import Version, _makers
+
+    d = parse_file(PAGES / "58-PaCode_605a.1_pacode.com_2024-01-27.txt")
+    v = Version(str(d.path), d.date, d.source_cite, "code", {}, {}, set(), list(d.history))
+    # a change first seen on this page, last printed otherwise in 2015: only the 2017 amendment is in between
+    assert _makers(v, "2015-01-01", "605a.1", [], "605a") == (["47 Pa.B. 7563 (2017-12-15)"], "2017-12-16")
+    # last printed in 2010: both amendments are candidates, no single effective date
+    makers, eff = _makers(v, "2010-01-01", "605a.1", [], "605a")
+    assert makers == ["44 Pa.B. 5463 (2014-08-15)", "47 Pa.B. 7563 (2017-12-15)"] and eff is None
