@@ -309,6 +309,16 @@ def citation_parser(strict: bool | None = None) -> Lark:
 
 def parse_citation(text: str) -> list[CitationLike]:
     """Parse one citation or a list of them. Raises :class:`CitationSyntaxError`."""
+    return list(_parse_cached(text))
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> tuple[CitationLike, ...]:
+    # pages repeat their citations ("§ 601a.2" in every chapter): parse each text once
+    return tuple(_parse(text))
+
+
+def _parse(text: str) -> list[CitationLike]:
     if not text or not text.strip():
         raise CitationSyntaxError("empty citation", 1, 1)
     try:

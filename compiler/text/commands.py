@@ -41,13 +41,54 @@ def cmd_parse(args) -> int:
     from .parser import parse_file
 
     try:
-        doc = parse_file(args.file)
+        doc = parse_file(args.file, strict=args.strict)
         if args.format == "json":
             _write(json.dumps(to_jsonable(doc), indent=1, ensure_ascii=False) + "\n", None)
         else:
             _write(outline(doc), None)
-        return 0
+        # what could not be read: every one, with its position (exit 1); notes (page cut
+        # short, no rule text) do not make the command fail
+        for n in doc.unread:
+            print(n.format(doc.path), file=sys.stderr)
+        return 1 if doc.unread else 0
     except Exception as exc:  # noqa: BLE001 - every failure is reported, never a traceback
+        return _fail(exc, args.file)
+
+
+def cmd_amendment(args) -> int:
+    """The markup of a Bulletin amendment read back: its changes, or one version's text."""
+    from .markup import amendment_changes, has_markup, versions
+
+    try:
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise TextError(f"cannot read file: {exc}", args.file, 1, 1) from None
+        if text.lstrip()[:1] == "<":
+            from .markup import html_to_text
+            text = html_to_text(text)
+        if not has_markup(text):
+            raise TextError("no amendment markup on this page (no bold, no bracketed deletions in an Annex)",
+                            args.file, 1, 1)
+        if args.version:
+            old, new = versions(text)
+            _write(old if args.version == "old" else new, args.output)
+            return 0
+        changes = amendment_changes(text)
+        bold_lost = "**" not in text
+        if args.format == "json":
+            _write(json.dumps({"file": args.file, "bold_known": not bold_lost, "changes": changes},
+                              indent=1, ensure_ascii=False) + "\n", args.output)
+        else:
+            out = [f"{args.file}:{c['line']}: {c['change']}: "
+                   + (f"{c['old']} -> {c['new']}" if c["change"] == "renumbered" else (c.get("old") or c.get("new")))
+                   for c in changes]
+            if bold_lost:
+                out.append(f"{args.file}: note: a text capture: the bold of the additions is lost; "
+                           "only bracketed deletions are marked")
+            _write("\n".join(out) + "\n", args.output)
+        return 0
+    except Exception as exc:  # noqa: BLE001
         return _fail(exc, args.file)
 
 
@@ -57,6 +98,8 @@ def cmd_import(args) -> int:
     try:
         spec = import_file(args.file, args.chapter)
         _write(dump_yaml(spec), args.output)
+        for m in spec.get("missing") or []:
+            print(f"{args.file}: note: not in the spec: {m['cite']}: {m['what']}", file=sys.stderr)
         return 0
     except Exception as exc:  # noqa: BLE001
         return _fail(exc, args.file)
@@ -103,7 +146,8 @@ def cmd_diff(args) -> int:
     try:
         result = diff_files(args.old, args.new, chapter=args.chapter)
         if args.amendment:
-            _write(format_amendment(result, html=args.format == "html"), args.output)
+            _write(format_amendment(result, html=args.format == "html", as_json=args.format == "json"),
+                   args.output)
         elif args.format == "json":
             _write(format_json(result), args.output)
         elif args.format == "html":
@@ -113,6 +157,26 @@ def cmd_diff(args) -> int:
         return 0
     except Exception as exc:  # noqa: BLE001
         path = getattr(exc, "path", None) or args.old
+        return _fail(exc, path)
+
+
+def cmd_history(args) -> int:
+    from .diff import format_json as diff_json, format_text as diff_text
+    from .history import build, diff_dates, format_history, format_json
+
+    try:
+        h = build(args.files, args.map, args.chapter)
+        if args.diff:
+            d1, d2 = args.diff
+            result = diff_dates(h, d1, d2)
+            _write(diff_json(result) if args.format == "json" else diff_text(result), args.output)
+        elif args.format == "json":
+            _write(format_json(h), args.output)
+        else:
+            _write(format_history(h, args.provision, args.all), args.output)
+        return 0
+    except Exception as exc:  # noqa: BLE001
+        path = getattr(exc, "path", None) or (args.files[0] if args.files else "<input>")
         return _fail(exc, path)
 
 
@@ -126,6 +190,7 @@ def register(sub) -> None:
     p = tsub.add_parser("parse", help="parse a Bulletin or Code page into a provision tree")
     p.add_argument("file")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--strict", action="store_true", help="stop at the first thing that cannot be read")
     p.set_defaults(handler=cmd_parse)
 
     p = tsub.add_parser("render", help="print a rulespec as Code-style text or HTML")
@@ -139,6 +204,13 @@ def register(sub) -> None:
     p.add_argument("source")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=cmd_check)
+
+    p = tsub.add_parser("amendment", help="read back a Bulletin amendment's markup ([deleted], **added**)")
+    p.add_argument("file")
+    p.add_argument("--version", choices=("old", "new"), help="print the page as it read before / after")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output")
+    p.set_defaults(handler=cmd_amendment)
 
     p = sub.add_parser("import", help="write a rulespec skeleton from a Bulletin or Code page")
     p.add_argument("file")
@@ -155,6 +227,18 @@ def register(sub) -> None:
                    help="print the change as a Bulletin amendment (**new**, **[deleted]**, * * * * *)")
     p.add_argument("-o", "--output")
     p.set_defaults(handler=cmd_diff)
+
+    p = sub.add_parser("history", help="each provision's versions across dated pages, and who changed it")
+    p.add_argument("files", nargs="+", metavar="FILE[@YYYY-MM-DD]",
+                   help="Bulletin pages, Code pages, rulespecs; @date for a page that prints none")
+    p.add_argument("--chapter", help="chapter to follow (its current number) when the inputs hold several")
+    p.add_argument("--provision", help="one provision (or section), e.g. '§ 669a.6(c)'")
+    p.add_argument("--all", action="store_true", help="list unchanged provisions too")
+    p.add_argument("--diff", nargs=2, metavar=("DATE1", "DATE2"), help="diff the text in force at two dates")
+    p.add_argument("--map", help="renumbering data (default rulespecs/history/renumbering.yaml)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output")
+    p.set_defaults(handler=cmd_history)
 
 
 def main(argv=None) -> int:

@@ -20,11 +20,15 @@ from typing import Any, Optional
 from .errors import TextError
 from .flat import FlatItem, TableData, flatten_document, flatten_spec, normalize
 
-KINDS = ("added", "removed", "amended", "renumbered", "moved", "no substantive change", "unchanged", "elided")
+KINDS = ("added", "removed", "amended", "renumbered", "moved", "no substantive change", "unchanged", "elided",
+         "cut")
 # "elided": text printed as ``* * * * *`` by an amendment (the existing regulation it amends, not in the
 # sources), or text of the other side standing where one side prints ``* * * * *``: not compared, never
 # reported as added or removed.
-NOT_SUBSTANTIVE = ("unchanged", "no substantive change", "elided")
+# "cut": text a page cut short does not print (after the cut, or the cut provision where what it
+# prints agrees with the other side): not compared, never reported as removed or added.
+NOT_SUBSTANTIVE = ("unchanged", "no substantive change", "elided", "cut")
+CUT_NOTE = "not compared: {side} is cut short here (the page ends mid-text)"
 ELIDED_NOTE = "* * * * *: text of the base regulation the amendment leaves unchanged, not in the sources (not compared)"
 DATA_KEYS = ("paytables", "options", "cards", "wagers")
 
@@ -37,6 +41,9 @@ class Side:
     complete: dict[str, bool]
     headings: dict[str, dict[str, str]]
     spec: Optional[dict] = None
+    cut: dict[str, str] = field(default_factory=dict)   # chapter -> key of the item a cut page stops in
+    date: Optional[str] = None
+    cite: Optional[str] = None
 
 
 @dataclass
@@ -49,6 +56,9 @@ class Change:
     words: list = field(default_factory=list)       # [op, old, new]
     cells: list = field(default_factory=list)       # table changes: dicts
     section: str = ""
+    old_tables: list = field(default_factory=list)  # TableData as printed (for reprinting a changed table)
+    new_tables: list = field(default_factory=list)
+    note: str = ""
 
     @property
     def cite(self) -> str:
@@ -94,18 +104,28 @@ def load_side(path: str) -> Side:
         spec = load_spec(path)
         items = flatten_spec(spec)
         ch = str(spec["chapter"])
+        src = spec.get("source") or {}
         return Side(path, "spec", {ch: items}, {ch: spec.get("completeness") == "complete"},
-                    {ch: {it.section: it.text for it in items if it.kind == "heading"}}, spec)
+                    {ch: {it.section: it.text for it in items if it.kind == "heading"}}, spec,
+                    date=src.get("date"), cite=src.get("citation"))
     from .parser import parse_file
 
     doc = parse_file(path)
-    chapters, complete, headings = {}, {}, {}
+    return side_of_document(doc, path)
+
+
+def side_of_document(doc, path: str) -> Side:
+    chapters, complete, headings, cut = {}, {}, {}, {}
     for ch in doc.chapters:
         items = flatten_document(doc, ch.number)
         chapters[ch.number] = items
-        complete[ch.number] = ch.complete
+        complete[ch.number] = ch.complete and doc.cut is None
         headings[ch.number] = {it.section: it.text for it in items if it.kind == "heading"}
-    return Side(path, doc.format, chapters, complete, headings)
+        if doc.cut is not None:
+            body = [it for it in items if it.kind not in ("heading", "elided")]
+            if body:
+                cut[ch.number] = body[-1].key
+    return Side(path, doc.format, chapters, complete, headings, cut=cut, date=doc.date, cite=doc.source_cite)
 
 
 def diff_files(old: str, new: str, chapter: Optional[str] = None) -> DiffResult:
@@ -259,7 +279,7 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
             continue
         if i is None:
             body.append(Change("added", None, n.cite, None, n.full_text, cells=_table_cells([], n.tables),
-                               section=n.section))
+                               section=n.section, new_tables=list(n.tables)))
             continue
         # removed ones that stood before this old provision
         for k in range(i):
@@ -283,11 +303,58 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
     for k in range(len(O)):
         if k not in match and k not in emitted_removed:
             body.append(Change("elided" if O[k].section in elided_new else "removed", O[k].cite, None, O[k].full_text, None, section=O[k].section))
-    changes.extend(body)
+    changes.extend(_apply_cuts(body, a, b, ch, O, N))
     cd = ChapterDiff(ch, note, changes, old_items=old, new_items=new)
     if a.spec is not None and b.spec is not None:
         cd.data = data_diff(a.spec, b.spec)
     return cd
+
+
+def _apply_cuts(body: list[Change], a: Side, b: Side, ch: str, O: list[FlatItem], N: list[FlatItem]):
+    """A side cut short prints nothing after its cut and only the start of the provision it
+    stops in: what it does not print is "cut" (not compared), never removed or added."""
+    out = list(body)
+    for side, items, theirs, lost in ((b, N, O, "removed"), (a, O, N, "added")):
+        key = side.cut.get(ch)
+        if key is None:
+            continue
+        which = "NEW" if side is b else "OLD"
+        idx = next((k for k, it in enumerate(items) if it.key == key), None)
+        if idx is None:
+            continue
+        sec = items[idx].section
+        # the other side's position of the cut provision
+        there = next((k for k, it in enumerate(theirs) if it.key == key), None)
+        after = {it.cite for k, it in enumerate(theirs) if it.section == sec and there is not None and k > there}
+        cut_text = normalize(items[idx].full_text)
+        printed = cut_text.rsplit(" ", 1)[0] if " " in cut_text else cut_text
+        # the cut provision too short to be matched by similarity: one change, not added + removed
+        mine_kind, other_kind = ("added", "removed") if side is b else ("removed", "added")
+        c_mine = next((c for c in out if c.kind == mine_kind
+                       and (c.new_cite if side is b else c.old_cite) == items[idx].cite), None)
+        c_other = next((c for c in out if c.kind == other_kind
+                        and (c.old_cite if side is b else c.new_cite) == items[idx].cite), None)
+        if c_mine is not None and c_other is not None:
+            full = normalize((c_other.old_text if side is b else c_other.new_text) or "")
+            if full.startswith(printed):
+                c_mine.kind = "cut"
+                if side is b:
+                    c_mine.old_cite, c_mine.old_text = c_other.old_cite, c_other.old_text
+                else:
+                    c_mine.new_cite, c_mine.new_text = c_other.new_cite, c_other.new_text
+                out.remove(c_other)
+        for c in out:
+            mine = c.new_cite if side is b else c.old_cite
+            other = c.old_cite if side is b else c.new_cite
+            if c.kind == lost and other in after:
+                c.kind = "cut"
+            elif mine == items[idx].cite and c.kind in ("amended", "renumbered", "moved"):
+                full = normalize((c.old_text if side is b else c.new_text) or "")
+                if full.startswith(printed):
+                    c.kind = "cut"
+            if c.kind == "cut" and not c.note:
+                c.note = CUT_NOTE.format(side=which)
+    return out
 
 
 def _elisions(old: list[FlatItem], new: list[FlatItem], N: list[FlatItem]):
@@ -340,7 +407,8 @@ def _classify(o: FlatItem, n: FlatItem, heading: bool = False) -> Change:
         kind = "amended"
         if not any(w[0] != "equal" for w in words) and not cells:
             kind = "no substantive change"
-    return Change(kind, o.cite, n.cite, o.full_text, n.full_text, words, cells, n.section)
+    return Change(kind, o.cite, n.cite, o.full_text, n.full_text, words, cells, n.section,
+                  list(o.tables), list(n.tables))
 
 
 def word_diff(a: str, b: str) -> list[list]:
@@ -481,6 +549,9 @@ def format_text(result: DiffResult) -> str:
             if c.kind == "no substantive change":
                 out.append(f"  {c.cite}: no substantive change (typography only)")
                 continue
+            if c.kind == "cut":
+                out.append(f"  {c.cite}: {c.note}")
+                continue
             if c.kind == "elided":
                 if (c.old_text or c.new_text) == "* * * * *":
                     where = " and ".join(w for w, t in (("OLD", c.old_text), ("NEW", c.new_text)) if t)
@@ -557,16 +628,11 @@ def format_html(result: DiffResult) -> str:
     return _env(True).get_template("diff.html.jinja").render(old=result.old, new=result.new, chapters=chapters)
 
 
-def format_amendment(result: DiffResult, html: bool = False) -> str:
-    """The change as a Bulletin amendment: new text in bold, deleted text in bold
-    brackets, ``* * * * *`` for unchanged runs."""
-    esc = _html.escape if html else (lambda s: s)
-    bold = (lambda s: f"<b>{esc(s)}</b>") if html else (lambda s: f"**{s}**")
-    dele = (lambda s: f"<b>[{esc(s)}]</b>") if html else (lambda s: f"**[{s}]**")
-    lines: list[str] = []
+def _amendment_sections(result: DiffResult, bold, dele, esc, table_out) -> list[dict]:
+    """The changed sections as the Bulletin prints an amendment: each a dict with its
+    heading and lines (``* * * * *`` only where unchanged text of that section is left out)."""
+    out: list[dict] = []
     for cd in result.chapters:
-        if cd.scope:
-            lines.append(f"({cd.scope})")
         by_sec: dict[str, list[Change]] = {}
         for c in cd.changes:
             by_sec.setdefault(c.section, []).append(c)
@@ -577,10 +643,10 @@ def format_amendment(result: DiffResult, html: bool = False) -> str:
             cs = by_sec[sec]
             if all(c.kind in NOT_SUBSTANTIVE for c in cs):
                 continue
-            lines.append(f"§ {sec}. {esc(headings.get(sec, ''))}")
+            lines: list = []
             gap = False
             for c in cs:
-                if c.old_cite == f"§ {sec}" and c.new_cite == f"§ {sec}" and c.kind in ("unchanged", "no substantive change") \
+                if c.old_cite == f"§ {sec}" and c.new_cite == f"§ {sec}" and c.kind in NOT_SUBSTANTIVE \
                         and (c.old_text or "") == headings.get(sec):
                     continue  # the heading itself
                 if c.kind in NOT_SUBSTANTIVE:
@@ -591,9 +657,13 @@ def format_amendment(result: DiffResult, html: bool = False) -> str:
                     gap = False
                 label = _label_of(c.new_cite or c.old_cite or "")
                 if c.kind == "added":
-                    lines.append(f"{bold(label + ' ' + (c.new_text or ''))}")
+                    lines.append(bold(f"{label} {c.new_text or ''}".strip()))
+                    for tb in c.new_tables:
+                        lines.extend(table_out(None, tb))
                 elif c.kind == "removed":
-                    lines.append(f"{dele(label + ' ' + (c.old_text or ''))}")
+                    lines.append(dele(f"{label} {c.old_text or ''}".strip()))
+                    for tb in c.old_tables:
+                        lines.extend(table_out(tb, None))
                 else:
                     old_label = _label_of(c.old_cite or "")
                     head = label if old_label == label else f"{dele(old_label)} {bold(label)}"
@@ -605,13 +675,105 @@ def format_amendment(result: DiffResult, html: bool = False) -> str:
                             parts.append(dele(old))
                         if op in ("insert", "replace") and new:
                             parts.append(bold(new))
-                    lines.append(f"{head} {' '.join(p for p in parts if p)}")
-                    for cell in c.cells:
-                        lines.append(f"    {esc(_cell_text(cell))}")
-            if gap:
+                    lines.append(f"{head} {' '.join(p for p in parts if p)}".strip())
+                    if c.cells:
+                        # the changed table reprinted as the Bulletin prints it, changes marked in its cells
+                        for k in range(max(len(c.old_tables), len(c.new_tables))):
+                            lines.extend(table_out(c.old_tables[k] if k < len(c.old_tables) else None,
+                                                   c.new_tables[k] if k < len(c.new_tables) else None))
+            # "* * * * *" after the last change only when unchanged text of the section follows it
+            if gap and lines:
                 lines.append("* * * * *")
+            out.append({"chapter": cd.chapter, "scope": cd.scope, "section": sec,
+                        "heading": headings.get(sec, ""), "lines": lines})
+    return out
+
+
+def _table_rows(old, new, bold, dele, esc) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of a table with its changes marked cell by cell."""
+    t = new or old
+    cols_old = list(old.columns) if old else []
+    cols_new = list(new.columns) if new else []
+    cols = cols_new + [c for c in cols_old if c not in cols_new]
+    head = [esc(t.header)]
+    for c in cols:
+        if old is None or new is None:
+            head.append(esc(c))
+        elif c not in cols_old:
+            head.append(bold(c))
+        elif c not in cols_new:
+            head.append(dele(c))
+        else:
+            head.append(esc(c))
+    ro = dict(old.rows) if old else {}
+    rn = dict(new.rows) if new else {}
+    labels = [r for r, _ in (new.rows if new else ())] + [r for r, _ in (old.rows if old else ()) if r not in rn]
+    rows = []
+    for lab in labels:
+        cells = []
+        for c in cols:
+            x = ro[lab][cols_old.index(c)] if lab in ro and c in cols_old and cols_old.index(c) < len(ro[lab]) else None
+            y = rn[lab][cols_new.index(c)] if lab in rn and c in cols_new and cols_new.index(c) < len(rn[lab]) else None
+            if old is None:
+                cells.append(esc(y or ""))
+            elif new is None:
+                cells.append(esc(x or ""))
+            elif x == y:
+                cells.append(esc(y or ""))
+            else:
+                cells.append(" ".join(p for p in ((dele(x) if x else ""), (bold(y) if y else "")) if p))
+        if old is not None and new is not None and lab not in ro:
+            rows.append([bold(lab)] + cells)
+        elif old is not None and new is not None and lab not in rn:
+            rows.append([dele(lab)] + cells)
+        else:
+            rows.append([esc(lab)] + cells)
+    return head, rows
+
+
+def format_amendment(result: DiffResult, html: bool = False, as_json: bool = False) -> str:
+    """The change as a Bulletin amendment: new text in bold, deleted text in bold
+    brackets, ``* * * * *`` for unchanged runs of a section, a changed table reprinted
+    with its changed cells marked; "no change" when there is none."""
+    esc = _html.escape if html else (lambda s: s)
+    bold = (lambda s: f"<b>{esc(s)}</b>") if html else (lambda s: f"**{s}**")
+    dele = (lambda s: f"<b>[{esc(s)}]</b>") if html else (lambda s: f"**[{s}]**")
+
+    def table_out(old, new):
+        head, rows = _table_rows(old, new, bold, dele, esc)
+        t = new or old
+        cap = [esc(t.caption)] if t.caption else []
+        if html:
+            body = "".join(f"<th>{h}</th>" for h in head)
+            trs = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+            return cap + [{"html": f"<table><tr>{body}</tr>{trs}</table>"}]
+        return cap + [" | ".join(head)] + [" | ".join(r) for r in rows]
+
+    sections = _amendment_sections(result, bold, dele, esc, table_out)
+    typography = any(c.kind == "no substantive change" for cd in result.chapters for c in cd.changes)
+    data = [d for cd in result.chapters for d in cd.data]
+    none_msg = (f"no change: {result.old} and {result.new} read the same"
+                + (" (typography only: quotes, dashes, spacing)" if typography else "")
+                + (f"; {len(data)} data changes (see rulespec diff without --amendment)" if data else ""))
+    if as_json:
+        return json.dumps({
+            "old": result.old, "new": result.new, "change": bool(sections),
+            "message": None if sections else none_msg,
+            "scope": [cd.scope for cd in result.chapters if cd.scope],
+            "sections": [{"chapter": s["chapter"], "section": s["section"], "heading": s["heading"],
+                          "lines": s["lines"]} for s in sections],
+        }, indent=1, ensure_ascii=False) + "\n"
+    lines: list[str] = []
+    for cd in result.chapters:
+        if cd.scope:
+            lines.append(f"({cd.scope})")
+    for s in sections:
+        lines.append(f"§ {s['section']}. {esc(s['heading'])}")
+        lines.extend(s["lines"])
+    if not sections:
+        lines.append(esc(none_msg))
     if html:
-        body = "\n".join(f"<p>{ln}</p>" for ln in lines)
+        body = "\n".join(ln["html"] if isinstance(ln, dict) else f"<p>{ln}</p>" for ln in lines)
         return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n"
                 "<title>Amendment</title>\n</head>\n<body>\n" + body + "\n</body>\n</html>\n")
     return "\n".join(lines) + "\n"

@@ -35,15 +35,17 @@ HAND_NAMES: dict[str, str] = {
 }
 HANDS_LONGEST_FIRST = sorted(HAND_NAMES, key=len, reverse=True)
 
-# Column headings of a paytable: "Hand" then one of these.
-COLUMN_RE = re.compile(r"Paytable [A-Z]|Payout|Envy Bonus")
+# Column headings of a paytable: "Hand" (or "Result") then one of these.
+COLUMN_RE = re.compile(r"Paytable [A-Z0-9]{1,2}\b|Payout Odds|Payout|Envy Bonus|Odds")
 
-# One payout cell.
+# One payout cell.  Jackpot shares ("100% mega jackpot") and "Loss" are printed in
+# progressive paytables; they are read (kind "share" / "loss") though no odds follow.
 PAYOUT_RE = re.compile(
     r"\d{1,3}(?:,\d{3})* (?:to|for) \d{1,3}(?:,\d{3})*"
-    r"|\d{1,3}% of meter"
+    r"|\d{1,3}% of (?:the )?(?:progressive )?meter"
+    r"|\d{1,3}% (?:mega|major|minor|mini|grand) jackpot"
     r"|\$\d{1,3}(?:,\d{3})*(?:\.\d\d)?"
-    r"|Push"
+    r"|Push|Loss|loss"
 )
 
 FIVE_CARD_HINTS = {"royal_flush", "four_of_a_kind", "full_house", "two_pair",
@@ -71,7 +73,7 @@ class Odds:
     """A parsed payout string: ``3 to 2``, ``500 for 1``, ``100% of meter``, ``$125``, ``Push``."""
 
     text: str
-    kind: str            # to | for | meter | amount | push
+    kind: str            # to | for | meter | amount | push | share | loss | text
     numerator: int = 0   # to/for: N of "N to M"; meter: percent; amount: dollars
     denominator: int = 1
 
@@ -79,7 +81,7 @@ class Odds:
         d = {"text": self.text, "kind": self.kind}
         if self.kind in ("to", "for"):
             d.update(numerator=self.numerator, denominator=self.denominator)
-        elif self.kind == "meter":
+        elif self.kind in ("meter", "share"):
             d["percent"] = self.numerator
         elif self.kind == "amount":
             d["amount"] = self.numerator
@@ -95,15 +97,32 @@ def parse_odds(text: str) -> Odds:
     m = re.fullmatch(r"(\d{1,3}(?:,\d{3})*) (to|for) (\d{1,3}(?:,\d{3})*)", t)
     if m:
         return Odds(t, m.group(2), _int(m.group(1)), _int(m.group(3)))
-    m = re.fullmatch(r"(\d{1,3})% of meter", t)
+    m = re.fullmatch(r"(\d{1,3})% of (?:the )?(?:progressive )?meter", t)
     if m:
         return Odds(t, "meter", int(m.group(1)), 100)
+    m = re.fullmatch(r"(\d{1,3})% (?:mega|major|minor|mini|grand) jackpot", t)
+    if m:
+        return Odds(t, "share", int(m.group(1)), 100)
+    if t.lower() == "loss":
+        return Odds(t, "loss")
     m = re.fullmatch(r"\$(\d{1,3}(?:,\d{3})*)(?:\.\d\d)?", t)
     if m:
         return Odds(t, "amount", _int(m.group(1)))
     if t == "Push":
         return Odds(t, "push")
     raise ValueError(f"not a payout: {text!r}")
+
+
+def read_odds(text: str) -> Odds:
+    """``parse_odds`` for cells of a printed table: a cell that is not a payout (a pipe
+    table's "2,000*", "20%") is kept as printed, kind "text"."""
+    try:
+        return parse_odds(text)
+    except ValueError:
+        return Odds(text.strip(), "text")
+
+
+SCHEMA_ODDS_KINDS = ("to", "for", "meter", "amount", "push")
 
 
 def guess_ranking(hand_ids: list[str]) -> str:

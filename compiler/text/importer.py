@@ -59,9 +59,27 @@ def _section_key(number: str) -> tuple:
     return (int(m.group(1)), m.group(2), int(m.group(3)), m.group(4))
 
 
+def _hand_id(hand: str, header: str) -> str:
+    """A row id that is an identifier: "8, 8, 8 of the same suit" -> "hand_8_8_8_same_suit"."""
+    return hand if re.match(r"[a-z]", hand) else f"{slug(header) or 'row'}_{hand}"
+
+
 class _Paytables:
     def __init__(self) -> None:
         self.tables: dict[str, dict] = {}
+        self.missing: list[dict] = []
+
+    def importable(self, table: Table, cite: str) -> bool:
+        """A table whose cells are all odds the schema knows; any other (jackpot shares,
+        "Loss", a pipe table's free text) is listed under ``missing``, not imported."""
+        from .hands import SCHEMA_ODDS_KINDS
+
+        odd = sorted({o.text for r in table.rows for o in r.odds if o.kind not in SCHEMA_ODDS_KINDS})
+        if odd or not any(r.pays for r in table.rows):
+            self.missing.append({"cite": cite, "what": "paytable (" + " | ".join((table.header,) + table.columns)
+                                 + ") not imported: cells that are not odds: " + ", ".join(odd)})
+            return False
+        return True
 
     def add(self, table: Table, cite: str, text: str) -> str:
         ident, title = _paytable_name(table, text)
@@ -75,7 +93,9 @@ class _Paytables:
             "cite": cite,
             "columns": FlowList(table.columns),
             "header": table.header,
-            "rows": [{"hand": r.hand, "label": r.label, "pays": FlowList(r.pays)} for r in table.rows],
+            "rows": [{"hand": _hand_id(r.hand, table.header),
+                      "label": f"{r.group} {r.label}" if r.group else r.label, "pays": FlowList(r.pays)}
+                     for r in table.rows if r.pays],
         }
         return ident
 
@@ -112,13 +132,14 @@ def _node(p: Provision, pay: _Paytables) -> dict:
     d: dict[str, Any] = {"label": p.label, "text": straight_quotes(p.text)}
     if p.tables:
         tabs = []
-        for t in p.tables:
+        for t in [t for t in p.tables if pay.importable(t, p.cite)]:
             ident = pay.add(t, p.cite, p.text)
             entry: dict[str, Any] = {"paytable": ident}
             if t.caption:
                 entry["caption"] = t.caption
             tabs.append(entry)
-        d["tables"] = tabs
+        if tabs:
+            d["tables"] = tabs
     if p.after:
         d["after"] = straight_quotes(p.after)
     if p.children:
@@ -140,7 +161,9 @@ def _section(s: Section, pay: _Paytables) -> dict:
     if s.definitions:
         d["definitions"] = [_definition(x, pay) for x in s.definitions]
     if s.tables:
-        d["tables"] = [{"paytable": pay.add(t, s.cite, s.text or "")} for t in s.tables]
+        tabs = [{"paytable": pay.add(t, s.cite, s.text or "")} for t in s.tables if pay.importable(t, s.cite)]
+        if tabs:
+            d["tables"] = tabs
     if s.children:
         d["children"] = [_node(c, pay) for c in s.children]
     return d
@@ -169,6 +192,8 @@ def externals(ch: Chapter) -> list[dict]:
         for r in _all_refs(s):
             secs = []
             for t, st in zip(r.targets, r.status):
+                if not t.startswith("§"):
+                    continue
                 sec = re.match(r"§ (\S+?)(?:\(|$)", t).group(1)
                 if sec not in secs:
                     secs.append(sec)
@@ -181,7 +206,7 @@ def externals(ch: Chapter) -> list[dict]:
                     if len(split) == len(secs):
                         parts = split
             for (t, st) in zip(r.targets, r.status):
-                if st != "external":
+                if st != "external" or not t.startswith("§"):
                     continue
                 sec = re.match(r"§ (\S+?)(?:\(|$)", t).group(1)
                 title = parts[secs.index(sec)]
@@ -201,23 +226,54 @@ def chapter_to_spec(doc: Document, chapter: str) -> dict:
     if ch is None:
         have = ", ".join(c.number for c in doc.chapters)
         raise TextError(f"chapter {chapter} is not in this file (it has: {have})", doc.path, 1, 1)
+    if not re.match(r"\d+ Pa\.", doc.source_cite or ""):
+        raise TextError(f"the page does not name its Title ({doc.source_cite or 'no citation'}): a rulespec's "
+                        "source citation needs one, and none is invented", doc.path, 1, 1)
     pay = _Paytables()
     provisions = [_section(s, pay) for s in ch.sections]
     source: dict[str, Any] = {"citation": doc.source_cite or ""}
     if doc.date:
         source["date"] = doc.date
     source["file"] = Path(doc.path).name
+    missing = list(pay.missing)
+    if doc.cut is not None and ch.sections:
+        last = [p for s in ch.sections for p in _all_nodes(s)]
+        where = last[-1].cite if last else ch.sections[-1].cite
+        missing.append({"cite": where, "what": f"the source page is cut short here (line {doc.cut.line}); "
+                                               "the rest of the section is not in the source"})
+    missing_secs = [e for e in ch.sec_list if ch.section(e.number) is None]
+    for e in missing_secs:
+        missing.append({"cite": f"§ {e.number}", "what": f"{e.heading}: listed in the chapter, text not in the source"})
+    for n in doc.unread:
+        missing.append({"cite": ch.sections[0].cite if ch.sections else f"§ {ch.number}.1",
+                        "what": f"not read (line {n.pos.line}): {n.message}"})
     spec: dict[str, Any] = {
         "rulespec": 1,
         "chapter": ch.number,
         "title": _title_case(ch.title or ""),
         "source": source,
-        "completeness": "complete" if ch.complete else "partial",
+        "completeness": "complete" if ch.complete and not missing else "partial",
+    }
+    if missing:
+        spec["missing"] = missing
+    spec.update({
         "externals": externals(ch),
         "provisions": provisions,
         "paytables": pay.tables,
-    }
+    })
     return spec
+
+
+def _all_nodes(s: Section):
+    for d in s.definitions:
+        yield from _walk_nodes(d.children)
+    yield from _walk_nodes(s.children)
+
+
+def _walk_nodes(nodes):
+    for n in nodes:
+        yield n
+        yield from _walk_nodes(n.children)
 
 
 def _title_case(title: str) -> str:
@@ -229,6 +285,9 @@ def import_file(path: str, chapter: Optional[str]) -> dict:
     from .parser import parse_file
 
     doc = parse_file(path)
+    if not doc.chapters:
+        msg = next((n.message for n in doc.notices if n.kind == "no_rule_text"), "no rule text on this page")
+        raise TextError(f"nothing to import: {msg}", path, 1, 1)
     if chapter is None:
         if len(doc.chapters) != 1:
             raise TextError("this file holds chapters " + ", ".join(c.number for c in doc.chapters)

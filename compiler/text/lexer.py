@@ -6,23 +6,32 @@ Why a hand-written lexer stage in front of the LALR grammars
 * The web captures glue logical lines together: a flattened paytable is followed on
   the same physical line by the next subsection ("... 1 to 1 (d) A certificate holder")
   or the next section heading ("... 5 to 1 § 669a.13. Irregularities."); a chapter
-  title runs into "Sec."; "[Saturday, April 10, 2010]The Pennsylvania ...".  Where a
-  table row ends depends on how many payout columns the table's heading announced and on
-  knowing the hand names -- a count-dependent, context-sensitive split that no regular
-  terminal of a context-free lexer can express.
+  title runs into "Sec."; "[Saturday, April 10, 2010]The Pennsylvania ..."; a
+  third-party copy prints a whole section on one line ("... in the set.(2) Each tile").
+  Where a table row ends depends on how many payout columns the table's heading
+  announced and on knowing the hand names -- a count-dependent, context-sensitive split
+  that no regular terminal of a context-free lexer can express.
 * Regulation prose may contain anything (parentheses, section signs, dashes), so it is
   one TEXT token per logical line; only the *start* of a logical line is structural.
 
 So this stage cuts the input into logical lines, sets page furniture and editorial
-notes apart (they never reach the grammar), and classifies each logical line into one
-token whose position is its place in the original file.  The grammars then parse the
-token sequence with LALR (strict); which *level* a label belongs to is decided after
-parsing, from the sequence (see ``compiler/text/parser.py``).
+notes apart (they never reach the grammar, but are kept with their positions), and
+classifies each logical line into one token whose position is its place in the
+original file.  The grammars then parse the token sequence with LALR (strict); which
+*level* a label belongs to is decided after parsing, from the sequence (see
+``compiler/text/parser.py``).
+
+Layouts recognised (docs/text-tools.md): Bulletin pages (preamble, Annex, chapters);
+official Code section and chapter pages (site header, "58 Pa. Code § N. Heading." title,
+Authority / Source / Cross References notes, "Sec." list one entry per line, paytables
+one row per line with cells glued to the hand); third-party copies (casetext, justia,
+elaws: "Section N - Heading", "-" for the em dash in definitions, pipe tables, notes as
+plain sentences, "Section N. Heading |" chapter lists); pages cut short.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lark.lexer import Token
 
@@ -45,24 +54,32 @@ class LexResult:
     tokens: list[Token]
     furniture: list[Furniture]
     format: str  # "bulletin" | "code"
+    fragment: bool = False
+    problems: list[tuple[str, str, int, int, str]] = field(default_factory=list)  # (kind, message, line, col, text)
 
 
 WEEKDAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
 SEC_NUM = r"\d+[a-z]?\.\d+[a-z]?"
 LABEL_RE = re.compile(r"\(([A-Za-z]{1,5}|\d{1,3})\)\s+")
-SECTION_HEAD_RE = re.compile(rf"§\s({SEC_NUM})\.\s+([A-Z].*?\.)\s*$")
-SECTION_HEAD_MID_RE = re.compile(rf"\s§\s({SEC_NUM})\.\s+([A-Z][^§]*?\.)\s*$")
+SECTION_HEAD_RE = re.compile(rf"§\s+({SEC_NUM})\.\s+([A-Z].*?\.)\s*$")
+SECTION_HEAD_MID_RE = re.compile(rf"\s§\s+({SEC_NUM})\.\s+([A-Z][^§]*?\.)\s*$")
 CHAPTER_RE = re.compile(r"CHAPTER\s+(\d+[a-z]?)\.\s+(.*)$")
 SEC_ENTRY_RE = re.compile(rf"({SEC_NUM})\.\s")
 ELISION_RE = re.compile(r"\*\s\*\s\*\s\*\s\*")
-DEFINITION_RE = re.compile(r"([A-Z][A-Za-z0-9 ,'\-]{0,80}?)\u2014(.*)$")
-TABLE_HEAD_RE = re.compile(r"Hand\s+((?:(?:" + COLUMN_RE.pattern + r")\s+)+)")
+# "Term—text" (the Code) or "Term-Text" (third-party copies drop the em dash)
+DEFINITION_RE = re.compile(r"([A-Z][A-Za-z0-9 ,'\u2019()/\-]{0,80}?)(?:\u2014|\s?-(?=[A-Z]))(.*)$")
+TERM_ONLY_RE = re.compile(r"[A-Z][A-Za-z0-9 ,'\u2019()/\-]{0,60}[A-Za-z)]$")
+TABLE_HEAD_RE = re.compile(r"(Hand|Result)\s*((?:(?:" + COLUMN_RE.pattern + r")\s*)+)")
+ROW_CELLS = rf"(?:{PAYOUT_RE.pattern})"
+# a label glued after the end of a sentence ("... in the set.(2) Each tile", ": (1) Each set")
+GLUED_LABEL_RE = re.compile(r"(?<=[.:;])\s?\(([a-z]{1,2}|\d{1,3}|[ivx]{1,5}|[A-Z]{1,2}|[IVX]{1,5})\)\s(?=[A-Z\u2018\u201c'\"])")
 
 # Furniture of Bulletin pages.
 BULLETIN_FURNITURE = [
     ("page_cite", re.compile(r"\[(\d+) Pa\.B\. (\d+)\]$")),
     ("continued", re.compile(r"\[Continued (?:from previous|on next) Web Page\]$")),
     ("doc_footer", re.compile(r"\[Pa\.B\. Doc\. No\. [^\]]*\]$")),
+    ("doc_no", re.compile(r"PA Bulletin, Doc\. No\. \S+$")),
 ]
 # Furniture of both kinds of web page.
 SITE_FURNITURE = [
@@ -70,21 +87,61 @@ SITE_FURNITURE = [
     ("disclaimer", re.compile(r"This material has been drawn directly from.*$")),
     ("disclaimer", re.compile(r"Disclaimer: .*$")),
     ("disclaimer", re.compile(r"This site is protected by reCAPTCHA.*$")),
+    ("site_header", re.compile(r"Pennsylvania Code & Bulletin$")),
+    ("site_header", re.compile(r"COMMONWEALTH OF PENNSYLVANIA$")),
+    ("site_notice", re.compile(r"\u2022 No statutes or acts will be found at this website\.$")),
+    ("site_notice", re.compile(r"The Pennsylvania Bulletin website includes the following: .*$")),
+    ("code_currency", re.compile(r"The Pennsylvania Code website reflects the Pennsylvania Code changes effective "
+                                 r"through .*$")),
 ]
 CODE_FURNITURE = [
-    ("site_header", re.compile(r"Pennsylvania Code$")),
-    ("site_title", re.compile(r"Title \d+ - .*$")),
-    ("site_part", re.compile(r"Part [IVXLC]+ - .*$")),
-    ("site_subpart", re.compile(r"Subpart [A-Z]+ - .*$")),
+    ("site_header", re.compile(r"Pennsylvania Code(?: \(Last Updated: [A-Z][a-z]+ \d{1,2}, \d{4}\))?\s*\|?$")),
+    ("site_title", re.compile(r"Title \d+(?: -|\.) .*$")),
+    ("site_part", re.compile(r"Part [IVXLC]+(?: -|\.) .*$", re.I)),
+    ("site_subpart", re.compile(r"Subpart [A-Z]+(?: -|\.) .*$")),
+    ("site_subchapter", re.compile(r"Subchapter [A-Z]+\. .*$")),
+    ("subchapter_list", re.compile(r"Subch\.\s+Sec\.$")),
+    ("subchapter_entry", re.compile(r"[A-Z]{1,3}\.\s+.*(?:\u2026|\.\.\.)\s*\d+[a-z]?\.\d+[a-z]?$")),
     ("universal_citation", re.compile(r"Universal Citation: .*$")),
     ("current_through", re.compile(r"Current through Register .*$")),
-    ("cited_in", re.compile(r"This section cited in .*$")),
+    ("cited_in", re.compile(r"This (?:section|chapter|subchapter) cited in .*$")),
+    # "58 Pa. Code § 669a.1. Definitions." / "58 Pa. Code § 669a.6" / "58 Pa. Code" (page title lines)
+    ("page_title", re.compile(rf"\d+ Pa\. Code(?:\s+§\s+{SEC_NUM}\.?(?:\s+.*)?)?$")),
+    ("source", re.compile(r"Adopted by Pennsylvania Bulletin, .*$")),
+    ("authority", re.compile(r"The (?:temporary )?provisions of this (?:§\s*\S+|Chapter \S+|Subchapter \S+)"
+                             r" (?:issued|amended|added|adopted) under\b.*$")),
+    ("source", re.compile(r"The (?:temporary )?provisions of this (?:§\s*\S+|Chapter \S+|Subchapter \S+)"
+                          r" (?:adopted|amended|added|reserved|renumbered|rescinded|deleted)\b.*$")),
+    ("toc_table", re.compile(r"Table \d+\.\s*\|?$")),
 ]
-SITE_CHAPTER_RE = re.compile(r"Chapter (\d+[a-z]?) - (.*)$")
+ALL_FURNITURE = BULLETIN_FURNITURE + SITE_FURNITURE + CODE_FURNITURE
+# one pass to tell that a line is no furniture at all (most lines): the patterns, flags inline
+FURNITURE_ANY = re.compile("|".join(f"(?{'i' if rx.flags & re.I else ''}:{rx.pattern})" if rx.flags & re.I
+                                    else f"(?:{rx.pattern})" for _, rx in ALL_FURNITURE))
+NOTE_HEADINGS = {"Authority": "authority", "Source": "source", "Cross References": "cross_references",
+                 "Notation": "notation", "Notes of Decisions": "notes_of_decisions"}
+NOTE_GLUED_RE = re.compile(r"(Authority|Source|Cross References)\s+(The\s.*|This\s.*)$")
+SITE_CHAPTER_RE = re.compile(r"Chapter (\d+[a-z]?)(?: -|\.) (.*?)\s*\|?$")
 SITE_SECTION_RE = re.compile(rf"Section ({SEC_NUM}) - (.*)$")
+SITE_SECTION_GLUED_RE = re.compile(rf"Section ({SEC_NUM}) - (.*?)(?=\((?:a|1|i)\)\s[A-Z])")
+SITE_SEC_ENTRY_RE = re.compile(rf"Section ({SEC_NUM})\. (.*?)\s*\|$")
 DOC_TITLE_RE = re.compile(r"Title \d+\u2014.*\[(\d+) Pa\.B\. (\d+)\]$")
 DATE_RE = re.compile(rf"\[(?:{WEEKDAYS}), ([A-Z][a-z]+ \d{{1,2}}, \d{{4}})\]")
 ANNEX_RE = re.compile(r"Annex ([A-Z])\b\s*")
+# "[ 58 PA. CODE CHS. 465a, 583, ... AND 676a ]" (possibly over two lines); "[ 58 PA. CODE CH. 437a ]"
+AFFECTS_RE = re.compile(r"\[\s*\d+ PA\. ?CODE CHS?\.\s+([^\]]*)\]?", re.I)
+BULLETIN_MARK_RE = re.compile(r"^\s*(?:\[\d+ Pa\.B\. \d+\]\s*$|PA Bulletin, Doc\. No\.|Annex [A-Z]\b|"
+                              r"\[Pa\.B\. Doc\. No\.|Title \d+\u2014.*\[\d+ Pa\.B\. \d+\])", re.M)
+ANCHOR_RE = re.compile(rf"^\s*(?:§\s+{SEC_NUM}\.\s|Section {SEC_NUM}(?: -|\.) |CHAPTER \d|Chapter \d+[a-z]?(?: -|\.) |"
+                       rf"{SEC_NUM}\.\s|\d+ Pa\. Code)", re.M)
+TERMINAL_RE = re.compile(r"(?:[.:;\u2014]|\b(?:and|or))[\"\u201d\u2019')\]]*$|\|$")
+
+
+def page_format(text: str) -> str:
+    """A page is a Bulletin page when it prints a Bulletin page citation on a line of its
+    own ("[45 Pa.B. 4185]"), a document number or an Annex; a Code page may cite a Bulletin
+    issue in a sentence of its header ("effective through 54 Pa.B. 488") and stays a Code page."""
+    return "bulletin" if BULLETIN_MARK_RE.search(text) else "code"
 
 
 class _Lexer:
@@ -99,10 +156,15 @@ class _Lexer:
             pos += len(ln) + 1
         self.tokens: list[Token] = []
         self.furniture: list[Furniture] = []
+        self.problems: list[tuple[str, str, int, int, str]] = []
         self.format = "bulletin"
         self.state = "front"         # front | preamble | body
         self.sec_list_open = False
         self.in_definitions = False
+        self.note: str | None = None  # open note block (Authority, Source, ...)
+        self.table: dict | None = None  # open table printed one row per line
+        self.affects_open: tuple[str, int, int] | None = None
+        self.seen_labels: set[str] = set()
 
     # ------------------------------------------------------------------ helpers
     def tok(self, kind: str, value: str, lineno: int, col: int) -> None:
@@ -117,19 +179,27 @@ class _Lexer:
     def error(self, msg: str, lineno: int, col: int) -> TextError:
         return TextError(msg, self.path, lineno, col + 1)
 
+    def problem(self, kind: str, msg: str, lineno: int, col: int, text: str = "") -> None:
+        self.problems.append((kind, msg, lineno, col + 1, text))
+
     # ------------------------------------------------------------------ driver
     def run(self) -> LexResult:
-        text = self.text
-        if "Pennsylvania Code" in text and "Pa.B." not in text[:2000]:
-            self.format = "code"
+        self.format = page_format(self.text)
+        if self.format == "code" and not ANCHOR_RE.search(self.text):
+            # no section heading, chapter or list of sections anywhere: an excerpt that starts
+            # mid-section (read as a fragment, said so by the parser)
+            self.state = "body"
+            self.fragment = True
         i = 0
         n = len(self.lines)
+        last = max((k for k in range(n) if self.lines[k].strip()), default=-1)
         while i < n:
             raw = self.lines[i]
             lineno = i + 1
             line = raw.rstrip("\r")
             stripped = line.strip()
             if not stripped:
+                self.table = None
                 i += 1
                 continue
             col = len(line) - len(line.lstrip())
@@ -140,17 +210,85 @@ class _Lexer:
                 self.chapter_line(stripped, lineno, col, cont=(self.lines[i + 1].rstrip(), lineno + 1))
                 i += 2
                 continue
-            nxt = self.lines[i + 1].strip() if i + 1 < n else ""
+            # ... or "CHAPTER 9. PERSIAN GULF CONFLICT" / "VETERANS’ BENEFIT PROGRAM" (capitals, no "Sec.")
+            if m and "Sec." not in stripped and "§" not in stripped and i + 1 < n:
+                nxt_line = self.lines[i + 1].strip()
+                if nxt_line and nxt_line.upper() == nxt_line and re.search(r"[A-Z]", nxt_line) \
+                        and not re.match(r"(?:Sec\.|§|CHAPTER|\[)", nxt_line) and len(nxt_line) < 100:
+                    self.chapter_line(stripped + " " + nxt_line, lineno, col)
+                    i += 2
+                    continue
+            nxt = next((self.lines[k].strip() for k in range(i + 1, n) if self.lines[k].strip()), "")
+            self.is_last = i == last
             self.physical(stripped, lineno, col, nxt)
             i += 1
-        return LexResult(self.tokens, self.furniture, self.format)
+        return LexResult(self.tokens, self.furniture, self.format, getattr(self, "fragment", False), self.problems)
+
+    def furniture_kind(self, s: str) -> str | None:
+        if not FURNITURE_ANY.match(s):
+            return None
+        for kind, rx in ALL_FURNITURE:
+            if rx.match(s):
+                return kind
+        return None
 
     def physical(self, s: str, lineno: int, col: int, nxt: str) -> None:
-        # furniture first
-        for kind, rx in BULLETIN_FURNITURE + SITE_FURNITURE + CODE_FURNITURE:
-            if rx.match(s):
-                self.furn(kind, s, lineno, col)
+        # a chapter list continued from the line before: "[ 58 PA. CODE CHS. 551, 553, 571, 573," / "635a ... ]"
+        if self.affects_open is not None:
+            text, aline, acol = self.affects_open
+            self.affects_open = None
+            if re.match(r"[\dA-Za-z,\s]+\]$", s):
+                self.furn("affects", text + " " + s, aline, acol)
+                self.state = "preamble" if self.state == "front" else self.state
                 return
+            self.furn("affects", text, aline, acol)
+        m = AFFECTS_RE.match(s)
+        if m and self.state != "body":
+            if "]" in s:
+                self.furn("affects", s, lineno, col)
+            else:
+                self.affects_open = (s, lineno, col)
+            return
+        # furniture first
+        kind = self.furniture_kind(s)
+        if kind is not None:
+            self.note = None
+            self.table = None
+            self.furn(kind, s, lineno, col)
+            self.subchapter_open = kind == "site_subchapter"
+            return
+        if getattr(self, "subchapter_open", False) and s.upper() == s and re.search(r"[A-Z]", s) \
+                and not re.match(r"(?:Sec\.|§|CHAPTER|\(|\[)", s):
+            # "Subchapter A. VETERANS’ EMERGENCY" / "ASSISTANCE PROGRAM": the heading goes on
+            self.furn("site_subchapter", s, lineno, col)
+            return
+        self.subchapter_open = False
+        # notes of Code pages: "Authority" / "Source" / "Cross References" / "Notation" headings,
+        # the paragraphs under them; glued "Authority The provisions ..."
+        if s in NOTE_HEADINGS:
+            self.note = NOTE_HEADINGS[s]
+            self.table = None
+            self.furn("note_heading", s, lineno, col)
+            return
+        m = NOTE_GLUED_RE.match(s)
+        if m and self.state == "body":
+            self.note = None
+            self.furn(NOTE_HEADINGS[m.group(1)], m.group(2), lineno, col + m.start(2))
+            return
+        if self.note is not None and not (SECTION_HEAD_RE.match(s) or CHAPTER_RE.match(s) or LABEL_RE.match(s)):
+            self.furn(self.note, s, lineno, col)
+            return
+        self.note = None
+        if getattr(self, "is_last", False) and any(h.startswith(s) and len(s) >= 4 and s != h for h in NOTE_HEADINGS):
+            # "Cross Refer": a note heading cut by the end of the page
+            self.furn("note_heading", s, lineno, col)
+            self.problem("cut", f"page cut short in the note heading {s!r}", lineno, col + len(s), s)
+            return
+        # a paytable printed one row per line
+        if self.table is not None:
+            if self.table_row(s, lineno, col):
+                return
+            self.table = None
         m = DOC_TITLE_RE.match(s)
         if m:
             self.furn("doc_title", s, lineno, col)
@@ -164,18 +302,30 @@ class _Lexer:
                 self.physical(rest.strip(), lineno, col + m.end() + (len(rest) - len(rest.lstrip())), nxt)
             return
         m = SITE_CHAPTER_RE.match(s)
-        if m:
+        if m and self.state != "body":
             self.format = "code"
             self.furn("site_chapter", s, lineno, col)
             self.tok("SITE_CHAPTER", s, lineno, col)
             return
-        m = SITE_SECTION_RE.match(s)
+        m = SITE_SEC_ENTRY_RE.match(s)
+        if m:
+            # "Section 661a.1. Definitions |": an entry of a third-party chapter page
+            if not any(t.type == "SEC_LIST" for t in self.tokens[-40:]) or not self.sec_list_open:
+                self.tok("SEC_LIST", "", lineno, col)
+                self.sec_list_open = True
+            self.tok("SEC_ENTRY", f"{m.group(1)}. {m.group(2)}", lineno, col + len("Section "))
+            return
+        m = SITE_SECTION_GLUED_RE.match(s) or SITE_SECTION_RE.match(s)
         if m:
             self.format = "code"
-            self.furn("site_section", s, lineno, col)
-            self.tok("SITE_SECTION", s, lineno, col)
+            head = s[: m.end()].rstrip()
+            self.furn("site_section", head, lineno, col)
+            self.tok("SITE_SECTION", head, lineno, col)
             self.state = "body"
             self.in_definitions = m.group(2).strip().rstrip(".") == "Definitions"
+            rest = s[m.end():]
+            if rest.strip():
+                self.content(rest.strip(), lineno, col + m.end() + len(rest) - len(rest.lstrip()), nxt)
             return
         m = ANNEX_RE.match(s)
         if m and self.state != "body":
@@ -193,7 +343,7 @@ class _Lexer:
         if self.state in ("front", "preamble") and not (
                 CHAPTER_RE.match(s) or SECTION_HEAD_RE.match(s) or LABEL_RE.match(s) and self.state == "front"):
             if self.state == "front" and self.format == "code":
-                # text before any section on a Code page: not regulation text
+                # text before any section on a Code page: not regulation text (kept as furniture)
                 self.furn("site_text", s, lineno, col)
                 return
             self.state = "preamble"
@@ -217,6 +367,8 @@ class _Lexer:
     def chapter_line(self, s: str, lineno: int, col: int, cont: tuple[str, int] | None = None) -> None:
         m = CHAPTER_RE.match(s)
         assert m
+        self.state = "body"
+        self.in_definitions = False
         title = m.group(2)
         rest = ""
         rest_col = 0
@@ -252,8 +404,11 @@ class _Lexer:
         if not s:
             return
         if CHAPTER_RE.match(s):
-            self.in_definitions = False
             self.chapter_line(s, lineno, col)
+            return
+        if s == "Sec.":
+            self.tok("SEC_LIST", "Sec.", lineno, col)
+            self.sec_list_open = True
             return
         if self.sec_list_open and SEC_ENTRY_RE.match(s):
             self.sec_entries(s, lineno, col)
@@ -263,6 +418,7 @@ class _Lexer:
         if m and len(m.group(2)) < 200:
             self.tok("SECTION_HEAD", s, lineno, col)
             self.in_definitions = m.group(2).strip() == "Definitions."
+            self.seen_labels = set()
             return
         m = ELISION_RE.match(s)
         if m:
@@ -272,14 +428,17 @@ class _Lexer:
                 self.content(rest.strip(), lineno, col + m.end() + len(rest) - len(rest.lstrip()), nxt)
             return
         m = TABLE_HEAD_RE.match(s + " ")
-        if m:
-            self.table(s, lineno, col)
+        if m and self.looks_like_table_head(s, m):
+            self.table_head(s, lineno, col)
             return
         m = LABEL_RE.match(s)
         if m:
             self.tok("LABEL", f"({m.group(1)})", lineno, col)
+            self.seen_labels.add(m.group(1))
             body = s[m.end():]
             self.text_with_heading(body, lineno, col + m.end(), "TEXT")
+            return
+        if s.count("|") >= 2 and self.pipe_table(s, lineno, col):
             return
         if self.in_definitions:
             m = DEFINITION_RE.match(s)
@@ -287,19 +446,59 @@ class _Lexer:
                 self.tok("TERM", m.group(1), lineno, col)
                 self.text_with_heading(m.group(2), lineno, col + m.start(2), "TEXT", allow_empty=True)
                 return
-        if nxt and TABLE_HEAD_RE.match(nxt + " ") and len(s) < 100 and not s.endswith("."):
+            if TERM_ONLY_RE.match(s) and nxt and LABEL_RE.match(nxt):
+                # "Active service" followed by "(i) ...": a term whose text is its items
+                self.tok("TERM", s, lineno, col)
+                self.tok("TEXT", "", lineno, col + len(s))
+                return
+        if nxt and (TABLE_HEAD_RE.match(nxt + " ") or nxt.count("|") >= 2) and len(s) < 100 \
+                and not s.endswith((".", ":")):
             self.tok("CAPTION", s, lineno, col)
             return
         self.text_with_heading(s, lineno, col, "UTEXT")
 
+    def looks_like_table_head(self, s: str, m: re.Match) -> bool:
+        """"Hand Payout" or "ResultPayout Odds", alone or followed by rows -- not a sentence
+        that happens to start with "Hand"."""
+        rest = s[m.end():] if m.end() <= len(s) else ""
+        return not rest.strip() or bool(PAYOUT_RE.search(rest))
+
     def text_with_heading(self, s: str, lineno: int, col: int, kind: str, allow_empty: bool = True) -> None:
-        """Text that may end with a glued section heading ("... the table. § 567.2. Heading.")."""
+        """Text that may end with a glued section heading ("... the table. § 567.2. Heading."),
+        a glued label ("... in the set.(2) Each tile") or a glued pipe table ("...: Hand | Payout |")."""
+        if self.state == "body" and "|" in s and s.count("|") >= 2:
+            k = self.pipe_start(s)
+            if k is not None and k > 0:
+                self.text_with_heading(s[:k].rstrip(), lineno, col, kind, allow_empty)
+                self.content(s[k:], lineno, col + k, "")
+                return
         m = SECTION_HEAD_MID_RE.search(s)
         if m and re.search(r"[.:)\]]$", s[: m.start()].rstrip()) and len(m.group(2)) < 120:
-            self.tok(kind, s[: m.start()].rstrip(), lineno, col)
+            self.text_with_heading(s[: m.start()].rstrip(), lineno, col, kind, allow_empty)
             self.content(s[m.start() + 1:], lineno, col + m.start() + 1, "")
             return
+        if self.state == "body":
+            for g in GLUED_LABEL_RE.finditer(s):
+                if self.plausible_label(g.group(1)):
+                    k = g.start() + (1 if s[g.start()] == " " else 0)
+                    self.tok(kind, s[: g.start()].rstrip(), lineno, col)
+                    self.content(s[k:], lineno, col + k, "")
+                    return
         self.tok(kind, s, lineno, col)
+
+    def plausible_label(self, label: str) -> bool:
+        """A label glued mid-line is taken as structure only if it starts a level or
+        continues one seen in this section (so "(relating to ...)" and stray
+        parentheses never are)."""
+        from compiler.lang.citations import label_styles, label_index, label_at
+
+        for style in label_styles(label):
+            idx = label_index(label, style)
+            if idx == 0:
+                return True
+            if idx is not None and label_at(idx - 1, style) in self.seen_labels:
+                return True
+        return False
 
     def sec_entries(self, s: str, lineno: int, col: int) -> None:
         starts = [m.start() for m in re.finditer(rf"(?:(?<=^)|(?<=\.\s)){SEC_NUM}\.\s", s)]
@@ -310,22 +509,25 @@ class _Lexer:
             starts = [k for k in starts if k < tail_at]
         bounds = starts + [tail_at if tail_at is not None else len(s)]
         for a, b in zip(bounds, bounds[1:]):
-            self.tok("SEC_ENTRY", s[a:b].strip(), lineno, col + a)
+            self.tok("SEC_ENTRY", re.sub(r"^(\S+)\s+", r"\1 ", s[a:b].strip()), lineno, col + a)
         if tail_at is not None:
             self.sec_list_open = False
             self.content(s[tail_at:], lineno, col + tail_at, "")
 
-    def table(self, s: str, lineno: int, col: int) -> None:
+    # ------------------------------------------------------------------ tables
+    def table_head(self, s: str, lineno: int, col: int) -> None:
         m = TABLE_HEAD_RE.match(s + " ")
         assert m
-        self.tok("TABLE_HEAD", "Hand", lineno, col)
-        columns = [c for c in COLUMN_RE.finditer(m.group(1))]
+        self.tok("TABLE_HEAD", m.group(1), lineno, col)
+        columns = [c for c in COLUMN_RE.finditer(m.group(2))]
         for c in columns:
-            self.tok("COLUMN", c.group(0), lineno, col + m.start(1) + c.start())
+            self.tok("COLUMN", c.group(0), lineno, col + m.start(2) + c.start())
         ncols = len(columns)
         pos = m.end()
-        if pos > len(s):
-            raise self.error("paytable heading without rows", lineno, col + len(s))
+        if pos >= len(s) or not s[pos:].strip():
+            # heading alone on its line: rows follow one per line
+            self.table = {"ncols": ncols, "pipe": False}
+            return
         rows = 0
         while pos < len(s):
             rest = s[pos:]
@@ -346,6 +548,10 @@ class _Lexer:
             for k in range(ncols):
                 cm = PAYOUT_RE.match(s, p)
                 if not cm:
+                    if p >= len(s.rstrip()) and getattr(self, "is_last", False):
+                        self.problem("cut", f"page cut short in paytable row {label!r} ({k} of {ncols} payouts)",
+                                     lineno, col + p, label)
+                        return
                     raise self.error(
                         f"paytable row {label!r} has {k} payouts, the heading announces {ncols}",
                         lineno, col + p)
@@ -361,6 +567,97 @@ class _Lexer:
         if rest.strip():
             lead = len(rest) - len(rest.lstrip())
             self.content(rest.strip(), lineno, col + pos + lead, "")
+
+    def table_row(self, s: str, lineno: int, col: int) -> bool:
+        """One row of a table printed one row per line; False when the line is not a row."""
+        t = self.table
+        assert t is not None
+        n = t["ncols"]
+        if t["pipe"]:
+            cells = self.pipe_cells(s)
+            if cells is None or len(cells) != n + 1 or LABEL_RE.match(s) or len(cells[0][0]) > 100:
+                return False
+            if not any(PAYOUT_RE.fullmatch(c) or re.fullmatch(r"[$\d,.%*]+", c) for c, _ in cells[1:]):
+                return False  # a line of headings: the next table starts here
+            (lab, lc), rest = cells[0], cells[1:]
+            if t.get("group"):
+                self.tok("GROUP_MEMBER", "", lineno, col + lc)
+            self.tok("HAND", lab, lineno, col + lc)
+            for c, cc in rest:
+                self.tok("CELL", c, lineno, col + cc)
+            return True
+        rx = re.compile(rf"(?P<label>.*?)\s*(?P<cells>{ROW_CELLS}(?:\s*{ROW_CELLS}){{{n - 1}}})\s*$")
+        m = rx.match(s)
+        if m and m.group("label").strip():
+            label = m.group("label").strip()
+            if t.get("group") and col > t.get("group_col", 0):
+                self.tok("GROUP_MEMBER", "", lineno, col)
+            elif t.get("group"):
+                t["group"] = None
+            self.tok("HAND", label, lineno, col)
+            cells = m.group("cells")
+            base = m.start("cells")
+            for cm in PAYOUT_RE.finditer(cells):
+                self.tok("CELL", cm.group(0), lineno, col + base + cm.start())
+            return True
+        if s.endswith(":") and len(s) < 80 and not PAYOUT_RE.search(s):
+            # "Third card drawn:": the rows indented under it belong to it
+            t["group"] = s
+            t["group_col"] = col
+            self.tok("GROUP", s, lineno, col)
+            return True
+        if getattr(self, "is_last", False):
+            cm = list(PAYOUT_RE.finditer(s))
+            if cm and 0 < len(cm) < n:
+                self.tok("HAND", s[: cm[0].start()].strip(), lineno, col)
+                for c in cm:
+                    self.tok("CELL", c.group(0), lineno, col + c.start())
+                self.problem("cut", f"page cut short in a paytable row ({len(cm)} of {n} payouts)",
+                             lineno, col + len(s), s)
+                return True
+        return False
+
+    @staticmethod
+    def pipe_cells(s: str) -> list[tuple[str, int]] | None:
+        if "|" not in s:
+            return None
+        out = []
+        start = 0
+        for k, ch in enumerate(s + "|"):
+            if ch == "|":
+                seg = s[start:k]
+                lead = len(seg) - len(seg.lstrip())
+                out.append((seg.strip(), start + lead))
+                start = k + 1
+        if out and out[-1][0] == "":
+            out.pop()
+        return out
+
+    @staticmethod
+    def pipe_start(s: str) -> int | None:
+        """Where a pipe table glued after text starts: after the last ": " or ". " before the first "|"."""
+        first = s.find("|")
+        head = s[:first]
+        k = max(head.rfind(": "), head.rfind(". "))
+        if k < 0:
+            return None
+        return k + 2
+
+    def pipe_table(self, s: str, lineno: int, col: int) -> bool:
+        """A pipe-table heading ("Hand | Paytable A | Paytable B |"), possibly after text."""
+        k = self.pipe_start(s)
+        if k is not None and k > 0:
+            self.text_with_heading(s[:k].rstrip(), lineno, col, "UTEXT" if not LABEL_RE.match(s) else "TEXT")
+            return True
+        cells = self.pipe_cells(s)
+        if not cells or len(cells) < 2:
+            return False
+        (head, hc), cols = cells[0], cells[1:]
+        self.tok("TABLE_HEAD", head, lineno, col + hc)
+        for c, cc in cols:
+            self.tok("COLUMN", c, lineno, col + cc)
+        self.table = {"ncols": len(cols), "pipe": True}
+        return True
 
 
 def lex(text: str, path: str = "<input>") -> LexResult:

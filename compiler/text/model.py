@@ -47,6 +47,7 @@ class Row:
     pays: tuple[str, ...]
     odds: tuple[Odds, ...]
     pos: Pos
+    group: Optional[str] = None   # the group line above it ("Third card drawn:"), as printed
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,36 @@ class PreambleLine:
     kind: str      # heading | text
     text: str
     pos: Pos
+    refs: tuple["CrossRef", ...] = ()
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the reader could not read, or a fact about the page it must say
+    (page cut short, preamble without rule text), with its position."""
+
+    kind: str      # unread | cut | no_rule_text | ambiguous
+    message: str
+    pos: Pos
+    text: str = ""
+
+    def format(self, path: str) -> str:
+        level = "error" if self.kind == "unread" else "note"
+        return f"{path}:{self.pos.line}:{self.pos.column}: {level}: {self.message}"
+
+
+@dataclass(frozen=True)
+class SourceEvent:
+    """One entry of a Code page's Source note, or of a third-party copy's adoption line:
+    ``amended August 15, 2014, effective August 16, 2014, 44 Pa.B. 5463``."""
+
+    action: str                  # adopted | amended | added | reserved | renumbered | rescinded | ...
+    date: Optional[str]          # ISO date of the action
+    effective: Optional[str]     # ISO date it took effect
+    expires: Optional[str]       # temporary regulations
+    cite: Optional[str]          # "44 Pa.B. 5463" (or "54 Pa.B. (Vol. 54, No. 21)")
+    scope: str                   # "§ 605a.1", "Chapter 661a"
+    pos: Pos
 
 
 @dataclass(frozen=True)
@@ -154,6 +185,15 @@ class Document:
     annex: Optional[str]
     chapters: tuple[Chapter, ...]
     furniture: tuple[FurnitureItem, ...]
+    notices: tuple[Notice, ...] = ()
+    history: tuple[SourceEvent, ...] = ()     # from Source notes
+    affects: tuple[str, ...] = ()             # chapters a Bulletin document names in its header
+    cut: Optional[Pos] = None                 # where a page cut short stops
+    fragments: tuple[Section, ...] = ()       # text of an excerpt that starts mid-section (section unknown)
+
+    @property
+    def unread(self) -> tuple[Notice, ...]:
+        return tuple(n for n in self.notices if n.kind == "unread")
 
     def chapter(self, number: str) -> Optional[Chapter]:
         for c in self.chapters:

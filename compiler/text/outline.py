@@ -41,6 +41,22 @@ def outline(doc: Document) -> str:
                     _prov(c, 3, out)
             for c in s.children:
                 _prov(c, 2, out)
+    for s in doc.fragments:
+        out.append("fragment of an unnamed section:")
+        if s.text:
+            out.append(f"    {s.text[:70]}")
+        for t in s.tables:
+            out.append(f"    table: {t.header} | " + " | ".join(t.columns) + f" ({len(t.rows)} rows)")
+        for c in s.children:
+            _prov(c, 2, out)
+    for ev in doc.history:
+        out.append(f"history: {ev.scope or 'page'} {ev.action} {ev.date or '?'}"
+                   + (f", effective {ev.effective}" if ev.effective else "")
+                   + (f", expires {ev.expires}" if ev.expires else "") + (f", {ev.cite}" if ev.cite else ""))
+    if doc.affects:
+        out.append("affects chapters: " + ", ".join(doc.affects))
+    for n in doc.notices:
+        out.append(n.format(doc.path))
     notes = [f for f in doc.furniture]
     if notes:
         out.append("furniture and notes:")

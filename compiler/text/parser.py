@@ -16,7 +16,7 @@ from typing import Optional
 
 from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
-from lark.lexer import Lexer
+from lark.lexer import Lexer, Token
 
 from compiler.lang.citations import (
     CitationSyntaxError,
@@ -30,7 +30,7 @@ from compiler.lang.citations import (
 )
 
 from .errors import TextError
-from .hands import hand_id, parse_odds
+from .hands import hand_id, read_odds
 from .lexer import lex
 from .model import (
     LEVELS,
@@ -39,12 +39,14 @@ from .model import (
     Definition,
     Document,
     FurnitureItem,
+    Notice,
     Pos,
     PreambleLine,
     Provision,
     Row,
     SecEntry,
     Section,
+    SourceEvent,
     Table,
 )
 
@@ -85,9 +87,16 @@ class _Item:
 class _Build(Transformer):
     """Parse tree -> dataclasses. Sections are nested by ``_nest``."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, strict: bool = True):
         super().__init__()
         self.path = path
+        self.strict = strict
+        self.problems: list[Notice] = []
+
+    def problem(self, message: str, pos: Pos, text: str = "") -> None:
+        if self.strict:
+            raise TextError(message, self.path, pos.line, pos.column)
+        self.problems.append(Notice("unread", message, pos, text))
 
     # items
     def provision(self, c):
@@ -103,9 +112,16 @@ class _Build(Transformer):
         return _Item("elision", pos=_pos(c[0]))
 
     def row(self, c):
+        member = c[0].type == "GROUP_MEMBER"
+        if member:
+            c = c[1:]
         label = c[0].value
         pays = tuple(t.value for t in c[1:])
-        return Row(hand_id(label), label, pays, tuple(parse_odds(p) for p in pays), _pos(c[0]))
+        return Row(hand_id(label), label, pays, tuple(read_odds(p) for p in pays), _pos(c[0]),
+                   "" if member else None)
+
+    def group(self, c):
+        return ("group", c[0])
 
     def table(self, c):
         caption = None
@@ -114,18 +130,38 @@ class _Build(Transformer):
             c = c[1:]
         head = c[0]
         cols = tuple(t.value for t in c[1:] if getattr(t, "type", None) == "COLUMN")
-        rows = tuple(r for r in c[1:] if isinstance(r, Row))
+        rows = []
+        group = None
+        for x in c[1:]:
+            if isinstance(x, tuple) and x[0] == "group":
+                group = x[1].value
+                rows.append(Row(hand_id(group.rstrip(":")), group, (), (), _pos(x[1]), None))
+            elif isinstance(x, Row):
+                if x.group is not None:
+                    x = replace(x, group=group, hand=hand_id(f"{(group or '').rstrip(':')} {x.label}"))
+                else:
+                    group = None
+                rows.append(x)
         for r in rows:
-            if len(r.pays) != len(cols):
-                raise TextError(f"paytable row {r.label!r} has {len(r.pays)} payouts for {len(cols)} columns",
-                                self.path, r.pos.line, r.pos.column)
+            m = re.search(r"\b(?:a|an|the)$", r.label)
+            if m and r.odds and r.odds[0].kind in ("to", "for") and r.odds[0].numerator >= 10:
+                # "Is a 96 to 1": the cells of a printed row are glued to its label, so "Is a 9" +
+                # "6 to 1" and "Is a" + "96 to 1" read alike; the reader says which it took
+                self.problems.append(Notice(
+                    "ambiguous", f"paytable row '{r.label} {r.pays[0]}': read as '{r.label}' paying "
+                    f"'{r.pays[0]}'; the label may end with a digit glued to the payout "
+                    f"('{r.label} {r.pays[0][0]}' paying '{r.pays[0][1:]}')", r.pos, r.label))
+            if r.pays and len(r.pays) != len(cols) or not r.pays and not r.label.endswith(":"):
+                self.problem(f"paytable row {r.label!r} has {len(r.pays)} payouts for {len(cols)} columns",
+                             r.pos, r.label)
+        rows = tuple(rows)
         return _Item("table", pos=_pos(c[0] if caption is None else head),
                      table=Table(head.value, cols, rows, caption, _pos(head)))
 
     # sections
     def section(self, c):
         head = c[0]
-        m = re.match(r"§\s(\S+)\.\s+(.*)$", head.value)
+        m = re.match(r"§\s+(\S+)\.\s+(.*)$", head.value)
         return self._section(m.group(1), m.group(2).strip(), _pos(head), c[1:])
 
     def code_section(self, c):
@@ -133,7 +169,7 @@ class _Build(Transformer):
         head = [t for t in c if getattr(t, "type", None) == "SECTION_HEAD"]
         items = [x for x in c if isinstance(x, _Item)]
         if head:
-            m = re.match(r"§\s(\S+)\.\s+(.*)$", head[0].value)
+            m = re.match(r"§\s+(\S+)\.\s+(.*)$", head[0].value)
             number, heading, pos = m.group(1), m.group(2).strip(), _pos(head[0])
         elif site:
             m = re.match(r"Section (\S+) - (.*)$", site[0].value)
@@ -146,7 +182,9 @@ class _Build(Transformer):
         return self._section(number, heading, pos, items)
 
     def _section(self, number, heading, pos, items):
-        return _nest(self.path, number, heading, pos, [x for x in items if isinstance(x, _Item)])
+        gap_ok = None if self.strict else (lambda m, p: self.problems.append(Notice("gap", m, p)))
+        return _nest(self.path, number, heading, pos, [x for x in items if isinstance(x, _Item)], self.problem,
+                     gap_ok)
 
     def sec_list(self, c):
         out = []
@@ -169,6 +207,8 @@ class _Build(Transformer):
 
     def loose_sections(self, c):
         secs = tuple(x for x in c if isinstance(x, Section))
+        if not secs:
+            return None
         return Chapter(secs[0].number.split(".")[0], None, (), secs, secs[0].pos)
 
     def preamble(self, c):
@@ -257,7 +297,26 @@ def _place(stack: list[_Node], label: str, after_elision: bool) -> tuple[int, st
     return None
 
 
-def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item]) -> Section:
+def _gap(stack: list[_Node], label: str) -> tuple[int, str] | None:
+    """A label that skips some (``(c)`` after ``(a)``): a later label of an open level's style."""
+    from compiler.lang.citations import label_index
+
+    for depth in range(len(stack) - 1, -1, -1):
+        node = stack[depth]
+        if node.is_def or node.elided:
+            continue
+        if node.style in label_styles(label):
+            a, b = label_index(node.label, node.style), label_index(label, node.style)
+            if a is not None and b is not None and b > a:
+                return (depth - 1, node.style)
+    return None
+
+
+def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], problem=None,
+          gap_ok=None) -> Section:
+    if problem is None:
+        def problem(message, p, text=""):
+            raise TextError(message, path, p.line, p.column)
     intro: Optional[str] = None
     intro_pos = pos
     top: list[_Node] = []
@@ -282,10 +341,16 @@ def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item]) ->
             continue
         if it.kind == "prov":
             placed = _place(stack, it.label, after_elision)
+            if placed is None and stack and gap_ok is not None:
+                placed = _gap(stack, it.label)
+                if placed is not None:
+                    gap_ok(f"label ({it.label}) follows ({stack[placed[0] + 1].label}): the labels between "
+                           f"are not on the page", it.pos)
             if placed is None:
                 where = stack[-1].label if stack else "the start of the section"
-                raise TextError(f"label ({it.label}) cannot follow ({where}) in § {number}",
-                                path, it.pos.line, it.pos.column)
+                problem(f"label ({it.label}) cannot follow ({where}) in § {number}: not read", it.pos,
+                        f"({it.label}) {it.text}")
+                continue
             depth, style = placed
             node = _Node(it.label, style, it.text, it.pos, it.table[0])
             parent_list = top if depth < 0 else stack[depth].children
@@ -302,8 +367,8 @@ def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item]) ->
                 section_tables.append(it.table)
             else:
                 if last_node.after is not None:
-                    raise TextError("a second table after text that follows a table", path,
-                                    it.pos.line, it.pos.column)
+                    problem("a second table after text that follows a table: not read", it.pos)
+                    continue
                 last_node.tables.append(it.table)
             continue
         if it.kind == "text":
@@ -312,8 +377,7 @@ def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item]) ->
             elif last_node is not None and (last_node.tables or last_node.is_def) and last_node.after is None:
                 last_node.after = it.text
             else:
-                raise TextError("unlabelled text inside the provisions of a section", path,
-                                it.pos.line, it.pos.column)
+                problem("unlabelled text inside the provisions of a section: not read", it.pos, it.text)
             continue
     for epos in pending_elisions:
         style = stack[0].style if stack and not stack[0].is_def else "alpha"
@@ -351,37 +415,62 @@ def _freeze(node: _Node, number: str, parent_path: tuple[str, ...], term: Option
 SEC = r"\d+[a-z]?\.\d+[a-z]?"
 LAB = r"\([A-Za-z0-9]{1,5}\)"
 _CONT = rf"(?:\s?[\u2014\u2013-]\s?|,\s(?:and\s|or\s)?|\s(?:and|or|through)\s)"
-CITE_RE = re.compile(rf"§§?(?:\s§)?\s?{SEC}(?:{LAB})*(?:{_CONT}(?:§\s)?(?:{SEC}(?:{LAB})*|(?:{LAB})+))*")
+# "§ 669a.6(c)", "§  669a.7(d)(3)" (two spaces or a no-break space after the sign, as the
+# official pages print it), "§ § 688a.8, 688a.9 or 688a.10", "§§ 669a.8-669a.10"
+CITE_RE = re.compile(rf"§§?(?:\s*§)?\s*{SEC}(?:{LAB})*(?:{_CONT}(?:§\s*)?(?:{SEC}(?:{LAB})*|(?:{LAB})+))*")
+# "Section 521.10(f) and (g)" / "Sections 635a.1 and 635a.2" (a Bulletin preamble's way)
+SECTION_WORD_RE = re.compile(rf"\bSections?\s+(?={SEC})")
 INTERNAL_RE = re.compile(
     rf"\b(subsections?|paragraphs?|subparagraphs?|clauses?|subclauses?)\s((?:{LAB})+(?:{_CONT}(?:{LAB})+)*)")
+# "Chapter 461a (relating to ...)", "Chapters 535 and 567"
+CHAPTER_REF_RE = re.compile(r"\bChapters?\s+(\d+[a-z]?(?:(?:,\s(?:and\s)?|\sand\s|\sor\s)\d+[a-z]?)*)\b(?!\.\d)")
 RELATING_RE = re.compile(r"\s?\(relating to ([^()]*(?:\([^()]*\)[^()]*)*)\)")
 KIND_DEPTH = {"subsection": 0, "paragraph": 1, "subparagraph": 2, "clause": 3, "subclause": 4}
 
 
 def _refs(text: str, number: str, path: tuple[str, ...], pos: Pos) -> tuple[CrossRef, ...]:
     out = []
-    for m in CITE_RE.finditer(text):
-        span = m.group(0)
+    if "\u00a0" in text:
+        text = text.replace("\u00a0", " ")
+    spans = [(m.start(), m.group(0)) for m in CITE_RE.finditer(text)] if "§" in text else []
+    for m in (SECTION_WORD_RE.finditer(text) if "Section" in text else ()):
+        c = CITE_RE.match("§ " + text[m.end():])
+        if c:
+            spans.append((m.start(), text[m.start(): m.end() + len(c.group(0)) - 2]))
+    for start, span in spans:
+        cite_text = span if span.startswith("§") else "§ " + span[span.index(" ") + 1:].lstrip()
         try:
-            cites = expand(parse_citation(span))
+            cites = expand(parse_citation(cite_text))
         except CitationSyntaxError:
             continue
-        rel = RELATING_RE.match(text, m.end())
+        rel = RELATING_RE.match(text, start + len(span))
         out.append(CrossRef(span, tuple(c.format() for c in cites), (),
-                            rel.group(1) if rel else None, Pos(pos.line, pos.column + m.start())))
-    for m in INTERNAL_RE.finditer(text):
-        kind = m.group(1).rstrip("s")
-        depth = KIND_DEPTH[kind]
-        prefix = path[:depth] if len(path) >= depth else path
-        base = number + "".join(f"({p})" for p in prefix)
-        try:
-            cites = expand(parse_citation(base + m.group(2)))
-        except CitationSyntaxError:
-            continue
-        out.append(CrossRef(m.group(0), tuple(c.format() for c in cites), (), None,
+                            rel.group(1) if rel else None, Pos(pos.line, pos.column + start)))
+    for m in (CHAPTER_REF_RE.finditer(text) if "Chapter" in text else ()):
+        nums = re.findall(r"\d+[a-z]?", m.group(1))
+        rel = RELATING_RE.match(text, m.end())
+        out.append(CrossRef(m.group(0), tuple(f"Chapter {n}" for n in nums), (), rel.group(1) if rel else None,
                             Pos(pos.line, pos.column + m.start())))
+    if number:
+        for m in INTERNAL_RE.finditer(text):
+            kind = m.group(1).rstrip("s")
+            depth = KIND_DEPTH[kind]
+            prefix = path[:depth] if len(path) >= depth else path
+            base = number + "".join(f"({p})" for p in prefix)
+            try:
+                cites = expand(parse_citation(base + m.group(2)))
+            except CitationSyntaxError:
+                continue
+            out.append(CrossRef(m.group(0), tuple(c.format() for c in cites), (), None,
+                                Pos(pos.line, pos.column + m.start())))
     out.sort(key=lambda r: (r.pos.line, r.pos.column))
     return tuple(out)
+
+
+def ref_section(target: str) -> str:
+    """The section ("669a.6") or chapter ("Chapter 461a") a target names."""
+    m = re.match(r"§ (\S+?)(?:\(|$)", target)
+    return m.group(1) if m else target
 
 
 def _index(doc_chapters) -> set[str]:
@@ -389,6 +478,7 @@ def _index(doc_chapters) -> set[str]:
     for ch in doc_chapters:
         for s in ch.sections:
             have.add(s.cite)
+            have.add(f"Chapter {ch.number}")
             from .model import section_provisions
             for p in section_provisions(s):
                 if not p.elided:
@@ -401,7 +491,7 @@ def _resolve_refs(refs, have: set[str], sections: set[str]) -> tuple[CrossRef, .
     for r in refs:
         status = []
         for t in r.targets:
-            sec = re.match(r"§ (\S+?)(?:\(|$)", t).group(1)
+            sec = ref_section(t)
             if t in have:
                 status.append("internal")
             elif sec in sections:
@@ -446,25 +536,123 @@ def _iso(date_text: str) -> Optional[str]:
         return None
 
 
-def parse_text(text: str, path: str = "<input>") -> Document:
+NO_RULE_TEXT = ("no rule text on this page: {what} (the Annex with the regulation text is not here; "
+                "find the page that continues it)")
+
+
+def _grammar_for(tokens) -> str:
+    heads = sum(1 for t in tokens if t.type == "SECTION_HEAD")
+    if any(t.type in ("CHAPTER_HEAD", "PRE_HEADING", "PRE_TEXT", "ANNEX") for t in tokens) or heads > 1:
+        return "bulletin.lark"
+    return "pacode.lark"
+
+
+def _site_chapter_as_head(tokens) -> list:
+    """A third-party chapter page ("Chapter 661a. Three Dice Football |" and a list of its
+    sections) is read as a chapter heading with its "Sec." list."""
+    if not any(t.type == "SEC_LIST" for t in tokens) or any(t.type == "CHAPTER_HEAD" for t in tokens):
+        return tokens
+    out = []
+    for t in tokens:
+        if t.type == "SITE_CHAPTER":
+            m = re.match(r"Chapter (\S+?)(?: -|\.) (.*?)\s*\|?$", t.value)
+            t = Token.new_borrow_pos("CHAPTER_HEAD", f"CHAPTER {m.group(1)}. {m.group(2)}", t)
+        out.append(t)
+    return out
+
+
+def _last_text_cut(tokens, furniture, problems, text: str) -> Optional[Notice]:
+    """A page cut short ends mid-sentence: its last line of regulation or preamble text
+    does not end with a full stop, colon, semicolon, dash or "and"/"or"."""
+    for kind, msg, line, col, txt in problems:
+        if kind == "cut":
+            return Notice("cut", msg, Pos(line, col), txt)
+    last_tok = None
+    for tok in tokens:
+        if tok.type in ("TEXT", "UTEXT", "PRE_TEXT", "PRE_HEADING", "CELL", "HAND", "SEC_ENTRY", "TERM") and \
+                (tok.value or tok.type == "TEXT"):
+            last_tok = tok
+    last_line = max((i + 1 for i, ln in enumerate(text.split("\n")) if ln.strip()), default=0)
+    last_furn = max((f.line for f in furniture), default=0)
+    if last_tok is not None and last_tok.line >= last_furn and last_tok.line == last_line \
+            and last_tok.type in ("TEXT", "UTEXT", "PRE_TEXT", "TERM"):
+        value = last_tok.value.rstrip()
+        if value and not TERMINAL.search(value):
+            return Notice("cut", f"page cut short: the text ends mid-sentence ({value[-30:]!r}); "
+                                 f"what follows is not on this page",
+                          Pos(last_tok.line, last_tok.column + len(value)), value)
+    # cut inside the page furniture (a disclaimer, a note): the regulation text is whole
+    for f in furniture:
+        if f.line == last_line and f.kind in ("disclaimer", "cited_in", "cross_references") \
+                and not TERMINAL.search(f.text.rstrip()):
+            return Notice("cut_furniture", f"page cut short in its {f.kind.replace('_', ' ')} note "
+                                           f"({f.text.rstrip()[-30:]!r}); the regulation text above is whole",
+                          Pos(f.line, f.column + len(f.text.rstrip())), f.text)
+    return None
+
+
+TERMINAL = re.compile(r"(?:[.:;\u2014]|\b(?:and|or))[\"\u201d\u2019')\]]*$")
+
+
+def parse_text(text: str, path: str = "<input>", strict: bool = False, version: str = "new") -> Document:
+    """Read a page.  ``strict``: stop at the first thing that cannot be read (an error
+    with its position); otherwise every such thing is a ``Notice`` of kind "unread" in
+    ``Document.notices`` and the rest is read."""
+    from .markup import amendment_changes, has_markup, versions
+    from .notes import affected_chapters, source_events
+
+    marks: list[Notice] = []
+    if has_markup(text):
+        # a Bulletin amendment printed with its markup: read as it reads after the amendment
+        # (or before: version="old"); every marked change is a note with its line
+        bold_lost = "**" not in text
+        for ch in amendment_changes(text):
+            what = (f"renumbered {ch['old']} -> {ch['new']}" if ch["change"] == "renumbered"
+                    else f"{ch['change']}: {ch.get('old') or ch.get('new')}")
+            marks.append(Notice("amendment", f"amendment markup: {what}", Pos(ch["line"], 1)))
+        if bold_lost:
+            marks.append(Notice("amendment", "amendment markup from a text capture: deletions are in brackets, "
+                                "but the bold of the additions is lost, so the text before the amendment "
+                                "cannot be told apart from what it added", Pos(1, 1)))
+        old_text, new_text = versions(text)
+        text = old_text if version == "old" else new_text
     lexed = lex(text, path)
-    tokens = lexed.tokens
-    if not any(t.type in ("SECTION_HEAD", "SITE_SECTION") for t in tokens):
-        raise TextError("no regulation text found (no section heading such as '§ 567.1. Definitions.')",
-                        path, 1, 1)
-    gname = "pacode.lark" if lexed.format == "code" else "bulletin.lark"
+    tokens = _site_chapter_as_head(lexed.tokens)
+    fragment = False
+    if lexed.fragment and not any(t.type in ("SECTION_HEAD", "SITE_SECTION", "SEC_ENTRY") for t in tokens) \
+            and any(t.type in ("LABEL", "TABLE_HEAD") for t in tokens):
+        first = tokens[0]
+        tokens = [Token.new_borrow_pos("SECTION_HEAD", "§ ?.?. Fragment.", first)] + tokens
+        fragment = True
+    has_rules = any(t.type in ("SECTION_HEAD", "SITE_SECTION", "SEC_ENTRY") for t in tokens)
+    has_preamble = any(t.type in ("PRE_HEADING", "PRE_TEXT") for t in tokens)
+    if not has_rules and not (lexed.format == "bulletin" and has_preamble):
+        raise TextError("no regulation text found (no section heading such as '§ 567.1. Definitions.', "
+                        "no chapter's list of sections, no Bulletin preamble)", path, 1, 1)
+    gname = _grammar_for(tokens)
+    builder = _Build(path, strict)
+    skipped: list[Notice] = []
     try:
-        tree = grammar(gname).parse(tokens)
-        result = _Build(path).transform(tree)
-    except UnexpectedInput as exc:
-        tok = getattr(exc, "token", None)
-        line = getattr(tok, "line", None) or getattr(exc, "line", 1) or 1
-        col = getattr(tok, "column", None) or getattr(exc, "column", 1) or 1
-        what = getattr(tok, "type", "end of input")
-        expected = sorted(getattr(exc, "expected", []) or [])
-        raise TextError(f"unexpected {_describe(what)} here"
-                        + (f" (expected {', '.join(_describe(e) for e in expected[:4])})" if expected else ""),
-                        path, line, col) from None
+        while True:
+            try:
+                tree = grammar(gname).parse(tokens)
+                break
+            except UnexpectedInput as exc:
+                tok = getattr(exc, "token", None)
+                line = getattr(tok, "line", None) or getattr(exc, "line", 1) or 1
+                col = getattr(tok, "column", None) or getattr(exc, "column", 1) or 1
+                what = getattr(tok, "type", "end of input")
+                expected = sorted(getattr(exc, "expected", []) or [])
+                message = (f"unexpected {_describe(what)} here"
+                           + (f" (expected {', '.join(_describe(e) for e in expected[:4])})" if expected else ""))
+                k = next((i for i, x in enumerate(tokens) if x is tok), None)
+                if strict or k is None or len(skipped) >= 200:
+                    raise TextError(message, path, line, col) from None
+                # read on without it: the line is reported, never dropped silently
+                skipped.append(Notice("unread", f"{message}: not read", Pos(line, col), str(tok.value)))
+                tokens = tokens[:k] + tokens[k + 1:]
+        result = builder.transform(tree)
+        builder.problems.extend(skipped)
     except VisitError as exc:
         if isinstance(exc.orig_exc, TextError):
             raise exc.orig_exc from None
@@ -484,20 +672,26 @@ def parse_text(text: str, path: str = "<input>") -> Document:
         number = sec.number.split(".")[0]
         title = None
         if site_ch:
-            m = re.match(r"Chapter (\S+) - (.*)$", site_ch[0].value)
+            m = re.match(r"Chapter (\S+?)(?: -|\.) (.*?)\s*\|?$", site_ch[0].value)
             number, title = m.group(1), m.group(2).strip()
         chapters.append(Chapter(number, title, (), (sec,), sec.pos))
+    fragments = ()
+    if fragment:
+        fragments = tuple(s for ch in chapters for s in ch.sections)
+        chapters = []
     chapters = _resolve(tuple(chapters))
 
-    # furniture, metadata
+    # furniture, notes, metadata
     furniture = []
     source_cite, date = None, None
     have = _index(chapters)
     sections = {s.number for ch in chapters for s in ch.sections}
+    history: list[SourceEvent] = []
+    title_no = None
     for f in lexed.furniture:
         text_f = f.text.replace(MISDECODED_SECTION_SIGN, "§")
         refs = ()
-        if f.kind in ("cited_in", "universal_citation"):
+        if f.kind in ("cited_in", "universal_citation", "cross_references", "page_title"):
             refs = _resolve_refs(_refs(text_f, "", (), Pos(f.line, f.column)), have, sections)
         furniture.append(FurnitureItem(f.kind, f.text, Pos(f.line, f.column), refs))
         if f.kind in ("page_cite", "doc_title") and source_cite is None:
@@ -505,15 +699,66 @@ def parse_text(text: str, path: str = "<input>") -> Document:
             source_cite = f"{m.group(1)} Pa.B. {m.group(2)}"
         if f.kind == "date" and date is None:
             date = _iso(f.text.strip("[]").split(", ", 1)[1])
-        if f.kind == "current_through" and date is None:
+        if f.kind in ("current_through", "code_currency", "site_header") and date is None:
             m = re.search(r"([A-Z][a-z]+ \d{1,2}, \d{4})", f.text)
             if m:
                 date = _iso(m.group(1))
-    if lexed.format == "code":
+        if f.kind in ("page_title", "universal_citation", "site_title") and title_no is None:
+            m = re.match(r"(?:Universal Citation: |Title )?(\d+)(?: PA| Pa\.| -|\.)", f.text)
+            if m:
+                title_no = m.group(1)
+        if f.kind in ("source", "notation"):
+            history.extend(source_events(text_f, Pos(f.line, f.column)))
+    affects = affected_chapters([f.text for f in lexed.furniture if f.kind in ("affects", "doc_title")])
+
+    notices: list[Notice] = list(builder.problems) + marks
+    for kind, msg, line, col, txt in lexed.problems:
+        if kind != "cut":
+            notices.append(Notice(kind, msg, Pos(line, col), txt))
+    cut = _last_text_cut(tokens, lexed.furniture, lexed.problems, text)
+    if cut is not None:
+        # an incomplete last row or provision is the cut, not something unread
+        notices = [n for n in notices if n.pos.line != cut.pos.line]
+        notices.append(cut)
+    if lexed.format == "code" and not fragment:
+        # the Title when the page names it (its title line, its Universal Citation, a "58 Pa. Code"
+        # citation in its notes); otherwise none is invented
+        if title_no is None:
+            m = re.search(r"\b(\d+) Pa\. Code\b", text)
+            title_no = m.group(1) if m else None
+        if title_no is None and chapters:
+            lead = re.match(r"\d+", chapters[0].number)
+            if lead and int(lead.group(0)) >= 401:
+                title_no = "58"
+                notices.append(Notice("assumed", "the page does not print its Title: 58 Pa. Code taken from the "
+                                      f"chapter number ({chapters[0].number}: Part VII, Chapters 401a and up)",
+                                      chapters[0].pos))
+        code = f"{title_no} Pa. Code" if title_no else "Pa. Code"
         secs = [s for ch in chapters for s in ch.sections]
-        source_cite = f"58 Pa. Code {secs[0].cite}" if len(secs) == 1 else "58 Pa. Code"
+        if len(secs) == 1:
+            source_cite = f"{code} {secs[0].cite}"
+        elif len(chapters) == 1:
+            source_cite = f"{code} Chapter {chapters[0].number}"
+        else:
+            source_cite = code
+    if fragment:
+        notices.append(Notice("fragment", "the page starts mid-section: no section heading above line "
+                              f"{tokens[1].line}; its text is read as a fragment of a section it does not name "
+                              "(Document.fragments), not as a chapter", Pos(tokens[1].line, tokens[1].column)))
+        source_cite = None
+    elif not chapters and not has_rules:
+        what = f"{source_cite or 'this Bulletin document'} prints its preamble only"
+        if affects:
+            what += f" (it amends Chapters {', '.join(affects)})"
+        last = preamble[-1].pos if preamble else Pos(1, 1)
+        notices.append(Notice("no_rule_text", NO_RULE_TEXT.format(what=what), last))
+    if preamble:
+        preamble = tuple(replace(p, refs=_resolve_refs(_refs(p.text, "", (), p.pos), have, sections))
+                         for p in preamble)
     return Document(path, lexed.format, source_cite, date, tuple(preamble), annex, tuple(chapters),
-                    tuple(furniture))
+                    tuple(furniture), tuple(sorted(notices, key=lambda n: (n.pos.line, n.pos.column))),
+                    tuple(history), tuple(affects),
+                    cut.pos if cut is not None and cut.kind == "cut" else None, tuple(fragments))
 
 
 def _describe(tok_type: str) -> str:
@@ -524,11 +769,11 @@ def _describe(tok_type: str) -> str:
         "SEC_LIST": "'Sec.' list", "SEC_ENTRY": "'Sec.' entry", "ELISION": "'* * * * *'",
         "CAPTION": "caption", "ANNEX": "'Annex'", "PRE_TEXT": "preamble text",
         "PRE_HEADING": "preamble heading", "SITE_CHAPTER": "site chapter header",
-        "SITE_SECTION": "site section header",
+        "SITE_SECTION": "site section header", "GROUP": "paytable group line", "GROUP_MEMBER": "paytable row",
     }.get(tok_type, tok_type)
 
 
-def parse_file(path: str | Path) -> Document:
+def parse_file(path: str | Path, strict: bool = False, version: str = "new") -> Document:
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -540,4 +785,9 @@ def parse_file(path: str | Path) -> Document:
         line = data[: exc.start].count(b"\n") + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise TextError("not UTF-8 text", str(path), line, col) from None
-    return parse_text(text, str(path))
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark is not part of the page
+    if text.lstrip()[:1] == "<" and re.search(r"<(?:html|body|p|div|b)\b", text[:5000], re.I):
+        from .markup import html_to_text
+        text = html_to_text(text)
+    return parse_text(text, str(path), strict, version)

@@ -151,10 +151,14 @@ def test_cli_text_parse_json(tmp_path):
 
 def test_cli_bad_input_reports_position_without_traceback(tmp_path):
     bad = tmp_path / "bad.txt"
-    bad.write_text("§ 999.1. Test.\n(a) One.\n(c) Three.\n")
+    bad.write_text("§ 999.1. Test.\n(a) One.\n(b) Two.\n(a) One again.\n(b) Two again.\n")
     r = run_cli("text", "parse", bad)
     assert r.returncode == 1
-    assert re.match(rf"{re.escape(str(bad))}:3:1: error: ", r.stderr)
+    # every line that cannot be read, all at once, each with its position
+    assert re.match(rf"{re.escape(str(bad))}:4:1: error: label \(a\) cannot follow \(b\)", r.stderr)
+    assert f"{bad}:5:1: error: label (b) cannot follow (b)" in r.stderr
+    r = run_cli("text", "parse", bad, "--strict")
+    assert r.returncode == 1 and r.stderr.count("error:") == 1
     assert "Traceback" not in r.stderr
     r = run_cli("import", tmp_path / "missing.txt", "--chapter", "1")
     assert r.returncode == 1 and ":1:1: error: cannot read file" in r.stderr and "Traceback" not in r.stderr

@@ -203,9 +203,21 @@ def test_code_page_heading_gets_its_period_back(docs):
 def test_label_out_of_sequence_is_an_error_with_position():
     text = "§ 999.1. Test.\n(a) One.\n(c) Three.\n"
     with pytest.raises(TextError) as ei:
-        parse_text(text, "x.txt")
+        parse_text(text, "x.txt", strict=True)
     assert (ei.value.line, ei.value.column) == (3, 1)
     assert str(ei.value).startswith("x.txt:3:1: error:")
+
+
+def test_label_out_of_sequence_is_reported_not_dropped_when_reading_on():
+    text = "§ 999.1. Test.\n(a) One.\n(c) Three.\n(b) Two.\n"
+    doc = parse_text(text, "x.txt")
+    # (c) after (a): (b) is not on the page -- a gap, said so; then (b) after (c) cannot be placed
+    [gap] = [n for n in doc.notices if n.kind == "gap"]
+    assert (gap.pos.line, gap.pos.column) == (3, 1) and "(c) follows (a)" in gap.message
+    [n] = doc.unread
+    assert (n.pos.line, n.pos.column) == (4, 1) and n.text == "(b) Two."
+    assert n.format("x.txt").startswith("x.txt:4:1: error: label (b) cannot follow (c)")
+    assert [c.label for c in doc.chapters[0].sections[0].children] == ["a", "c"]
 
 
 def test_text_without_sections_is_an_error():
@@ -214,7 +226,7 @@ def test_text_without_sections_is_an_error():
 
 
 def test_short_table_row_is_an_error():
-    text = "§ 999.1. Test.\n(a) Pays:\nHand Paytable A Paytable B Flush 3 to 1\n"
+    text = "§ 999.1. Test.\n(a) Pays:\nHand Paytable A Paytable B Flush 3 to 1\n(b) Next.\n"
     with pytest.raises(TextError) as ei:
         parse_text(text, "t.txt")
     assert ei.value.line == 3
