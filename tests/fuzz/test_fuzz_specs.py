@@ -9,7 +9,8 @@ settling twice, names from elsewhere in the spec), writes it back as YAML and ch
   positioned as ``FILE:LINE:COL: severity: message``, or passes;
 * a spec that passes also gives every output ``rulespec build`` makes of it, in memory
   (``compiler.build.chapter_outputs``: game module, regulation text, forms, submission schema;
-  nothing is written to generated/); its game module executes and its rankings build.
+  nothing is written to generated/); its game module executes and its rankings build, and a
+  spec made from a small seed (High Card, War) plays two simulated rounds.
 
 Deterministic (``derandomize=True``, no example database) and bounded (``max_examples``).
 """
@@ -26,6 +27,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from compiler.analysis.simulate import simulate
 from compiler.build import chapter_outputs
 from compiler.pipeline import ROOT, compile_spec
 from compiler.runtime.rankings import Ranking
@@ -143,6 +145,8 @@ def check(name: str, data) -> None:
     game = module.GAME
     for rid, spec in game.rankings.items():
         Ranking.from_spec(spec, rid)
+    if name in SMALL:  # and plays: two seeded rounds at two seats, as `rulespec simulate` does
+        simulate(game, rounds=2, seats=2, seed=1)
 
 
 FUZZ = dict(derandomize=True, database=None, deadline=None,
