@@ -142,7 +142,8 @@ def cmd_analyze(args) -> int:
     if mod is None:
         return 1
     try:
-        report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds, seed=args.seed)
+        report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds, seed=args.seed,
+                         precision=None if args.precision is None else args.precision / 100)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -199,6 +200,9 @@ def register(sub) -> None:
     p.add_argument("--decks", type=int, help="decks in the dealing shoe (default: the spec's default)")
     p.add_argument("--rounds", type=int, help="rounds of the simulated figures (pai gow main wager; default short)")
     p.add_argument("--seed", type=int, default=1, help="seed of the simulated figures")
+    p.add_argument("--precision", type=float, metavar="POINTS",
+                   help="standard error a simulated figure must reach, in percentage points (default 0.05); "
+                        "a figure short of it is reported as such and kept out of Rules Submissions")
     p.add_argument("--submission", metavar="FILE", help="analyze under this Rules Submission's selections")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
     p.add_argument("--strategy-out", metavar="DIR", help="write the optimal strategy tables (one file per decision)")
