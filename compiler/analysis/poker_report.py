@@ -319,10 +319,10 @@ def _paytable_dict(game, pid: str, cols: list[int] | None = None) -> dict:
             "rows": [{"hand": h, "label": label, "pays": [str(odds[i]) for i in cols]} for h, odds, label in pt.rows]}
 
 
-def solve_model(game, model: StudModel, ranking: Ranking):
+def solve_model(game, model: StudModel, ranking: Ranking, deck=None):
     from compiler.analysis.stud import solve_stud, stud_game_from_spec
 
-    key = (id(game), model.ranking_id, repr(model))
+    key = (id(game), model.ranking_id, repr(model), None if deck is None else tuple(deck))
     if key in _CACHE:
         return _CACHE[key]
     qual_id = "__qualifier"
@@ -341,7 +341,7 @@ def solve_model(game, model: StudModel, ranking: Ranking):
             tables[w] = {"columns": ["Payout"], "rows": [{"hand": qual_id, "label": "qualifying hand",
                                                           "pays": [str(odds)]}]}
     sg = stud_game_from_spec(r, tables, hole=model.hole, community=model.community, schedule=model.schedule,
-                             qualifier=qual_id, fixed=model.base, play=model.play)
+                             qualifier=qual_id, fixed=model.base, play=model.play, deck=deck)
     sol = solve_stud(sg)
     _CACHE[key] = sol
     return sol

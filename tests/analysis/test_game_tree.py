@@ -113,3 +113,21 @@ def test_paytable_route_equals_the_general_analyzer_on_a_reduced_deck(lir_small)
     never = under_policy(leaves, {"first_decision": "let_it_ride", "second_decision": "let_it_ride"})
     assert never.expected_net["bet_3"] == fast == never.expected_net["bet_1"]
     assert optimal(leaves).expected_net["bet_3"] == fast
+
+
+@pytest.mark.parametrize("cards", [["AS", "AH", "KS", "TS", "TH", "9D"], ["AS", "AH", "KS", "QS", "JS", "TH", "2C"]])
+def test_669a_raise_or_fold_solver_equals_the_general_analyzer_on_reduced_decks(cards):
+    """The fast route (stud.py backward induction over card sets, its parameters read from the
+    compiled procedure) and the game tree of the compiled module give the same optimal return."""
+    from compiler.analysis import poker_report as pr
+    from compiler.runtime.engine import Table
+    from compiler.runtime.rankings import Ranking
+
+    mod, comp = load_game("rulespecs/669a-raise-it-up-stud-poker.yaml")
+    game = mod.GAME
+    deck = parse_cards(cards)
+    tree_opt = optimal(game_tree(game, {"ante": 1, "blind": 1}, {}, counts={c: 1 for c in deck}))
+    model = pr.find_stud_model(game, comp.chapter, pr._active_steps(game, comp.chapter, Table(game, {}, seed=0)))
+    sol = pr.solve_model(game, model, Ranking.from_spec(game.rankings[model.ranking_id], model.ranking_id),
+                         deck=sorted(deck))
+    assert sol.ev_per_ante == tree_opt.total_net()
