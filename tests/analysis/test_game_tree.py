@@ -131,3 +131,44 @@ def test_669a_raise_or_fold_solver_equals_the_general_analyzer_on_reduced_decks(
     sol = pr.solve_model(game, model, Ranking.from_spec(game.rankings[model.ranking_id], model.ranking_id),
                          deck=sorted(deck))
     assert sol.ev_per_ante == tree_opt.total_net()
+
+
+def _ms_pays(cards) -> int:
+    """Mississippi Stud paytable (net per unit) of five cards, from the Let It Ride evaluation above:
+    the same categories; pairs of jacks or better pay 1, pairs of 6s through 10s push."""
+    lir = _pays(cards)
+    table = {1000: 500, 200: 100, 50: 40, 11: 10, 8: 6, 5: 4, 3: 3, 2: 2}
+    if lir in table:
+        return table[lir]
+    ranks = [RANKS.index(c[0]) for c in cards]
+    pairs = [r for r in set(ranks) if ranks.count(r) == 2]
+    if pairs:
+        return 1 if pairs[0] >= RANKS.index("J") else 0 if pairs[0] >= RANKS.index("6") else -1
+    return -1
+
+
+def _ms_brute_force(deck) -> F:
+    """Fold (losing what is on the layout) or raise 1x-3x the Ante before each community card."""
+    def street(known, rest, risked, left):
+        if left == 0:
+            return risked * _ms_pays(known)
+        best = F(-(risked - 0))  # fold: lose the Ante and the street wagers made
+        for k in (1, 2, 3):
+            v = sum(street(known + (c,), tuple(x for x in rest if x != c), risked + k, left - 1) for c in rest)
+            best = max(best, F(v) / len(rest))
+        return best
+
+    hands = list(itertools.combinations(deck, 2))
+    return sum(street(h, tuple(c for c in deck if c not in h), 1, 3) for h in hands) / len(hands)
+
+
+def test_three_streets_of_raises_optimal_strategy_equals_brute_force_on_a_reduced_deck():
+    """Mississippi Stud (test fixture, not official text): a shape the raise-or-fold solver refuses
+    (decisions place three wagers); the general analyzer solves it on a reduced deck."""
+    cards = ["AS", "AH", "KS", "QS", "JS", "6D"]
+    mod, comp = load_game(ROOT / "tests/fixtures/chapters/mississippi-stud.yaml")
+    leaves = game_tree(mod.GAME, {"ante": 1}, {}, counts={c: 1 for c in parse_cards(cards)})
+    assert optimal(leaves).total_net() == _ms_brute_force(tuple(cards))
+    rep = __import__("compiler.analysis.report", fromlist=["analyze"]).analyze(mod.GAME, comp.chapter, {})
+    assert not rep.figures and {n.wager for n in rep.not_computed} == {"ante", "third", "fourth", "fifth"}
+    assert all("more than one wager" in n.reason for n in rep.not_computed)
