@@ -374,7 +374,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
     table = Table(game, {**offer_all, **options}, seed=0)
     steps = _active_steps(game, chapter, table)
     player, community = _zone_sizes(steps)
-    from compiler.analysis.honesty import paytable_refusal, wager_facts
+    from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
 
     figures: list[Figure] = []
     notes: list[str] = []
@@ -462,10 +462,15 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         key = (repr(game.rankings[pt.ranking]), k, game.cards.jokers, ch)
         if key not in dists:
             dists[key] = enumerate_hands(r, k, _deck(game), ch)
+        # the value counts every other player holding a qualifying hand: a qualification that reads a flag
+        # a player's choice sets (a fold) is an assumption the figure states
+        _, qflags = settle_dependencies(next((e for n, e, _ in s.exprs if n == "qualifying"), None))
+        assumed = "; ".join(f"other players never choose '{cid}' ({cite}) with a qualifying hand"
+                            for f in sorted(qflags) for cid, cite in flags.get(f, ()))
         for ci, col in enumerate(pt.columns):
             v = envy_value(dists[key], ptd, ci)
             amount = pt.amounts[ci] if pt.amounts else None
-            label = f"{col}" + (f" (wager ${amount})" if amount is not None else "")
+            label = f"{col}" + (f" (wager ${amount})" if amount is not None else "") + (f"; {assumed}" if assumed else "")
             figures.append(Figure(p["wager"], f"{p.get('name', 'Envy Bonus')} per other player", label,
                                   Fraction(v), None, None, {}, f"exact: all {k}-card hands; "
                                   "expected bonus in dollars per other player at the table", kind="value"))
