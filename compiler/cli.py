@@ -10,11 +10,12 @@ import sys
 from typing import Sequence
 
 from compiler import commands as core_commands
+from compiler.play import terminal as play_terminal
 from compiler.submission import commands as submission_commands
 from compiler.submission import schedule as schedule_commands
 from compiler.text import commands as text_commands
 
-COMMAND_MODULES = (core_commands, submission_commands, text_commands, schedule_commands)
+COMMAND_MODULES = (core_commands, submission_commands, text_commands, schedule_commands, play_terminal)
 
 
 def build_parser() -> argparse.ArgumentParser:
