@@ -268,12 +268,13 @@ def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = Non
     for rel, content in sorted(files.items()):
         target = root / rel
         current = target.read_bytes() if target.exists() else None
-        if current != content.encode("utf-8"):
+        data = content if isinstance(content, bytes) else content.encode("utf-8")  # bytes: a filed PDF
+        if current != data:
             stale.append(rel)
             if not check:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 tmp = target.with_suffix(target.suffix + ".tmp")
-                tmp.write_bytes(content.encode("utf-8"))
+                tmp.write_bytes(data)
                 tmp.replace(target)
                 written.append(rel)
     gen = root / "generated"

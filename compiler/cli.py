@@ -11,11 +11,13 @@ from typing import Sequence
 
 from compiler import commands as core_commands
 from compiler.play import terminal as play_terminal
+from compiler.serve import app as serve_app
 from compiler.submission import commands as submission_commands
 from compiler.submission import schedule as schedule_commands
 from compiler.text import commands as text_commands
 
-COMMAND_MODULES = (core_commands, submission_commands, text_commands, schedule_commands, play_terminal)
+COMMAND_MODULES = (core_commands, submission_commands, text_commands, schedule_commands, play_terminal,
+                   serve_app)
 
 
 def build_parser() -> argparse.ArgumentParser:

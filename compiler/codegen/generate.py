@@ -51,6 +51,9 @@ def _env(autoescape: bool) -> jinja2.Environment:
     env.filters["pyrepr"] = pyrepr
     env.filters["comment"] = comment
     env.filters["docstr"] = docstr
+    from compiler.render.plain import plain_when  # rule-language conditions in words (documents)
+
+    env.filters["plain_when"] = plain_when
     return env
 
 

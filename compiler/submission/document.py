@@ -710,7 +710,9 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
     covered = {w for f in report.figures for w in (*f.wager.split("+"), *f.includes)}
     not_analysed = [w["name"] for w in wagers if w["offered"] and w["id"] not in covered]
     return {
-        "submission_path": display_path or sub.path,
+        # the file's name as given, never a local absolute path (a document travels)
+        "submission_path": display_path or (Path(sub.path).name if Path(sub.path).is_absolute()
+                                            or ".." in Path(sub.path).parts else sub.path),
         "spec_path": ch.spec_path, "chapter": ch.chapter, "title": ch.title, "slug": ch.slug,
         "schema_path": f"generated/schemas/{ch.slug}-submission.schema.json",
         "certificate_holder": str(sub.data["certificate_holder"]), "facility": str(sub.data["facility"]),
