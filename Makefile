@@ -21,6 +21,7 @@ check: $(STAMP)
 	$(BIN)/rulespec build --check
 
 test: $(STAMP)
+	@sh tests/people/install-browser.sh
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -62,9 +62,15 @@ def fields_of(schema: dict) -> list[dict]:
 
 
 def example_of(stem: str, root: Path = ROOT) -> dict | None:
-    """The first example Rules Submission of this chapter (rulespecs/submissions/<stem>-*.yaml)."""
-    for p in sorted((root / "rulespecs" / "submissions").glob(f"{stem}-*.yaml")):
-        return yaml.safe_load(p.read_text(encoding="utf-8"))
+    """The first example Rules Submission (rulespecs/submissions/*.yaml) of this page's chapter."""
+    key = stem.split("-", 1)[0]
+    for p in sorted((root / "rulespecs" / "submissions").glob("*.yaml")):
+        try:
+            data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        except yaml.YAMLError:
+            continue
+        if isinstance(data, dict) and str((data.get("game") or {}).get("chapter")) == key:
+            return data
     return None
 
 

@@ -37,7 +37,7 @@ def serving(app):
 
 
 @contextmanager
-def chromium(width: int = 1280, height: int = 1000):
+def chromium(width: int = 1280, height: int = 1500):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

@@ -153,3 +153,14 @@ def test_downloads_yaml_html_pdf_of_the_form(site, tmp_path):
     # an invalid form gives the messages, not a document
     code, _, body = _post(f"{base}/download/567-war.pdf", {**values, "sel.decks": "5"})
     assert code == 422 and b"error" in body
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in (ROOT / "generated" / "submissions").glob("*.html")))
+def test_each_filed_document_opens_in_chromium(site, stem):
+    """The HTML documents (as filed; the PDFs are printed from them) render in the browser; screenshots in docs/."""
+    base, browser = site
+    browser.get((ROOT / "generated" / "submissions" / f"{stem}.html").as_uri())
+    h1 = browser.find_element("tag name", "h1").text
+    assert h1.startswith("Rules Submission: Chapter ")
+    assert browser.find_elements("css selector", "table thead th")  # header rows the PDF repeats
+    browser.save_screenshot(str(SHOTS / f"document-{stem}.png"))
