@@ -9,6 +9,7 @@ import argparse
 import sys
 from typing import Sequence
 
+from compiler import cli_extras
 from compiler import commands as core_commands
 from compiler.play import terminal as play_terminal
 from compiler.serve import app as serve_app
@@ -17,7 +18,7 @@ from compiler.submission import schedule as schedule_commands
 from compiler.text import commands as text_commands
 
 COMMAND_MODULES = (core_commands, submission_commands, text_commands, schedule_commands, play_terminal,
-                   serve_app)
+                   serve_app, cli_extras)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for module in COMMAND_MODULES:
         module.register(sub)
+    cli_extras.add_version(parser)  # --version, help on every option (compiler/cli_extras.py)
+    cli_extras.fill_help(parser)
     return parser
 
 
