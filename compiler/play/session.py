@@ -72,6 +72,7 @@ class Layout:
     event_attrs: dict[str, dict[str, list[str]]]  # event -> attribute its rules read -> values compared with
     steps: list[tuple[str, str, str]]  # (step id, kind, cite), in procedure order
     options: dict[str, Any]
+    dealer_face_down: set[str] = field(default_factory=set)  # dealer zones dealt face down (never revealed)
 
 
 def event_attributes(chapter_data: Mapping | None) -> dict[str, dict[str, list[str]]]:
@@ -108,8 +109,11 @@ def layout_of(table, chapter_data: Mapping | None = None) -> Layout:
             seen.add(i.event)
             irrs.append((i.event, i.title or i.event.replace("_", " "), i.cite))
     steps = [(s.id, s.kind, s.cite) for s in walk_steps(g.procedure)]
+    down = {s.params.get("zone", "cards") for s in walk_steps(g.procedure) if s.kind == "deal"
+            and s.params.get("to") in ("dealer", "positions") and s.params.get("face") == "down"}
+    down -= {s.params.get("zone") for s in walk_steps(g.procedure) if s.kind == "reveal"}
     return Layout(g.chapter, g.title, g.max_positions, wagers, decisions, offers, settings, irrs,
-                  event_attributes(chapter_data), steps, dict(table.options))
+                  event_attributes(chapter_data), steps, dict(table.options), down)
 
 
 class Player:

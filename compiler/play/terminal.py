@@ -59,8 +59,10 @@ class TerminalPlayer(Player):
 
     def show_view(self, seat: int, view) -> None:
         parts = [f"[bold]seat {seat}[/bold]: " + ", ".join(f"{z} {_cards(c)}" for z, c in view.cards.items())]
-        if view.dealer:
-            parts.append("dealer: " + ", ".join(f"{z} {_cards(c)}" for z, c in view.dealer.items()))
+        if view.dealer:  # the dealer's cards dealt face down stay hidden from the player
+            parts.append("dealer: " + ", ".join(
+                f"{z} {'?? ' * len(c) if z in self.layout.dealer_face_down else _cards(c)}".rstrip()
+                for z, c in view.dealer.items()))
         if view.community:
             parts.append(f"community: {_cards(view.community)}")
         if view.wagers:

@@ -89,6 +89,15 @@ def test_documents_name_no_local_path(tmp_path):
     assert sub is not None, diags
     for text in render_documents(sub):
         assert str(tmp_path) not in text and "war.yaml" in text
+    out = tmp_path / "out"
+    from compiler.cli import main
+    import contextlib, io
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["submission", str(copy.resolve()), "-o", str(out)]) == 0
+    for f in sorted(out.iterdir()):
+        assert str(tmp_path).encode() not in f.read_bytes(), f.name
+    assert (out / "war.pdf").read_bytes().startswith(b"%PDF-")
     for f in sorted((ROOT / "generated").rglob("*")):
         if f.is_file():
             data = f.read_bytes()
