@@ -255,6 +255,9 @@ def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = Non
 
     try:
         files.update(submission_outputs(root, {ch.chapter: ch for ch in chapters}))
+        from compiler.render.pdf import filed_pdfs  # generated/submissions/<stem>.pdf: the documents fit to file
+
+        files.update(filed_pdfs(files))
         from compiler.submission.build import schedule_outputs  # equipment change schedules per facility
 
         files.update(schedule_outputs(root, {ch.chapter: ch for ch in chapters}))

@@ -10,16 +10,13 @@ def _submission_files(root: Path) -> list[Path]:
     return sorted(sub_dir.glob("*.yaml")) if sub_dir.exists() else []
 
 
-def submission_outputs(root: Path, chapters: dict) -> dict[str, str | bytes]:
-    """{relative path: content}: ``generated/submissions/<stem>.md|.html|.pdf`` for every example submission."""
+def submission_outputs(root: Path, chapters: dict) -> dict[str, str]:
+    """{relative path: content}: ``generated/submissions/<stem>.md|.html`` for every example submission."""
     out: dict[str, str] = {}
     from compiler.submission.document import render_submission_files
 
     for p in _submission_files(root):
         out.update(render_submission_files(root, p, chapters))
-    from compiler.render.pdf import filed_pdfs  # the filed PDF of each document (bytes)
-
-    out.update(filed_pdfs(out))
     return out
 
 
