@@ -68,6 +68,10 @@ class State:
     first_after_shuffle: np.ndarray = None        # (K, 1)
     new_dealer: np.ndarray = None
     number: np.ndarray = None
+    attrs: dict = field(default_factory=dict)     # round.roll ... -> (K, 1)
+    order: dict = field(default_factory=dict)     # owner -> zone names in the order dealt (engine's dicts)
+    bonuses: list = field(default_factory=list)   # (wager, mask (K, S), stake cents, net cents)
+    rolls: Any = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,18 @@ class _MTShoe:
             except IndexError:  # (astronomically unlikely) more rejections than words at hand
                 self.bi = start
                 self.buf = self.buf + self.bitgen.random_raw(self.need * 4).tolist()
+
+    def randint(self, sides: int) -> int:
+        """``random.randint(1, sides)`` of CPython, word for word."""
+        sh = 32 - sides.bit_length()
+        while True:
+            if self.bi >= len(self.buf):
+                self.buf = self.buf[self.bi:] + self.bitgen.random_raw(self.need).tolist()
+                self.bi = 0
+            j = self.buf[self.bi] >> sh
+            self.bi += 1
+            if j < sides:
+                return 1 + j
 
     def _shuffle(self) -> list[int]:
         x = list(self.pack)
@@ -192,6 +208,7 @@ class FastGame:
         if not chapter.procedure:
             raise Unsupported("a chapter without a procedure")
         self._zones(chapter.procedure)
+        self.round_attrs = {"roll"} if any(x.kind == "roll" for x in chapter.all_steps()) else set()
         self.steps = [self._step(s) for s in chapter.procedure]
         for w in bets or ():
             self._plain(w)
@@ -200,15 +217,58 @@ class FastGame:
     def _zones(self, steps):
         for s in steps:
             p = dict(s.params)
+            keys = []
             if s.kind == "deal":
                 to = p.get("to", "players")
-                if to not in ("players", "dealer"):
+                z = p.get("zone", "cards")
+                if to == "positions":
+                    keys = [("player", z, int(p.get("count", 1))), ("dealer", z, int(p.get("count", 1)))]
+                elif to in ("players", "dealer"):
+                    keys = [("player" if to == "players" else "dealer", z, int(p.get("count", 1)))]
+                else:
                     raise Unsupported(f"step {s.id!r} ({s.cite}): deal to {to!r}")
-                key = ("player" if to == "players" else "dealer", p.get("zone", "cards"))
-                if key in self.zone_cards:
-                    raise Unsupported(f"step {s.id!r} ({s.cite}): zone {key[1]!r} dealt by two steps")
-                self.zone_cards[key] = int(p.get("count", 1))
+            elif s.kind == "set_hands":
+                owner = "dealer" if p.get("to", "players") == "dealer" else "player"
+                keys = [(owner, "high", int(p["high"])), (owner, "low", int(p["low"]))]
+            for owner, z, n in keys:
+                if self.zone_cards.get((owner, z), n) != n:  # alternative steps (blocks) deal the same size
+                    raise Unsupported(f"step {s.id!r} ({s.cite}): zone {z!r} dealt by two steps of different sizes")
+                self.zone_cards[(owner, z)] = n
             self._zones(s.steps)
+
+    def _vr(self, rid):
+        from compiler.fast.hands import vec_ranking
+
+        if rid not in self.game.rankings:
+            raise Unsupported(f"ranking {rid!r}")
+        return vec_ranking(self.proto, rid)
+
+    def _cards(self, n, where, seat) -> Callable[[State], np.ndarray]:
+        """A card expression: (K, S|1, n) card ids, -1 for none."""
+        if not isinstance(n, Ref) or n.parts[0] not in ("player", "dealer"):
+            raise Unsupported(f"{where}: cards {n!r}")
+        owner = n.parts[0]
+        if owner == "player" and not seat:
+            raise Unsupported(f"{where}: 'player' outside a player step")
+        z = n.parts[1] if len(n.parts) > 1 else "cards"
+        if (owner, z) in self.zone_cards:
+            return lambda st, k=(owner, z): st.zones[k]
+        if z != "cards":
+            raise Unsupported(f"{where}: zone {owner}.{z} (not dealt)")
+
+        def all_cards(st, owner=owner):
+            zs = [st.zones[(owner, x)] for x in st.order.get(owner, ())]
+            if not zs:
+                raise Unsupported(f"{where}: {owner}.cards before any deal")
+            return zs[0] if len(zs) == 1 else np.concatenate(zs, -1)
+        return all_cards
+
+    def _is_money(self, n) -> bool:
+        if isinstance(n, Call) and n.name == "wager":
+            return True
+        if isinstance(n, BinOp) and n.op in ("+", "-", "*"):
+            return self._is_money(n.left) or self._is_money(n.right)
+        return isinstance(n, Neg) and self._is_money(n.item)
 
     def _ordinal(self, rid: str) -> np.ndarray:
         """Order of the one-card hand values of ranking ``rid``, per card id (index 0: no card)."""
@@ -242,6 +302,8 @@ class FastGame:
             attr = n.parts[1] if len(n.parts) > 1 else None
             if owner == "round" and attr in ("first_after_shuffle", "new_dealer", "number"):
                 return lambda st, a=attr: getattr(st, a)
+            if owner == "round" and attr in self.round_attrs:
+                return lambda st, a=attr: st.attrs[a]
             if owner in ("player", "dealer"):
                 if owner == "player" and not seat:
                     raise Unsupported(f"{where}: 'player' outside a player step")
@@ -257,19 +319,42 @@ class FastGame:
             def ident(i):
                 return a[i].parts[0]
 
-            if name == "hand":
-                zf = self._expr(a[1], where, seat)
-                probe = zf(None)
-                if not isinstance(probe, _Zone) or self.zone_cards[(probe.owner, probe.zone)] != 1:
-                    raise Unsupported(f"{where}: hand() of more than one card")
-                o = self._ordinal(ident(0))
-                return lambda st, z=probe, o=o: o[st.zones[(z.owner, z.zone)][..., 0] + 1]
+            if name in ("hand", "best"):
+                vr = self._vr(ident(0))
+                cf = self._cards(a[1], where, seat)
+                if name == "hand" and self.zone_cards.get(_zone_key(a[1])) not in (None, vr.n):
+                    raise Unsupported(f"{where}: hand() of {self.zone_cards.get(_zone_key(a[1]))} cards, ranking "
+                                      f"{vr.r.id!r} ranks {vr.n}")
+                f = (lambda st, cf=cf, vr=vr: vr.evaluate(cf(st))) if name == "hand" else \
+                    (lambda st, cf=cf, vr=vr: vr.best(cf(st)))
+                f.rid = vr.r.id
+                return f
+            if name in ("category", "category_rank"):
+                inner = self._expr(a[0], where, seat)
+                rid = getattr(inner, "rid", None)
+                if rid is None:
+                    raise Unsupported(f"{where}: {name}() of a non-hand")
+                vr = self._vr(rid)
+                if name == "category":
+                    f = lambda st, g=inner, vr=vr: vr.cat_index[g(st)]  # noqa: E731
+                    f.cat_rid = rid
+                    return f
+                return lambda st, g=inner, vr=vr: -vr.cat_index[g(st)].astype(np.int32)
+            if name == "at_least":
+                inner = self._expr(a[1], where, seat)
+                vr = self._vr(ident(0))
+                cat = ident(2)
+                rank = (a[3].parts[0] if isinstance(a[3], Ref) else str(a[3].value)) if len(a) > 3 else None
+                vr.at_least(np.zeros(1, dtype=np.int32), cat, rank)  # names checked now
+                return lambda st, g=inner, vr=vr, c=cat, r=rank: vr.at_least(g(st), c, r)
+            if name == "is_hand":
+                vr = self._vr(ident(0))
+                cf = self._cards(a[1], where, seat)
+                hid = ident(2)
+                return lambda st, cf=cf, vr=vr, h=hid: vr.is_hand(cf(st), h)
             if name == "count":
-                zf = self._expr(a[0], where, seat)
-                probe = zf(None)
-                if not isinstance(probe, _Zone):
-                    raise Unsupported(f"{where}: count() of an expression")
-                return lambda st, z=probe: (st.zones[(z.owner, z.zone)] >= 0).sum(-1)
+                cf = self._cards(a[0], where, seat)
+                return lambda st, cf=cf: (cf(st) >= 0).sum(-1)
             if name in ("has", "placed", "wager", "flag", "chose", "active") and not seat:
                 raise Unsupported(f"{where}: {name}() outside a player step")
             if name == "has":
@@ -297,14 +382,34 @@ class FastGame:
                 w = ident(0)
                 return lambda st, w=w: st.offered[w]
             if name in ("any_player", "count_players"):
-                if seat:
-                    raise Unsupported(f"{where}: {name}() inside a player step")
                 inner = self._expr(a[0], where, True)
                 if name == "any_player":
                     return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).any(1, keepdims=True)
                 return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).sum(1, keepdims=True)
             raise Unsupported(f"{where}: function {name}()")
         if isinstance(n, BinOp):
+            for x, y in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(y, Lit) and isinstance(y.value, str):
+                    fx = self._expr(x, where, seat)
+                    rid = getattr(fx, "cat_rid", None)
+                    if n.op not in ("==", "!="):
+                        raise Unsupported(f"{where}: comparison with {y.value!r}")
+                    if rid is None:  # an option's value (a scalar of the table)
+                        eq = n.op == "=="
+                        return lambda st, fx=fx, v=y.value, eq=eq: (fx(st) == v) == eq
+                    ci = self._vr(rid).category_index(y.value)
+                    op = np.equal if n.op == "==" else np.not_equal
+                    return lambda st, fx=fx, ci=ci, op=op: op(fx(st), ci)
+            if n.op in ("<", "<=", ">", ">=", "==", "!=", "+", "-"):
+                for x, y in ((n.left, n.right), (n.right, n.left)):
+                    if self._is_money(x) and isinstance(y, Lit) and not isinstance(y.value, (str, bool)):
+                        c = money(y.value) * 100
+                        if c != int(c):
+                            raise Unsupported(f"{where}: an amount of a fraction of a cent")
+                        y = Lit(line=y.line, column=y.column, value=int(c))
+                        n = BinOp(line=n.line, column=n.column, op=n.op,
+                                  left=x if x is n.left else y, right=y if x is n.left else x)
+                        break
             lf, rf = self._expr(n.left, where, seat), self._expr(n.right, where, seat)
             ops = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
                    "==": np.equal, "!=": np.not_equal, "+": np.add, "-": np.subtract, "*": np.multiply}
@@ -333,9 +438,58 @@ class FastGame:
                     return ids.index(choice)
         raise Unsupported(f"{where}: chose({decision}, {choice})")
 
+    def _paytable(self, w, a: Action, where: str):
+        """``win W by PT on CARDS``: the first row the cards meet (the engine's paytable_odds)."""
+        pid = a.paytable
+        pt = self.game.paytables[pid]
+        if pt.amounts:
+            raise Unsupported(f"{where}: paytable {pid!r} with schedules per amount")
+        col = 0
+        if pt.option is not None:
+            sel = self.options.get(pt.option)
+            if sel not in pt.columns:
+                raise Unsupported(f"{where}: paytable {pid!r}: no column selected")
+            col = pt.columns.index(sel)
+        if not pt.ranking:
+            raise Unsupported(f"{where}: paytable {pid!r} names no ranking")
+        vr = self._vr(pt.ranking)
+        cf = self._cards(a.value, where, True) if a.value is not None else None
+        if cf is None:
+            raise Unsupported(f"{where}: a paytable win without the cards")
+        rows = []
+        for i, (hand, odds, label) in enumerate(pt.rows):
+            o = odds[col]
+            if o.kind == "meter":
+                if not self.proto.offered(w):  # never placed at this table: the rule cannot fire
+                    return lambda st, m: None
+                raise Unsupported(f"{where}: a share of a progressive meter ({pt.cite})")
+            rows.append((hand, o, (lambda c, o=o: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))))
+
+        def settle_pt(st, m, w=w, pid=pid, col=col):
+            t = m & (st.amount[w] > 0) & (st.outcome[w] == OPEN)
+            if not t.any():
+                return
+            cards = cf(st)
+            cards = np.broadcast_to(cards, t.shape + cards.shape[-1:])[t]
+            row = np.full(len(cards), -1)
+            for i, (hand, o, fn) in enumerate(rows):
+                hit = (row < 0) & vr.is_hand(cards, hand)
+                row[hit] = i
+            if (row < 0).any():
+                raise RuntimeError(f"no row of paytable {pid!r} matches a hand ({where})")
+            stakes = st.amount[w][t]
+            net = np.zeros(len(cards), dtype=np.int64)
+            code = np.zeros(len(cards), dtype=np.int8)
+            for i, (hand, o, fn) in enumerate(rows):
+                r = row == i
+                if r.any():
+                    net[r] = self.money.apply(("pt", pid, col, i), fn, stakes[r])
+                    code[r] = PUSH if o.kind == "push" else WIN
+            st.net[w][t] = net
+            st.outcome[w][t] = code
+        return settle_pt
+
     def _odds_of(self, a: Action, where: str):
-        if a.paytable is not None:
-            raise Unsupported(f"{where}: win at a paytable")
         if a.odds is not None:
             return a.odds
         pid = a.payout or self.game.wagers[a.wager].pays
@@ -353,7 +507,10 @@ class FastGame:
         for a in actions:
             k = a.kind
             targets = self.wagers if a.wager == "*" else [a.wager]
-            if k == "win":
+            if k == "win" and a.paytable is not None:
+                for w in targets:
+                    ops.append(self._paytable(w, a, where))
+            elif k == "win":
                 for w in targets:
                     odds = self._odds_of(Action("win", wager=w, payout=a.payout, odds=a.odds,
                                                 paytable=a.paytable), where)
@@ -454,8 +611,27 @@ class FastGame:
                 m = m & np.asarray(players(st), dtype=bool)
             return m
 
-        if k in ("announce", "reveal"):
+        if k in ("announce", "reveal", "collect_unwagered"):
             return lambda st, strat: None
+        if k == "roll":
+            dice, numbers = p.get("dice"), p.get("numbers")
+            sides, cnt = (6, int(dice)) if dice else (int(numbers), 1)
+
+            def roll(st, strat):
+                g = gate(st)[:, 0]
+                v = st.attrs.get("roll")
+                v = np.zeros((st.K, 1), dtype=np.int64) if v is None else v.copy()
+                for kk in np.flatnonzero(g):
+                    mt = st.rolls[kk]
+                    v[kk, 0] = sum(mt.randint(sides) for _ in range(cnt))
+                st.attrs["roll"] = v
+            return roll
+        if k == "deal" and p.get("to") == "positions":
+            return self._deal_positions(s, p, gate, where)
+        if k == "set_hands":
+            return self._set_hands(s, p, gate, seats, where)
+        if k == "envy":
+            return self._envy(s, p, gate, seats, where)
         if k == "burn":
             n = int(p.get("count", 1))
 
@@ -484,6 +660,7 @@ class FastGame:
                         raise RuntimeError("the shoe is empty")
                     cards = np.take_along_axis(st.shoe, pos.reshape(st.K, -1), 1).reshape(pos.shape)
                     st.zones[key] = np.where(m[..., None], cards, -1)
+                    _order(st, key)
                     st.idx += cnt * n
                 return deal_players
             key = ("dealer", p.get("zone", "cards"))
@@ -496,6 +673,7 @@ class FastGame:
                     raise RuntimeError("the shoe is empty")
                 cards = np.take_along_axis(st.shoe, pos, 1)
                 st.zones[key] = np.where(g[:, None], cards, -1)[:, None, :]
+                _order(st, key)
                 st.idx += n * g
             return deal_dealer
         if k == "settle":
@@ -533,13 +711,16 @@ class FastGame:
             return decide
         if k == "offer":
             w = p["wager"]
-            if p.get("equal_to") is not None:
-                raise Unsupported(f"{where}: an offer equal to another wager")
+            eq = p.get("equal_to")
 
             def offer(st, strat, w=w):
                 if not st.offered[w]:
                     return
                 amt = strat.offers.get(w, 0) if hasattr(strat, "offers") else 0
+                if amt and eq is not None:
+                    m = seats(st)
+                    if (m & (st.amount[eq] != amt)).any():
+                        raise Unsupported(f"{where}: the {w} must equal the {eq} (a refused offer)")
                 if amt:
                     self._place(w, lambda st, a=amt: a, st, seats(st))
             return offer
@@ -559,6 +740,156 @@ class FastGame:
                     st.live = saved & ~_all_ended(st)
             return block
         raise Unsupported(f"{where}: step kind {k!r}")
+
+    def _deal_positions(self, s, p, gate, where):
+        """``deal to positions``: every position, wagered or not, and the dealer, from the starting
+        position counted by ``start`` from the dealer as one (compiler.runtime.paigow.deal_positions)."""
+        zone, n = p.get("zone", "cards"), int(p.get("count", 1))
+        npos = self.game.max_positions
+        start = dict((k, v) for k, v, _ in s.exprs).get("start")
+        sf = self._expr(start, where, False) if start is not None else None
+        ccw = p.get("count_order", "counterclockwise") == "counterclockwise"
+        # counted from the dealer: dealer, then positions in count order; cycle index: position p -> p-1,
+        # dealer -> npos
+        counted = np.array([npos] + ([q - 1 for q in range(npos, 0, -1)] if ccw else list(range(npos))))
+        stack = bool(p.get("stack"))
+        pkey, dkey = ("player", zone), ("dealer", zone)
+
+        def deal_positions(st, strat):
+            g = gate(st)[:, 0]
+            if sf is None:
+                first = np.zeros(st.K, dtype=np.int64)
+            else:
+                k = np.broadcast_to(np.asarray(sf(st)), (st.K, 1))[:, 0].astype(np.int64)
+                if (g & (k < 1)).any():
+                    raise RuntimeError(f"{where}: no count for the starting position")
+                first = counted[(k - 1) % (npos + 1)]
+            tgt = np.arange(npos + 1)[None, :]                  # cycle index of each target
+            o = (tgt - first[:, None]) % (npos + 1)            # its place in the deal order
+            j = np.arange(n)[None, None, :]
+            pos = (st.idx[:, None, None] + o[..., None] * n + j) if stack else \
+                (st.idx[:, None, None] + j * (npos + 1) + o[..., None])
+            pos = np.where(g[:, None, None], pos, 0)
+            if (pos >= st.shoe.shape[1]).any():
+                raise RuntimeError("the shoe is empty")
+            cards = np.take_along_axis(st.shoe, pos.reshape(st.K, -1), 1).reshape(pos.shape)
+            pl = cards[:, :st.S, :]
+            st.zones[pkey] = np.where((st.in_round & g[:, None])[..., None], pl, -1)
+            st.zones[dkey] = np.where(g[:, None], cards[:, npos, :], -1)[:, None, :]
+            _order(st, pkey)
+            _order(st, dkey)
+            st.idx += n * (npos + 1) * g
+        if self.proto.game.max_positions < 1:
+            raise Unsupported(f"{where}: no positions")
+        return deal_positions
+
+    def _set_hands(self, s, p, gate, seats, where):
+        from compiler.fast.houseway import CompiledHouseWay, HouseWayUnsupported
+
+        zone = p.get("zone", "hand")
+        hn, ln = int(p["high"]), int(p["low"])
+        to_dealer = p.get("to", "players") == "dealer"
+        if p.get("house_way_option") and self.options.get(p["house_way_option"]) not in (None, ""):
+            raise Unsupported(f"{where}: a house way given by option {p['house_way_option']!r}")
+        hid = p.get("house_way")
+        way = next((h for h in self.chapter.house_ways if h.id == hid), None)
+        if way is None:
+            raise Unsupported(f"{where}: no house way")
+        legal = dict((k, v) for k, v, _ in s.exprs).get("legal")
+        try:
+            chw = CompiledHouseWay(self.proto, way, hn + ln, ln, legal)
+        except HouseWayUnsupported as e:
+            raise Unsupported(f"{where}: {e}") from None
+        owner = "dealer" if to_dealer else "player"
+        src, hk, lk = (owner, zone), (owner, "high"), (owner, "low")
+        flag = p.get("flag")
+        if p.get("larger_first"):
+            pass  # one player on several positions: the fast path plays one player per position
+
+        def set_hands(st, strat):
+            m = gate(st) if to_dealer else seats(st)
+            cards = st.zones[src]
+            mm = m & (cards >= 0).all(-1)
+            if (m & ~mm).any():
+                raise RuntimeError(f"{where}: a hand to set is not complete")
+            hi = np.full(cards.shape[:-1] + (hn,), -1, dtype=cards.dtype)
+            lo = np.full(cards.shape[:-1] + (ln,), -1, dtype=cards.dtype)
+            if mm.any():
+                try:
+                    h, l_, ch = chw.split(cards[mm])
+                except HouseWayUnsupported as e:
+                    raise RuntimeError(f"{where}: {e}") from None
+                hi[mm], lo[mm] = h, l_
+                if flag and not to_dealer:
+                    bad = ~chw.is_legal(cards[mm], ch)
+                    if bad.any():
+                        fm = np.zeros(mm.shape, dtype=bool)
+                        fm[mm] = bad
+                        self._flag(flag, True, st, fm)
+            keep = ~np.broadcast_to(m, cards.shape[:-1])[..., None]
+            st.zones[src] = np.where(keep, cards, -1)  # the engine pops the zone of the set hands
+            if to_dealer or m.all():
+                st.order[owner] = [z for z in st.order.get(owner, []) if z != zone]
+            elif m.any():
+                raise Unsupported(f"{where}: some players' hands set, others not")
+            st.zones[hk], st.zones[lk] = hi, lo
+            _order(st, hk)
+            _order(st, lk)
+        return set_hands
+
+    def _envy(self, s, p, gate, seats, where):
+        """``do: envy``: each receiving player is paid per *other* player holding a qualifying hand."""
+        w, pid = p["wager"], p["paytable"]
+        pt = self.game.paytables[pid]
+        if pt.amounts:
+            raise Unsupported(f"{where}: paytable {pid!r} with schedules per amount")
+        ex = dict((k, v) for k, v, _ in s.exprs)
+        qf = self._expr(ex["qualifying"], where, True)
+        cf = self._cards(ex["hand"], where, True)
+        vr = self._vr(pt.ranking)
+        rows = []
+        for hand, odds, label in pt.rows:
+            o = odds[0]
+            if o.kind == "meter":
+                raise Unsupported(f"{where}: a share of a meter")
+            rows.append((hand, o, (lambda c, o=o: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))))
+
+        def envy(st, strat):
+            g = gate(st)
+            holders = g & st.in_round & np.asarray(qf(st), dtype=bool)
+            if not holders.any():
+                return
+            cards = cf(st)
+            row = np.full(holders.shape, -1)
+            for i, (hand, o, fn) in enumerate(rows):
+                hit = holders & (row < 0) & vr.is_hand(cards, hand)
+                row[hit] = i
+            if (holders & (row < 0)).any():
+                raise RuntimeError(f"{where}: a qualifying hand the paytable {pid!r} does not list")
+            recv = seats(st) & (st.amount[w] > 0) & (st.outcome[w] != VOID)
+            if not recv.any():
+                return
+            for h in range(st.S):           # the holder's seat
+                hm = holders[:, h]
+                if not hm.any():
+                    continue
+                for r in range(st.S):
+                    if r == h:
+                        continue            # never for one's own hand
+                    mm = hm & recv[:, r]
+                    if not mm.any():
+                        continue
+                    stakes = st.amount[w][mm, r]
+                    rr = row[mm, h]
+                    net = np.zeros(len(stakes), dtype=np.int64)
+                    for i, (hand, o, fn) in enumerate(rows):
+                        q = rr == i
+                        if q.any():
+                            net[q] = self.money.apply(("envy", pid, i), fn, stakes[q])
+                    mask = np.zeros((st.K, st.S), dtype=bool)
+                    mask[mm, r] = True
+                    st.bonuses.append((w, mask, stakes, net))
+        return envy
 
     # -- play -------------------------------------------------------------------------------
     def play(self, seeds: list[int], rounds: list[int] | int, seats: int, bets: dict, prefer=(),
@@ -593,6 +924,7 @@ class FastGame:
             st.ended = np.zeros((K, S), dtype=bool)
             st.first_after_shuffle, st.new_dealer = first, newd
             st.number = np.full((K, 1), r)
+            st.rolls = mts
             for w in self.wagers:
                 st.amount[w] = np.zeros((K, S), dtype=np.int64)
                 st.outcome[w] = np.zeros((K, S), dtype=np.int8)
@@ -601,6 +933,8 @@ class FastGame:
                 st.amount[w][st.in_round] = c
             for z, n in self.zone_cards.items():
                 st.zones[z] = np.full((K, S if z[0] == "player" else 1, n), -1, dtype=np.int32)
+            if S > self.game.max_positions:
+                raise Unsupported(f"{S} seats; the table has {self.game.max_positions} positions")
             for step in self.steps:
                 if not st.live.any():
                     break
@@ -624,6 +958,18 @@ class FastGame:
             left = left - 1
         assert N == shoe.shape[1]
         return out
+
+
+def _zone_key(n):
+    if isinstance(n, Ref) and n.parts[0] in ("player", "dealer"):
+        return (n.parts[0], n.parts[1] if len(n.parts) > 1 else "cards")
+    return None
+
+
+def _order(st: State, key) -> None:
+    o = st.order.setdefault(key[0], [])
+    if key[1] not in o:
+        o.append(key[1])
 
 
 def _all_ended(st: State) -> np.ndarray:
@@ -695,6 +1041,21 @@ class Played:
                 for k, s, am, o, n in zip(kk.tolist(), ss.tolist(), a[m].tolist(), st.outcome[w][m].tolist(),
                                           st.net[w][m].tolist()):
                     self.rounds[k][-1].append((s + 1, w, OUTCOMES.get(o, "open"), am, n))
+        for w, mask, stakes, nets in st.bonuses:   # bonuses (envy): each a result of the wager
+            if np.abs(nets).max() >= self.LIMIT:
+                raise Unsupported("a net of more than $30,000 (the sums of squares would overflow)")
+            kk, ss = np.nonzero(mask)
+            np.add.at(self.n[w], kk, 1)
+            np.add.at(self.net[w], kk, nets)
+            np.add.at(self.sq[w], kk, nets * nets)
+            np.minimum.at(self.stake_min[w], kk, stakes)
+            np.maximum.at(self.stake_max[w], kk, stakes)
+            if w in self.base_wagers:
+                np.add.at(base, (kk, ss), nets)
+                has_base[kk, ss] = True
+            if record:
+                for k, s_, am, n in zip(kk.tolist(), ss.tolist(), stakes.tolist(), nets.tolist()):
+                    self.rounds[k][-1].append((s_ + 1, w, "bonus", am, n))
         if has_base.any():
             self.base["n"] += has_base.sum(1)
             self.base["net"] += base.sum(1)
