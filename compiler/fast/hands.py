@@ -39,20 +39,58 @@ class VecRanking:
 
         self.plain = table(ranking._plain)
         self.flush = table(ranking._flush)
+        # a dense table indexed by the sorted ranks of the hand (base 14: 13 ranks and the joker),
+        # built from the engine's keys (counts of each rank, 3 bits each)
+        self.dense = None
+        if 14 ** self.n <= 4_000_000:
+            self.pw = 14 ** np.arange(self.n - 1, -1, -1, dtype=np.int64)
+            dense = np.full((2, 14 ** self.n), -1, dtype=np.int32)
+            for f, (ks, ords) in enumerate((self.plain, self.flush)):
+                for key, o in zip(ks.tolist(), ords.tolist()):
+                    ranks = [r for r in range(14) for _ in range((key >> (3 * r)) & 7)]
+                    if len(ranks) != self.n:
+                        continue
+                    dense[f, sum(r * 14 ** (self.n - 1 - i) for i, r in enumerate(ranks))] = o
+            self.dense = dense
+            self.rank14 = np.array([c >> 2 for c in range(52)] + [13], dtype=np.int64)
         self.rw = np.array(ranking._rw, dtype=np.int64)
         self.sb = np.array(ranking._sb, dtype=np.int8)
         self._tables: dict = {}
         self._rank_keys = None
+        self._last = None
 
     # -- values -----------------------------------------------------------------------------
     def evaluate(self, cards: np.ndarray) -> np.ndarray:
         """Ordinals of hands of exactly ``n`` cards (last axis); -1 where a card is missing."""
         if cards.shape[-1] != self.n:
             raise HandError(f"ranking {self.r.id} ranks {self.n}-card hands, not {cards.shape[-1]}")
+        last = self._last
+        if last is not None and last[0] is cards:
+            return last[1]
+        out = self._evaluate(cards)
+        self._last = (cards, out)
+        return out
+
+    def _evaluate(self, cards):
         ok = (cards >= 0).all(-1)
         c = np.where(cards >= 0, cards, 0)
-        k = self.rw[c].sum(-1)
         s = np.bitwise_and.reduce(self.sb[c], axis=-1)
+        if self.dense is not None:
+            r = self.rank14[c]
+            if self.n == 5:   # a sorting network: 9 compare-exchanges over columns
+                col = [r[..., i] for i in range(5)]
+                for i, j in ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)):
+                    col[i], col[j] = np.minimum(col[i], col[j]), np.maximum(col[i], col[j])
+                idx = col[0] * self.pw[0]
+                for i in range(1, 5):
+                    idx = idx + col[i] * self.pw[i]
+            else:
+                idx = (np.sort(r, axis=-1) if self.n > 1 else r) @ self.pw
+            out = self.dense[(s != 0).astype(np.intp), idx]
+            if (out[ok] < 0).any():
+                raise HandError(f"ranking {self.r.id}: a hand outside the evaluator's tables")
+            return np.where(ok, out, -1)
+        k = self.rw[c].sum(-1)
         out = np.full(k.shape, -1, dtype=np.int32)
         for (keys, ords), m in ((self.plain, s == 0), (self.flush, s != 0)):
             m = m & ok

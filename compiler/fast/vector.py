@@ -72,6 +72,7 @@ class State:
     order: dict = field(default_factory=dict)     # owner -> zone names in the order dealt (engine's dicts)
     bonuses: list = field(default_factory=list)   # (wager, mask (K, S), stake cents, net cents)
     rolls: Any = None
+    memo: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,82 @@ class _MTShoe:
             x = x[c:] + x[:c]
         self.bi = bi
         return x
+
+
+class _MTShoes:
+    """The shoes of many tables shuffled at once: each table's Mersenne Twister words (as
+    :class:`_MTShoe`) in a row of ``buf``; Fisher-Yates, the cut and ``randint`` replayed word for
+    word, one numpy operation per position for every table (a rejected word redraws only on the
+    tables that drew it)."""
+
+    def __init__(self, seeds, proto_shoe, W: int = 4096):
+        import random
+
+        from compiler.runtime.cards import build_pack
+
+        self.K = len(seeds)
+        self.gens = []
+        for seed in seeds:
+            state = random.Random(seed).getstate()[1]
+            g = np.random.MT19937()
+            g.state = {"bit_generator": "MT19937",
+                       "state": {"key": np.array(state[:624], dtype=np.uint32), "pos": state[624]}}
+            self.gens.append(g)
+        self.pack = np.array(build_pack(proto_shoe.decks, proto_shoe.deck), dtype=np.int32)
+        n = len(self.pack)
+        self.plan = _plan(n)
+        k = proto_shoe.cut_rule.min_from_edge
+        self.cut = (k, n - 2 * k + 1, 32 - (n - 2 * k + 1).bit_length()) if k and n > 2 * k else None
+        self.W = max(W, 8 * n + 256)
+        self.buf = np.stack([g.random_raw(self.W).astype(np.int64) for g in self.gens])
+        self.bi = np.zeros(self.K, dtype=np.int64)
+        self.need = 2 * n + 64
+
+    def _refill(self, rows: np.ndarray) -> None:
+        for k in rows.tolist():
+            rest = self.buf[k, self.bi[k]:]
+            self.buf[k, :len(rest)] = rest
+            self.buf[k, len(rest):] = self.gens[k].random_raw(self.W - len(rest))
+            self.bi[k] = 0
+
+    def _draw(self, rows: np.ndarray, bound: int, sh: int) -> np.ndarray:
+        """``_randbelow(bound)`` on the tables ``rows``."""
+        if (self.bi[rows] >= self.W - 1).any():
+            self._refill(rows[self.bi[rows] >= self.W - 1])
+        j = self.buf[rows, self.bi[rows]] >> sh
+        self.bi[rows] += 1
+        bad = j >= bound
+        while bad.any():
+            rr = rows[bad]
+            if (self.bi[rr] >= self.W - 1).any():
+                self._refill(rr[self.bi[rr] >= self.W - 1])
+            j[bad] = self.buf[rr, self.bi[rr]] >> sh
+            self.bi[rr] += 1
+            bad = j >= bound
+        return j
+
+    def shuffle(self, rows: np.ndarray) -> np.ndarray:
+        """New shoes (len(rows), n) for the tables ``rows`` (as Shoe.shuffle)."""
+        rows = np.asarray(rows, dtype=np.intp)
+        low = rows[self.W - self.bi[rows] < self.need]
+        if len(low):
+            self._refill(low)
+        x = np.broadcast_to(self.pack, (len(rows), len(self.pack))).copy()
+        ar = np.arange(len(rows))
+        for i, b, sh in self.plan:
+            j = self._draw(rows, b, sh)
+            xi = x[:, i].copy()
+            x[:, i] = x[ar, j]
+            x[ar, j] = xi
+        if self.cut is not None:
+            k, b, sh = self.cut
+            c = k + self._draw(rows, b, sh)
+            n = x.shape[1]
+            x = np.take_along_axis(x, (c[:, None] + np.arange(n)[None, :]) % n, 1)
+        return x
+
+    def randint(self, sides: int, rows: np.ndarray) -> np.ndarray:
+        return 1 + self._draw(np.asarray(rows, dtype=np.intp), sides, 32 - sides.bit_length())
 
 
 class _Money:
@@ -289,7 +366,24 @@ class FastGame:
         return o
 
     def _expr(self, n, where: str, seat: bool) -> Callable[[State], Any]:
-        """A function of the state: (K, S) arrays in a seat context, (K, 1) or scalars otherwise."""
+        """A function of the state: (K, S) arrays in a seat context, (K, 1) or scalars otherwise.
+        Hand functions are computed once per round until a zone changes (``State.memo``)."""
+        f = self._expr_raw(n, where, seat)
+        if isinstance(n, Call) and n.name in ("hand", "best", "is_hand", "category", "at_least", "category_rank"):
+            key = (repr(n), seat)
+
+            def memo(st, f=f, key=key):
+                v = st.memo.get(key)
+                if v is None:
+                    v = st.memo[key] = f(st)
+                return v
+            for a in ("rid", "cat_rid"):
+                if hasattr(f, a):
+                    setattr(memo, a, getattr(f, a))
+            return memo
+        return f
+
+    def _expr_raw(self, n, where: str, seat: bool) -> Callable[[State], Any]:
         if isinstance(n, Lit):
             v = n.value
             if isinstance(v, (Fraction, Decimal)):
@@ -420,7 +514,14 @@ class FastGame:
         if isinstance(n, BoolOp):
             fs = [self._expr(x, where, seat) for x in n.items]
             if n.op == "and":
-                return lambda st, fs=fs: functools.reduce(np.logical_and, [f(st) for f in fs])
+                def and_(st, fs=fs):  # pure operands: stop once false everywhere
+                    out = np.asarray(fs[0](st), dtype=bool)
+                    for f in fs[1:]:
+                        if not out.any():
+                            return out
+                        out = np.logical_and(out, f(st))
+                    return out
+                return and_
             return lambda st, fs=fs: functools.reduce(np.logical_or, [f(st) for f in fs])
         if isinstance(n, Not):
             f = self._expr(n.item, where, seat)
@@ -621,9 +722,9 @@ class FastGame:
                 g = gate(st)[:, 0]
                 v = st.attrs.get("roll")
                 v = np.zeros((st.K, 1), dtype=np.int64) if v is None else v.copy()
-                for kk in np.flatnonzero(g):
-                    mt = st.rolls[kk]
-                    v[kk, 0] = sum(mt.randint(sides) for _ in range(cnt))
+                rows = np.flatnonzero(g)
+                if len(rows):
+                    v[rows, 0] = sum(st.rolls.randint(sides, rows) for _ in range(cnt))
                 st.attrs["roll"] = v
             return roll
         if k == "deal" and p.get("to") == "positions":
@@ -901,8 +1002,8 @@ class FastGame:
         proto = self.proto.shoe
         if type(proto) is not Shoe:
             raise Unsupported("a shoe that is not the engine's Shoe")
-        mts = [_MTShoe(s, proto) for s in seeds]
-        shoe = np.array([m.shuffle() for m in mts], dtype=np.int32)
+        mts = _MTShoes(seeds, proto)
+        shoe = mts.shuffle(np.arange(K))
         N = shoe.shape[1]
         marker = proto.marker
         offered = {w: self.proto.offered(w) for w in self.wagers}
@@ -949,8 +1050,8 @@ class FastGame:
                 resh = playing[:, 0].copy()
             else:
                 resh = playing[:, 0] & (marker is not None) & (idx >= (marker if marker is not None else 0))
-            for k in np.flatnonzero(resh):
-                shoe[k] = mts[k].shuffle()
+            if resh.any():
+                shoe[resh] = mts.shuffle(np.flatnonzero(resh))
             idx[resh] = 0
             out.reshuffles += resh
             first = np.where(playing, resh[:, None], first)
@@ -967,6 +1068,7 @@ def _zone_key(n):
 
 
 def _order(st: State, key) -> None:
+    st.memo.clear()
     o = st.order.setdefault(key[0], [])
     if key[1] not in o:
         o.append(key[1])
