@@ -58,6 +58,7 @@ class VecRanking:
         self._tables: dict = {}
         self._rank_keys = None
         self._last = None
+        self._last_value = None
 
     # -- values -----------------------------------------------------------------------------
     def evaluate(self, cards: np.ndarray) -> np.ndarray:
@@ -115,7 +116,12 @@ class VecRanking:
 
     def value(self, cards: np.ndarray) -> np.ndarray:
         """The engine's ``Ranking.value``: ``evaluate`` of ``n`` cards, else the best hand."""
-        return self.evaluate(cards) if cards.shape[-1] == self.n else self.best(cards)
+        last = self._last_value
+        if last is not None and last[0] is cards:
+            return last[1]
+        out = self.evaluate(cards) if cards.shape[-1] == self.n else self.best(cards)
+        self._last_value = (cards, out)
+        return out
 
     def per_value(self, key, fn) -> np.ndarray:
         """``fn(HandValue)`` tabulated per ordinal (cached under ``key``); index -1 is the last
@@ -165,10 +171,12 @@ class VecRanking:
         s = st[c]
         if ((s < 0) & (cards == JOKER)).any():
             raise HandError(f"ranking {self.r.id}: the joker is not used as an ace in this ranking")
-        s = np.where(cards >= 0, s, -1)
-        top = int(st.max()) + 1
-        onehot = (s[..., None] == np.arange(top)).sum(-2)
-        return (onehot >= size).sum(-1)
+        top = int(st.max()) + 2
+        s = np.where(cards >= 0, s, top - 1).astype(np.int64)  # a missing card: its own bin, not counted
+        lead = s.shape[:-1]
+        rows = np.arange(int(np.prod(lead)), dtype=np.int64).reshape(lead + (1,))
+        cnt = np.bincount((rows * top + s).ravel(), minlength=rows.size * top).reshape(lead + (top,))
+        return (cnt[..., :top - 1] >= size).sum(-1)
 
     def _rk(self):
         """Ordinals of the engine's ``rank_key`` (comparable across hand sizes): per value of

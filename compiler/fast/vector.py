@@ -957,6 +957,9 @@ class FastGame:
 
         def envy(st, strat):
             g = gate(st)
+            recv = seats(st) & (st.amount[w] > 0) & (st.outcome[w] != VOID)
+            if not recv.any():
+                return  # nobody to pay (the holders' hands are pure functions: not needed)
             holders = g & st.in_round & np.asarray(qf(st), dtype=bool)
             if not holders.any():
                 return
@@ -967,9 +970,6 @@ class FastGame:
                 row[hit] = i
             if (holders & (row < 0)).any():
                 raise RuntimeError(f"{where}: a qualifying hand the paytable {pid!r} does not list")
-            recv = seats(st) & (st.amount[w] > 0) & (st.outcome[w] != VOID)
-            if not recv.any():
-                return
             for h in range(st.S):           # the holder's seat
                 hm = holders[:, h]
                 if not hm.any():
