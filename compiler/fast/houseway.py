@@ -173,9 +173,10 @@ class CompiledHouseWay:
         e = _Env(cards, self.hi_idx, self.lo_idx)
         legal = np.ones((M, C), dtype=bool)
         if self.legal is not None:
-            legal = np.broadcast_to(np.asarray(self.legal(e), dtype=bool), (M, C))
+            legal = legal_raw = np.broadcast_to(np.asarray(self.legal(e), dtype=bool), (M, C))
             legal = np.where(legal.any(1, keepdims=True), legal, True)
         e.pool = legal
+        self._legal_of = (cards, legal_raw) if self.legal is not None else None
         undecided = np.ones(M, dtype=bool)
         chosen = np.zeros(M, dtype=np.intp)
         for r, when, crit in self.rules:
@@ -218,6 +219,9 @@ class CompiledHouseWay:
     def is_legal(self, cards: np.ndarray, ch: np.ndarray) -> np.ndarray:
         if self.legal is None:
             return np.ones(len(cards), dtype=bool)
+        last = getattr(self, "_legal_of", None)
+        if last is not None and last[0] is cards:
+            return last[1][np.arange(len(cards)), ch]
         e = _Env(cards, self.hi_idx, self.lo_idx)
         lg = np.broadcast_to(np.asarray(self.legal(e), dtype=bool), (len(cards), len(self.lo_idx)))
         return lg[np.arange(len(cards)), ch]

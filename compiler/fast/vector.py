@@ -916,13 +916,14 @@ class FastGame:
             hi = np.full(cards.shape[:-1] + (hn,), -1, dtype=cards.dtype)
             lo = np.full(cards.shape[:-1] + (ln,), -1, dtype=cards.dtype)
             if mm.any():
+                cm = cards[mm]
                 try:
-                    h, l_, ch = chw.split(cards[mm])
+                    h, l_, ch = chw.split(cm)
                 except HouseWayUnsupported as e:
                     raise RuntimeError(f"{where}: {e}") from None
                 hi[mm], lo[mm] = h, l_
                 if flag and not to_dealer:
-                    bad = ~chw.is_legal(cards[mm], ch)
+                    bad = ~chw.is_legal(cm, ch)
                     if bad.any():
                         fm = np.zeros(mm.shape, dtype=bool)
                         fm[mm] = bad
