@@ -9,16 +9,20 @@ of integer-cent arrays.  Money is computed with the engine's own functions
 What is compiled (anything else raises :class:`Unsupported` naming the step and its §, and the
 caller falls back to the engine):
 
-* steps ``announce``, ``reveal`` (no effect without a log), ``burn``, ``deal`` to players or the
-  dealer (one zone per deal step), ``settle``, ``decide`` (a fixed preference order, as
-  ``FixedStrategy``), ``offer`` (fixed amounts), ``block``;
-* expressions: literals, ``round.*``, ``hand(R, zone)`` of one-card zones (any ranking: its values
-  are ordered once per card), ``has``, ``placed``, ``wager``, ``flag``, ``chose``, ``option``,
+* steps ``announce``, ``reveal`` (no effect without a log), ``burn``, ``deal`` to players, the
+  dealer or ``positions`` (every position and the dealer, from a starting position counted by
+  ``start``), ``roll`` (the table's own random words), ``collect_unwagered``, ``set_hands`` (the
+  house way compiled to numpy: compiler/fast/houseway.py), ``settle``, ``decide`` (a fixed
+  preference order, as ``FixedStrategy``), ``offer`` (fixed amounts), ``envy``, ``block``;
+* expressions: literals, ``round.*``, ``hand``, ``best``, ``category``, ``category_rank``,
+  ``at_least``, ``is_hand`` (compiler/fast/hands.py, built from the engine's rankings), ``has``,
+  ``placed``, ``wager`` (amounts in dollars compared in cents), ``flag``, ``chose``, ``option``,
   ``offered``, ``active``, ``count``, ``any_player``, ``count_players``; comparisons, ``and``,
   ``or``, ``not``, ``+ - *``;
-* actions: ``win`` (payout, odds; not paytables or meters), ``lose``, ``push``, ``return``,
+* actions: ``win`` (payout, odds, paytable rows; not meters), ``lose``, ``push``, ``return``,
   ``surrender``, ``place``, ``set``, ``clear``, ``end``, ``note``;
-* reshuffle at the cover card or after every round, as the engine.
+* reshuffle at the cover card or after every round, as the engine (every table's shoe shuffled at
+  once, word for word as ``random.shuffle``: :class:`_MTShoes`).
 """
 from __future__ import annotations
 
@@ -94,84 +98,14 @@ def _plan(n: int) -> list[tuple[int, int, int]]:
     return [(b - 1, b, 32 - b.bit_length()) for b in range(n, 1, -1)]
 
 
-class _MTShoe:
-    """A table's shoe shuffled exactly as ``compiler.runtime.shoe.Shoe.shuffle`` does with the
-    table's ``random.Random`` (Mersenne Twister), but faster: the generator's state goes to numpy's
-    MT19937, whose raw 32-bit words are the words CPython draws, and ``shuffle`` and ``randint`` are
-    replayed word for word (CPython's ``_randbelow_with_getrandbits``: ``getrandbits(k)`` is the
-    word shifted right by 32 - k, redrawn while not below the bound). The engine test compares
-    every card dealt, through reshuffles."""
-
-    def __init__(self, seed: int, proto_shoe):
-        import random
-
-        state = random.Random(seed).getstate()[1]  # make_rng(seed), as Table does
-        self.bitgen = np.random.MT19937()
-        self.bitgen.state = {"bit_generator": "MT19937",
-                             "state": {"key": np.array(state[:624], dtype=np.uint32), "pos": state[624]}}
-        self.buf: list[int] = []
-        self.bi = 0
-        from compiler.runtime.cards import build_pack
-
-        self.pack = build_pack(proto_shoe.decks, proto_shoe.deck)
-        n = len(self.pack)
-        self.plan = _plan(n)
-        k = proto_shoe.cut_rule.min_from_edge
-        self.cut = (k, n - 2 * k + 1, 32 - (n - 2 * k + 1).bit_length()) if k and n > 2 * k else None
-        self.need = 2 * n + 64  # words one shuffle may draw (about 1.4 n on average; more: see shuffle)
-
-    def shuffle(self) -> list[int]:
-        if len(self.buf) - self.bi < self.need:
-            self.buf = self.buf[self.bi:] + self.bitgen.random_raw(self.need * 8).tolist()
-            self.bi = 0
-        start = self.bi
-        while True:
-            try:
-                return self._shuffle()
-            except IndexError:  # (astronomically unlikely) more rejections than words at hand
-                self.bi = start
-                self.buf = self.buf + self.bitgen.random_raw(self.need * 4).tolist()
-
-    def randint(self, sides: int) -> int:
-        """``random.randint(1, sides)`` of CPython, word for word."""
-        sh = 32 - sides.bit_length()
-        while True:
-            if self.bi >= len(self.buf):
-                self.buf = self.buf[self.bi:] + self.bitgen.random_raw(self.need).tolist()
-                self.bi = 0
-            j = self.buf[self.bi] >> sh
-            self.bi += 1
-            if j < sides:
-                return 1 + j
-
-    def _shuffle(self) -> list[int]:
-        x = list(self.pack)
-        buf, bi = self.buf, self.bi
-        for i, b, sh in self.plan:
-            j = buf[bi] >> sh
-            bi += 1
-            while j >= b:
-                j = buf[bi] >> sh
-                bi += 1
-            x[i], x[j] = x[j], x[i]
-        if self.cut is not None:
-            k, b, sh = self.cut
-            j = buf[bi] >> sh
-            bi += 1
-            while j >= b:
-                j = buf[bi] >> sh
-                bi += 1
-            c = k + j
-            x = x[c:] + x[:c]
-        self.bi = bi
-        return x
-
-
 class _MTShoes:
-    """The shoes of many tables shuffled at once: each table's Mersenne Twister words (as
-    :class:`_MTShoe`) in a row of ``buf``; Fisher-Yates, the cut and ``randint`` replayed word for
-    word, one numpy operation per position for every table (a rejected word redraws only on the
-    tables that drew it)."""
+    """The shoes of many tables shuffled exactly as ``compiler.runtime.shoe.Shoe.shuffle`` does with
+    each table's ``random.Random`` (Mersenne Twister), all at once: each generator's state goes to
+    numpy's MT19937, whose raw 32-bit words are the words CPython draws, kept in a row of ``buf``;
+    ``shuffle``, the cut and ``randint`` are replayed word for word (CPython's
+    ``_randbelow_with_getrandbits``: ``getrandbits(k)`` is the word shifted right by 32 - k, redrawn
+    while not below the bound), one numpy operation per position for every table (a rejected word
+    redraws only on the tables that drew it). The engine tests compare every card dealt."""
 
     def __init__(self, seeds, proto_shoe, W: int = 4096):
         import random
@@ -930,10 +864,9 @@ class FastGame:
                         self._flag(flag, True, st, fm)
             keep = ~np.broadcast_to(m, cards.shape[:-1])[..., None]
             st.zones[src] = np.where(keep, cards, -1)  # the engine pops the zone of the set hands
-            if to_dealer or m.all():
-                st.order[owner] = [z for z in st.order.get(owner, []) if z != zone]
-            elif m.any():
-                raise Unsupported(f"{where}: some players' hands set, others not")
+            if (np.broadcast_to(~m, cards.shape[:-1]) & (cards >= 0).any(-1)).any():
+                raise Unsupported(f"{where}: some hands set, others holding cards not")
+            st.order[owner] = [z for z in st.order.get(owner, []) if z != zone]
             st.zones[hk], st.zones[lk] = hi, lo
             _order(st, hk)
             _order(st, lk)

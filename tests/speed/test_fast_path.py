@@ -154,3 +154,18 @@ def test_670a_progressive_not_on_the_fast_path_says_why_and_runs_on_the_engine(m
         compile_fast(compiled.chapter, mod.GAME, opts, bets)
     res = simulate(mod.GAME, opts, rounds=40, seats=2, seed=3, bets=bets)
     assert res.route == why and res.base.n == 80
+
+
+def test_670a_simulate_fast_and_engine_routes_identical(pai_gow, monkeypatch):
+    monkeypatch.setattr(sim_mod, "CHUNK", 50)
+    mod, compiled = pai_gow
+    opts = {"fortune_bonus_offered": True}
+    bets = {"pai_gow": 5, "fortune_bonus": 5}
+    fast = simulate(mod.GAME, opts, rounds=150, seats=6, seed=5, bets=bets, fast=True)
+    engine = simulate(mod.GAME, opts, rounds=150, seats=6, seed=5, bets=bets, fast=False)
+    assert fast.route == "fast path" and engine.route == "engine"
+    assert {k: (v.n, v.sum_net, v.sum_sq) for k, v in fast.per_unit.items()} == \
+        {k: (v.n, v.sum_net, v.sum_sq) for k, v in engine.per_unit.items()}
+    assert (fast.base.n, fast.base.sum_net, fast.base.sum_sq) == (engine.base.n, engine.base.sum_net, engine.base.sum_sq)
+    assert (fast.players, fast.house) == (engine.players, engine.house)
+    assert fast.base.n == 900
