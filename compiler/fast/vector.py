@@ -829,7 +829,9 @@ class FastGame:
         hid = p.get("house_way")
         way = next((h for h in self.chapter.house_ways if h.id == hid), None)
         if way is None:
-            raise Unsupported(f"{where}: no house way")
+            opt = p.get("house_way_option")
+            raise Unsupported(f"{where}: " + (f"a house way given by option {opt!r} (Rules Submission data)" if opt
+                                              else "no house way"))
         legal = dict((k, v) for k, v, _ in s.exprs).get("legal")
         try:
             chw = CompiledHouseWay(self.proto, way, hn + ln, ln, legal)
