@@ -84,17 +84,17 @@ def _engine_670a(game, options, seed, rounds, seats, bets):
     return out, t.ledger
 
 
-@pytest.mark.parametrize("options,bets,seats", [
-    ({"fortune_bonus_offered": True}, {"pai_gow": 5, "fortune_bonus": 5}, 6),
-    ({"insurance_offered": True, "fortune_bonus_offered": True}, {"pai_gow": 10, "insurance": 1, "fortune_bonus": 1}, 4),
-    ({"dealing_method": "automated_shoe", "automated_shuffler": True}, {"pai_gow": 5}, 6),
+@pytest.mark.parametrize("options,bets,seats,tables", [
+    ({"fortune_bonus_offered": True}, {"pai_gow": 5, "fortune_bonus": 5}, 6, 24),
+    ({"insurance_offered": True, "fortune_bonus_offered": True}, {"pai_gow": 10, "insurance": 1, "fortune_bonus": 1}, 4, 12),
+    ({"dealing_method": "automated_shoe", "automated_shuffler": True}, {"pai_gow": 5}, 6, 12),
 ])
-def test_670a_fast_path_settles_every_wager_to_the_cent_as_the_engine(pai_gow, options, bets, seats):
+def test_670a_fast_path_settles_every_wager_to_the_cent_as_the_engine(pai_gow, options, bets, seats, tables):
     """The dice, the deal to positions, the house way for every hand (players and dealer), § 670a.11(f)
-    comparison, Fortune Bonus and Insurance paytables, Envy Bonus: 40 tables x 25 rounds per case."""
+    comparison, Fortune Bonus and Insurance paytables, Envy Bonus: 1,200 rounds (x 25 rounds per table)."""
     mod, compiled = pai_gow
     fast = compile_fast(compiled.chapter, mod.GAME, options)
-    seeds = [7000 + i for i in range(40)]
+    seeds = [7000 + i for i in range(tables)]
     played = fast.play(seeds, 25, seats, bets, [], record=True)
     outcomes = set()
     for k, seed in enumerate(seeds):
