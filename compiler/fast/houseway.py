@@ -166,8 +166,16 @@ class CompiledHouseWay:
         raise HouseWayUnsupported(f"{where}: expression {type(n).__name__}")
 
     # -- run --------------------------------------------------------------------------------
+    BLOCK = 8192  # hands per pass: the intermediate arrays stay in the cache
+
     def choose(self, cards: np.ndarray) -> np.ndarray:
         """The setting played for each hand (M, n): an index into the candidate settings."""
+        if cards.shape[0] > self.BLOCK:
+            return np.concatenate([self._choose(cards[i:i + self.BLOCK])
+                                   for i in range(0, cards.shape[0], self.BLOCK)])
+        return self._choose(cards)
+
+    def _choose(self, cards: np.ndarray) -> np.ndarray:
         M = cards.shape[0]
         C = len(self.lo_idx)
         e = _Env(cards, self.hi_idx, self.lo_idx)
