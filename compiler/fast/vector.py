@@ -840,8 +840,8 @@ class FastGame:
         owner = "dealer" if to_dealer else "player"
         src, hk, lk = (owner, zone), (owner, "high"), (owner, "low")
         flag = p.get("flag")
-        if p.get("larger_first"):
-            pass  # one player on several positions: the fast path plays one player per position
+        # larger_first orders one player's positions (§ 670a.7(f)); the fast path plays one player
+        # per position, where the order does not change a setting
 
         def set_hands(st, strat):
             m = gate(st) if to_dealer else seats(st)
