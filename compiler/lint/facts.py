@@ -2,7 +2,9 @@
 
 Every number the data gives under a fact key (payout ``odds``, ``count``, deck ``cards``,
 ``hours``, ``minutes``, ``max_positions``, ``min_from_edge``, option ``minimum``/``maximum``,
-``from_bottom``, ``amounts``) and every wager ``name`` is looked up in the text of the provision
+``from_bottom``, ``amounts``), every number of a rule expression (``require``, ``when``, ``then``,
+outside quoted notes), the numbered ranks of a ranking's ``order`` (where the cited text prints
+the order) and every wager ``name`` is looked up in the text of the provision
 the data cites (that provision, its subprovisions and the lead-in of the provisions above it).
 When the text does not say it, lint reports an error at the data naming the provision, and a
 note at the provision text naming the data: changing either copy fails ``validate`` at both.
@@ -35,8 +37,9 @@ NUMBER_KEYS = ("odds", "count", "cards", "hours", "minutes", "days", "max_positi
 # parts of a spec that are prose or bookkeeping, not executable data
 SKIP_TOP = ("provisions", "interpretations", "requirements", "externals", "missing", "untied", "text_facts",
             "source", "rulespec", "chapter", "title", "completeness", "history", "submissions")
-SKIP_KEYS = ("title", "note", "text", "message", "unpriced", "when", "require", "then", "area", "item",
-             "rules", "default", "values", "players", "max", "min", "zone", "hands", "order", "categories",
+EXPR_KEYS = ("require", "when", "then")
+SKIP_KEYS = ("title", "note", "text", "message", "unpriced", "area", "item", "procedure_text",
+             "default", "values", "players", "max", "min", "zone", "hands", "order", "categories",
              "patterns", "thresholds", "rows", "columns", "layout", "equipment", "label", "labels", "lock")
 
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
@@ -72,6 +75,7 @@ class Fact:
     pointer: str               # where the data states it
     cites: list                # Citation objects
     cite_text: str
+    span: tuple[int, int] | None = None   # where in an expression string (require, when, then)
 
 
 @dataclass
@@ -173,19 +177,28 @@ def iter_facts(data: dict) -> Iterator[Fact]:
             here = node.get("cite") if isinstance(node.get("cite"), str) else cite_text
             for k, v in node.items():
                 p = f"{ptr}/{_esc(str(k))}"
+                if k == "order" and isinstance(v, list) and ptr.startswith("/rankings/") and here:
+                    for i, r in enumerate(v):
+                        if str(r) in RANK_NUMBERS and not isinstance(r, bool):
+                            yield Fact("rank", RANK_NUMBERS[str(r)], f"{p}/{i}", _cites(here), here)
+                    continue
                 if k in SKIP_KEYS or k in ("cite", "cites", "min_from_edge_cite"):
                     continue
                 c = node.get("min_from_edge_cite") if k == "min_from_edge" and node.get("min_from_edge_cite") else here
+                if k in EXPR_KEYS:
+                    if isinstance(v, str) and c:
+                        yield from _expr_facts(v, p, c)
+                    continue
                 if k == "name" and isinstance(v, str) and ptr.startswith("/wagers/") and c:
                     yield Fact("name", v, p, _cites(c), c)
                 elif k in NUMBER_KEYS and c:
-                    if k == "odds" and isinstance(v, str) and re.fullmatch(r"\s*[0-9]+\s+to\s+[0-9]+\s*", v):
+                    if k == "odds" and isinstance(v, str) and re.fullmatch(r"\s*[0-9]+\s+to\s+0*[1-9][0-9]*\s*", v):
                         yield Fact("odds", " ".join(v.split()), p, _cites(c), c)
                     elif k == "from_bottom" and isinstance(v, str) and re.fullmatch(r"[0-9]+/[0-9]+", v):
                         yield Fact("fraction", Fraction(v), p, _cites(c), c)
                     elif k == "amounts" and isinstance(v, list):
                         for i, a in enumerate(v):
-                            if isinstance(a, (int, float)) and not isinstance(a, bool):
+                            if isinstance(a, (int, float)) and not isinstance(a, bool) and a > 0:
                                 yield Fact("amount", a, f"{p}/{i}", _cites(c), c)
                     elif isinstance(v, int) and not isinstance(v, bool):
                         yield Fact("number", v, p, _cites(c), c)
@@ -201,6 +214,26 @@ def iter_facts(data: dict) -> Iterator[Fact]:
         yield from walk(v, f"/{_esc(str(k))}", None)
 
 
+_PRINTED_ORDER = re.compile(r"\b10,\s+9,\s+8,\s+7\b")
+RANK_NUMBERS = {str(n): n for n in range(2, 10)} | {"T": 10, "10": 10}
+_QUOTED = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"")
+_EXPR_NUMBER = re.compile(r"(?<![\w.'/])([0-9]+(?:/[0-9]+)?)(?![\w/.])")
+
+
+def _expr_facts(expr: str, pointer: str, cite: str) -> Iterator[Fact]:
+    """The numbers of a rule-language expression (outside quoted notes)."""
+    blank = _QUOTED.sub(lambda m: " " * len(m.group(0)), expr)
+    for m in _EXPR_NUMBER.finditer(blank):
+        tok = m.group(1)
+        if "/" in tok:
+            a, b = tok.split("/")
+            if int(b) == 0:
+                continue
+            yield Fact("fraction", Fraction(int(a), int(b)), pointer, _cites(cite), cite, m.span(1))
+        else:
+            yield Fact("number", int(tok), pointer, _cites(cite), cite, m.span(1))
+
+
 def _blank_cites(text: str) -> str:
     return _CITE_RE.sub(lambda m: " " * len(m.group(0)), text)
 
@@ -211,20 +244,44 @@ def fact_pattern(f: Fact) -> re.Pattern:
         return re.compile(rf"\b{a}\s+to\s+{b}\b")
     if f.kind == "name":
         return re.compile(re.escape(f.value).replace(r"\ ", r"\s+"), re.IGNORECASE)
+    if f.kind == "rank":
+        return re.compile(rf"(?<![0-9,.$]){f.value}(?![0-9])")
     if f.kind == "fraction":
         alts = [re.escape(w) for w in FRACTION_WORDS.get(f.value, ())] + [re.escape(str(f.value))]
         return re.compile(r"\b(?:" + "|".join(alts) + r")\b", re.IGNORECASE)
     n = f.value
-    alts = [rf"(?<![0-9,.$])(?:{n:,}|{n})(?![0-9]|,[0-9]|\s+to\s+[0-9])"]
+    alts = [rf"(?<![0-9,.$])(?:{n:,}|{n})(?![0-9]|,[0-9])"]
     alts.append(rf"\${n:,}(?:\.00)?(?![0-9])")
     if f.kind == "amount":
         alts = [rf"\${n:,}(?:\.00)?(?![0-9])", rf"\${n}(?:\.00)?(?![0-9])"]
+    elif n == 0:
+        alts.append(r"\b(?:zero|no|none)\b")
     elif n in WORDS:
-        alts.append(rf"\b{WORDS[n]}\b(?!-)")
+        alts.append(rf"\b{WORDS[n]}\b(?!-(?:card|deck|half|quarter|third))")
         if n == 1:
             # one card is often 'a card', 'the next card', 'another card'
             alts.append(r"\b(?:a single|an?|the next|the first|another)\s+(?:\w+\s+)?(?:card|die|deck|cover card)\b")
-    return re.compile("|".join(alts), re.IGNORECASE)
+    return _NotOdds(re.compile("|".join(alts), re.IGNORECASE), n)
+
+
+class _NotOdds:
+    """A number's pattern that skips the terms of payout odds ('10 to 1'), not ranges ('12 to 16')."""
+
+    def __init__(self, pat: re.Pattern, n: int):
+        self.pat, self.n = pat, n
+
+    def finditer(self, text: str):
+        for m in self.pat.finditer(text):
+            after = re.match(r"\s+to\s+([0-9][0-9,]*)", text[m.end():])
+            before = re.search(r"([0-9][0-9,]*)\s+to\s+$", text[:m.start()])
+            if after and int(after.group(1).replace(",", "")) <= self.n:
+                continue
+            if before and int(before.group(1).replace(",", "")) >= self.n:
+                continue
+            yield m
+
+    def search(self, text: str):
+        return next(iter(self.finditer(text)), None)
 
 
 def _number_kind(token: str) -> str:
@@ -255,6 +312,9 @@ def analyse(data: dict) -> Result:
                 found = True
         if not found:
             res.missing.append((f, cands))
+    # a ranking's order is checked only where the cited text prints an order of ranks
+    res.missing = [(f, c) for f, c in res.missing
+                   if f.kind != "rank" or any(_PRINTED_ORDER.search(x.text) for x in c)]
     # every number of the text, and whether a tie or a declaration covers it
     tied_spans: dict[str, list[tuple[int, int]]] = {}
     for t in res.ties:
@@ -317,7 +377,10 @@ def fact_diagnostics(doc: Document, res: Result | None = None) -> list[Diagnosti
         tl, tc = doc.position(main.pointer)
         what = {"odds": "odds", "name": "wager name", "amount": "amount", "fraction": "fraction"}.get(f.kind, "number")
         hint = f" (it says {', '.join(repr(s) for s in says[:6])})" if says and f.kind != "name" else ""
-        out.append(Diagnostic(doc.path, line, col, "error",
+        if f.span is not None:
+            what += " in the expression"
+        # a wager's name is a label: a warning; numbers and odds are the rules: an error
+        out.append(Diagnostic(doc.path, line, col, "warning" if f.kind == "name" else "error",
                               f"the data gives {what} {_show(f)!r} for {f.cite_text}, but the text of "
                               f"{main.cite} at {doc.path}:{tl}:{tc} does not state it{hint}; change the data or "
                               "the text so that they agree (or declare the value in 'untied' with why)",
@@ -325,6 +388,17 @@ def fact_diagnostics(doc: Document, res: Result | None = None) -> list[Diagnosti
         out.append(Diagnostic(doc.path, tl, tc, "note",
                               f"{main.cite} is the text that should state {_show(f)!r}, given by the data at "
                               f"{doc.path}:{line}:{col} [{f.pointer}]", main.pointer))
+    index = passages(doc.data)
+    for i, t in enumerate(doc.data.get("text_facts") or ()):
+        if not isinstance(t, dict) or not isinstance(t.get("cite"), str):
+            continue
+        says = str(t.get("says", "")).lower()
+        texts = [x.text for c in _cites(t["cite"]) for x in index.get(c.key(), ())]
+        if not any(says == m.group(0).lower() for x in texts for m in TEXT_NUMBER.finditer(_blank_cites(x))):
+            line, col = doc.position(f"/text_facts/{i}/says")
+            out.append(Diagnostic(doc.path, line, col, "error",
+                                  f"'text_facts' declares {t.get('says')!r} at {t['cite']}, whose text does not say it",
+                                  f"/text_facts/{i}/says"))
     for i, u in enumerate(doc.data.get("untied") or ()):
         if isinstance(u, dict) and isinstance(u.get("at"), str) and not doc.has(u["at"]):
             line, col = doc.position(f"/untied/{i}/at")
