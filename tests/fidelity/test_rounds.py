@@ -16,8 +16,9 @@ EXPECTED = [p for p in ROUNDS if "expect" in (yaml.safe_load(p.read_text(encodin
 
 def test_the_rounds_directory_is_read():
     assert ROUNDS and EXPECTED
-    # every War hand history states its settlement (the other chapters follow: see the report of issue 13.3)
-    assert [p for p in ROUNDS if p.name.startswith("567-")] == [p for p in EXPECTED if p.name.startswith("567-")]
+    # every War and Face Up Pai Gow Poker hand history states its settlement
+    for ch in ("567-", "688a-"):
+        assert [p for p in ROUNDS if p.name.startswith(ch)] == [p for p in EXPECTED if p.name.startswith(ch)]
 
 
 @pytest.mark.parametrize("path", EXPECTED, ids=lambda p: p.stem)
