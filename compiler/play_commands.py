@@ -181,11 +181,16 @@ def cmd_settle(args) -> int:
         from compiler.round_file import check_expected
 
         diffs = check_expected(rs, result)
+        diffs += [rs.doc.diagnostic("/dealt", f"{args.round}: the hand history gives cards never dealt by the "
+                                              f"procedure: {'seat ' + str(s) if o == 'player' else o} ({z})")
+                  for o, s, z in table.shoe.unused()]
         for d in diffs:
             print(d.format(), file=sys.stderr)
         if diffs:
             return 1
-        print(f"{args.round}: {len(result.results)} wager{'s' if len(result.results) != 1 else ''} settled as expected")
+        what = ("settled as expected" if "results" in (rs.expect or {})
+                else "settled; the seats' nets as expected (no wager-by-wager expectation)")
+        print(f"{args.round}: {len(result.results)} wager{'s' if len(result.results) != 1 else ''} {what}")
         return 0
     unused = rs.shoe().unused() if False else table.shoe.unused()
     warnings = [f"the hand history gives cards never dealt by the procedure: "

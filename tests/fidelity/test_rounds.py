@@ -16,9 +16,8 @@ EXPECTED = [p for p in ROUNDS if "expect" in (yaml.safe_load(p.read_text(encodin
 
 def test_the_rounds_directory_is_read():
     assert ROUNDS and EXPECTED
-    # every War and Face Up Pai Gow Poker hand history states its settlement
-    for ch in ("567-", "688a-"):
-        assert [p for p in ROUNDS if p.name.startswith(ch)] == [p for p in EXPECTED if p.name.startswith(ch)]
+    # every hand history states its settlement (wager by wager, or at least each seat's net)
+    assert ROUNDS == EXPECTED
 
 
 @pytest.mark.parametrize("path", EXPECTED, ids=lambda p: p.stem)
@@ -26,7 +25,7 @@ def test_hand_history_settles_as_expected(path, capsys):
     rc = main(["settle", "--check", str(path)])
     out = capsys.readouterr()
     assert rc == 0, out.err
-    assert "settled as expected" in out.out
+    assert "as expected" in out.out
 
 
 def test_a_changed_payout_fails_naming_the_round_the_wager_and_the_provision(tmp_path, capsys):
