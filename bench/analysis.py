@@ -86,7 +86,8 @@ def main(argv=None) -> None:
     print("\n== 669a: Raise It Up ante game, optimal strategy")
     sched = [{"known": 3, "options": [3, 2, 1, "check"]}, {"known": 4, "options": [2, 1, "check"]},
              {"known": 5, "options": [1, "fold"]}]
-    game = stud_game_from_spec(r5, P, schedule=sched, qualifier="pair_of_10s_or_better")
+    game = stud_game_from_spec(r5, P, schedule=sched, qualifier="pair_of_10s_or_better", hole=3, community=3,
+                               fixed=(("ante", 1), ("blind", 1)), play="play")
     sol = timed("solve (20M final sets, backward induction)", lambda: solve_stud(game))
     print("   timings:", {k: round(v, 2) for k, v in sol.timings.items()})
     print(f"   per unit Ante: {fr(sol.ev_per_ante)}")

@@ -252,6 +252,9 @@ def _check_counts(args, mod, compiled) -> list[str]:
             errors.append(f"--decks {decks}: Chapter {mod.CHAPTER} is played with "
                           + (f"{max(1, lo)} to {hi} decks" if hi is not None and hi != lo else f"{hi} deck(s)")
                           + (f" ({o['cite']})" if o.get("cite") else ""))
+    precision = getattr(args, "precision", None)
+    if precision is not None and not (0 < precision <= 100):  # also refuses nan and inf
+        errors.append(f"--precision {precision}: give a standard error in percentage points, above 0 and at most 100")
     policy = getattr(args, "policy", None)
     if policy is not None:
         choices = sorted({c.id for st in _all_steps(mod.GAME.procedure) if st.kind == "decide" for c in st.choices})
@@ -284,7 +287,8 @@ def cmd_analyze(args) -> int:
     from compiler.runtime.engine import EngineError
 
     try:
-        report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds, seed=args.seed)
+        report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds, seed=args.seed,
+                         precision=None if args.precision is None else args.precision / 100)
     except (ValueError, EngineError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -364,6 +368,9 @@ def register(sub) -> None:
     p.add_argument("--decks", type=int, help="decks in the dealing shoe (default: the spec's default)")
     p.add_argument("--rounds", type=int, help="rounds of the simulated figures (pai gow main wager; default short)")
     p.add_argument("--seed", type=int, default=1, help="seed of the simulated figures")
+    p.add_argument("--precision", type=float, metavar="POINTS",
+                   help="standard error a simulated figure must reach, in percentage points (default 0.05); "
+                        "a figure short of it is reported as such and kept out of Rules Submissions")
     p.add_argument("--submission", metavar="FILE", help="analyze under this Rules Submission's selections")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
     p.add_argument("--strategy-out", metavar="DIR", help="write the optimal strategy tables (one file per decision)")

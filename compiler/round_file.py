@@ -362,8 +362,8 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
                     errs.append(doc.diagnostic(ptr, f"seat {seat}: {wd.name}: {amount} is not an allowed amount; "
                                                     f"allowed: {', '.join(str(a) for a in wd.amounts)} ({wd.cite})"))
                 if amount and table is not None and not table.offered(wid):
-                    errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} is not offered under these "
-                                                    f"selections ({wd.cite}; option {wd.offered_by})"))
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} is not offered by this casino's "
+                                                    f"Rules Submission ({wd.cite})"))
                 if kind == "wagers":
                     for req in wd.requires:
                         if amount and not rs.bets[seat].get(req):

@@ -399,7 +399,7 @@ def _distribution(game, rid, ranking, k):
     return poker_report._DISTS[key]
 
 
-def analyze_paigow(game, chapter, options, settings) -> Report:
+def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) -> Report:
     from compiler.analysis import poker_report
     from compiler.analysis.enumerate import enumerate_hands, standard_deck
     from compiler.analysis.paytables import envy_value
@@ -438,25 +438,46 @@ def analyze_paigow(game, chapter, options, settings) -> Report:
     # the main wager and the Double Down, by simulation of the compiled game
     offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
     sim = simulate_paigow(game, chapter, {**offer_all, **options}, rounds, seed)
+    rep.not_computed = [n for n in rep.not_computed if n.wager not in (m.main, m.double)]
     for policy, label in (("house_way", "player sets by the house way, always doubles"),
-                          ("optimal", "player sets optimally against the house way, doubles when favourable")):
+                          ("optimal", f"player sets to maximise the estimate against {POOL:,} dealer hands set "
+                                      "by the house way, doubles when that estimate is positive")):
         st = sim[policy]["stats"]
         n, mean, se = st["main"]
-        rep.figures.append(Figure(m.main, game.wagers[m.main].name, label, Fraction(mean).limit_denominator(10 ** 6),
-                                  None, None, {}, f"simulation: {sim[policy]['rounds']:,} rounds of the compiled game, "
-                                  f"seed {seed}; standard error {se:.5f}", ))
+        need = _rounds_needed(n, se, precision)
+        short = "" if se <= precision else f"; about {need:,} rounds would reach the target"
+        rep.figures.append(Figure(m.main, game.wagers[m.main].name, label, _rounded(mean), None, None, {},
+                                  f"simulation: {sim[policy]['rounds']:,} rounds of the compiled game, seed {seed}; "
+                                  f"standard error {se * 100:.4f} points, target {precision * 100:.4f}{short}",
+                                  standard_error=se, target=precision))
         if m.double and st["double"][0]:
             n2, mean2, se2 = st["double"]
-            rep.figures.append(Figure(m.double, game.wagers[m.double].name, label,
-                                      Fraction(mean2).limit_denominator(10 ** 6), None, None,
-                                      {"made in a share of rounds": Fraction(n2, max(n, 1))},
-                                      f"simulation: {n2:,} wagers; standard error {se2:.5f}"))
+            short2 = "" if se2 <= precision else (f"; about {_rounds_needed(n, se2, precision):,} rounds would "
+                                                  "reach the target")
+            rep.figures.append(Figure(m.double, game.wagers[m.double].name, label, _rounded(mean2), None, None,
+                                      {"made in a share of rounds": _rounded(n2 / max(n, 1))},
+                                      f"simulation: {n2:,} wagers; standard error {se2 * 100:.4f} points, target "
+                                      f"{precision * 100:.4f}{short2}", standard_error=se2, target=precision))
         n3, mean3, se3 = st["both"]
-        rep.notes.append(f"{label}: per unit {game.wagers[m.main].name}, main wager {mean:+.5f} ± {se:.5f}; "
-                         f"with the Double Down {mean3:+.5f} ± {se3:.5f} (1 s.e.); {sim[policy]['rounds']:,} rounds")
+        if max(se, se3) <= precision:  # a note short of the precision target would be a figure in disguise
+            rep.notes.append(f"{label}: per unit {game.wagers[m.main].name}, main wager {mean:+.5f} ± {se:.5f}; "
+                             f"with the Double Down {mean3:+.5f} ± {se3:.5f} (1 s.e.); {sim[policy]['rounds']:,} "
+                             "rounds")
     rep.notes.append(f"the optimal setting is estimated against {POOL:,} dealer hands set by the house way "
                      f"(seed {seed}; the player's own cards excluded)")
     return rep
+
+
+def _rounded(x: float) -> Fraction:
+    """A simulated mean kept to 6 decimals (never shown as a fraction: see Figure.simulated_text)."""
+    return Fraction(round(x * 10 ** 6), 10 ** 6)
+
+
+def _rounds_needed(n: int, se: float, target: float) -> int:
+    """Rounds for the standard error to reach ``target`` (s.e. falls as 1/sqrt(rounds))."""
+    if not n or se <= target:
+        return n
+    return int(math.ceil(n * (se / target) ** 2 / 1000.0)) * 1000
 
 
 def _fixed(odds):

@@ -36,10 +36,21 @@ def _active_steps(game, chapter, table):
 
     fn_steps = {s.id: s for s in _walk(game.procedure)}
     ctx = Context(table, None)
+    seat_ctx = _unit_bets_context(game, table)
+    dealt = [False]
 
     def walk(steps):
         for s in steps:
             g = fn_steps.get(s.id)
+            dealt[0] = dealt[0] or s.kind == "deal"
+            if not dealt[0] and s.kind == "settle" and g is not None and g.players is not None and seat_ctx is not None:
+                # a check of the bets before any card is dealt: it applies to the analysed bets (one unit
+                # of every wager placed before the deal) only when its condition holds for them
+                try:
+                    if not g.players(seat_ctx):
+                        continue
+                except Exception:
+                    pass
             if s.kind == "block":
                 ok = True
                 if g is not None and g.when is not None:
@@ -59,6 +70,27 @@ def _walk(steps):
     for s in steps:
         yield s
         yield from _walk(s.steps)
+
+
+def _unit_bets_context(game, table):
+    """A context for one seat holding one unit of each wager placed before the deal, no card dealt."""
+    from decimal import Decimal
+
+    from compiler.runtime.engine import Context, Seat, Wager, _Round
+
+    try:
+        rnd = _Round(table, 0, False, False)
+        seat = Seat(1)
+        for w, d in game.wagers.items():
+            if d.placed != "during_round":
+                seat.wagers[w] = Wager(w, Decimal(1), "")
+                seat.history.append(seat.wagers[w])
+        rnd.seats = {1: seat}
+        ctx = Context(table, rnd)
+        ctx.seat = seat
+        return ctx
+    except Exception:
+        return None
 
 
 def _zone_sizes(steps) -> tuple[dict, dict]:
@@ -130,12 +162,27 @@ class StudModel:
 
 
 def find_stud_model(game, chapter, steps) -> StudModel | None:
+    return stud_model_or_reason(game, chapter, steps)[0]
+
+
+def stud_model_or_reason(game, chapter, steps) -> tuple[StudModel | None, str]:
+    """The raise-or-fold structure of the procedure, or why it is not one the stud solver computes.
+
+    Its properties, all read from the steps: every decision's choices place one wager at a multiple
+    of a required wager, check, or lose the required wagers (fold); the wagers they place and the
+    required wagers are settled by win/lose rules that read only the player's and the community
+    cards (a qualifier on the player's best hand, paytables); no decision withdraws a wager."""
+    from compiler.analysis.honesty import settle_dependencies
+
     required = [w for w, d in game.wagers.items() if d.required]
     player, community = _zone_sizes(steps)
     known = sum(player.values())
     revealed = 0
     schedule = []
     play = None
+    decides = [s for s in steps if s.kind == "decide"]
+    if not decides:
+        return None, "the procedure has no player decision of the raise-or-fold kind"
     for s in steps:
         if s.kind == "reveal":
             revealed += community.get(dict(s.params).get("zone"), 0)
@@ -147,37 +194,60 @@ def find_stud_model(game, chapter, steps) -> StudModel | None:
             for c in s.choices:
                 places = [a for a in c.then if a.kind == "place"]
                 loses = [a for a in c.then if a.kind == "lose"]
+                other = [a for a in c.then if a.kind in ("return", "surrender", "win", "push")]
+                if other:
+                    return None, (f"choice '{c.id}' of decision '{s.id}' ({c.cite}) does '{other[0].kind}', which the "
+                                  "raise-or-fold solver does not model")
                 if places:
                     a = places[0]
                     k = None
                     for base in required:
                         k = k or _multiplier(a.value, base)
                     if k is None:
-                        return None
+                        return None, (f"choice '{c.id}' of decision '{s.id}' ({c.cite}) places an amount that is not "
+                                      "a fixed multiple of a required wager")
                     play = play or a.wager
                     if a.wager != play:
-                        return None
+                        return None, f"decisions place more than one wager ({play}, {a.wager})"
                     opts.append(k)
                 elif loses:
+                    if {a.wager for a in loses} != set(required):
+                        return None, (f"choice '{c.id}' of decision '{s.id}' ({c.cite}) loses some required wagers "
+                                      "but not all")
                     opts.append("fold")
-                elif not c.then:
+                elif not c.then or all(a.kind in ("set", "note") for a in c.then):
                     opts.append("check")
                 else:
-                    return None
+                    return None, f"choice '{c.id}' of decision '{s.id}' ({c.cite}) is not a raise, check or fold"
+                if opts[-1] in choice_of:
+                    return None, f"decision '{s.id}' has two choices of the same kind ({opts[-1]})"
                 choice_of[opts[-1]] = c.id
             if play is None:
-                return None
+                return None, f"decision '{s.id}' ({s.cite}) places no wager"
             schedule.append({"known": known + revealed, "options": opts, "step": s.id, "choices": choice_of})
     if not schedule or play is None:
-        return None
+        return None, "no decision places a wager"
     # qualifier and paytables from the settle rules
     qualifier = None
     ranking_id = None
     pays: dict = {}
+    judged = set(required) | {play}
     for s in steps:
         if s.kind != "settle":
             continue
         for r in s.rules:
+            acts = [a for a in r.then if a.wager in judged or a.wager == "*"]
+            if not acts:
+                continue
+            bad = [a for a in acts if a.kind not in ("win", "lose")]
+            if bad:
+                return None, (f"{r.cite} settles {bad[0].wager} by '{bad[0].kind}', which the raise-or-fold solver "
+                              "does not model")
+            deps, _ = settle_dependencies(r.when)
+            if deps:
+                return None, (f"{r.cite} settles {', '.join(sorted({a.wager for a in acts}))} on "
+                              f"{', '.join(sorted(deps))}: the raise-or-fold solver models only hands judged on the "
+                              "player's and the community cards")
             wagers_lost = {a.wager for a in r.then if a.kind == "lose"}
             if set(required) <= wagers_lost and play in wagers_lost and r.when is not None:
                 f = _find_at_least(r.when)
@@ -189,17 +259,19 @@ def find_stud_model(game, chapter, steps) -> StudModel | None:
                         rank = f.args[3].value if isinstance(f.args[3], Lit) else f.args[3].parts[0]
                     qualifier = (cat, rank)
             for a in r.then:
-                if a.kind == "win" and a.wager in set(required) | {play}:
+                if a.kind == "win" and a.wager in judged:
                     if a.paytable is not None:
                         pays[a.wager] = ("paytable", a.paytable)
                     elif a.payout is not None:
                         pays[a.wager] = ("payout", a.payout)
                     else:
                         pays[a.wager] = ("payout", game.wagers[a.wager].pays)
-    if qualifier is None or set(pays) != set(required) | {play}:
-        return None
+    if qualifier is None:
+        return None, "no rule loses every wager of the player on a qualifier of the player's hand"
+    if set(pays) != judged:
+        return None, f"no rule pays {', '.join(sorted(judged - set(pays)))}"
     return StudModel(ranking_id, known, sum(community.values()), schedule, qualifier,
-                     [(w, 1) for w in required], play, pays)
+                     [(w, 1) for w in required], play, pays), ""
 
 
 class OptimalStudStrategy(Strategy):
@@ -247,10 +319,10 @@ def _paytable_dict(game, pid: str, cols: list[int] | None = None) -> dict:
             "rows": [{"hand": h, "label": label, "pays": [str(odds[i]) for i in cols]} for h, odds, label in pt.rows]}
 
 
-def solve_model(game, model: StudModel, ranking: Ranking):
+def solve_model(game, model: StudModel, ranking: Ranking, deck=None):
     from compiler.analysis.stud import solve_stud, stud_game_from_spec
 
-    key = (id(game), model.ranking_id, repr(model))
+    key = (id(game), model.ranking_id, repr(model), None if deck is None else tuple(deck))
     if key in _CACHE:
         return _CACHE[key]
     qual_id = "__qualifier"
@@ -269,7 +341,7 @@ def solve_model(game, model: StudModel, ranking: Ranking):
             tables[w] = {"columns": ["Payout"], "rows": [{"hand": qual_id, "label": "qualifying hand",
                                                           "pays": [str(odds)]}]}
     sg = stud_game_from_spec(r, tables, hole=model.hole, community=model.community, schedule=model.schedule,
-                             qualifier=qual_id, fixed=model.base, play=model.play)
+                             qualifier=qual_id, fixed=model.base, play=model.play, deck=deck)
     sol = solve_stud(sg)
     _CACHE[key] = sol
     return sol
@@ -302,13 +374,17 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
     table = Table(game, {**offer_all, **options}, seed=0)
     steps = _active_steps(game, chapter, table)
     player, community = _zone_sizes(steps)
+    from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
+
     figures: list[Figure] = []
     notes: list[str] = []
-    model = find_stud_model(game, chapter, steps)
+    rep = Report(game.chapter, game.title, settings, figures, notes)
+    facts, flags = wager_facts(game, steps)
+    model, why_not = stud_model_or_reason(game, chapter, steps)
     pw = paytable_wagers(game, steps, player, community)
-    base_paytables = set()
+    judged: set = set()
     if model is not None:
-        base_paytables = {ref for kind, ref in model.pays.values() if kind == "paytable"}
+        judged = {w for w, _ in model.base} | {model.play}
         r = Ranking.from_spec(game.rankings[model.ranking_id], model.ranking_id)
         sol = solve_model(game, model, r)
         names = " + ".join(game.wagers[w].name for w, _ in model.base) + f" + {game.wagers[model.play].name}"
@@ -324,11 +400,27 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                      f"expected total wagered per unit {game.wagers[model.base[0][0]].name}: "
                      f"{sol.expected_wager} = {float(sol.expected_wager):.6f}")
     else:
-        notes.append("no stud-raise decision structure recognised: base game not solved exactly")
+        for w, d in game.wagers.items():
+            if facts[w].chosen_by:  # what a player's decision acts on
+                rep.refuse(w, d.name, f"the game's decisions are not modelled: {why_not}")
+            elif facts[w].placed_by:
+                rep.refuse(w, d.name, paytable_refusal(game, facts[w], flags, w)[0])
     dists = _DISTS  # enumerations are shared by every analysis of the process (same ranking, k, deck)
+    done = set()
     for wager, pid, rid, k in pw:
-        if pid in base_paytables or k is None or not table.offered(wager):
+        if wager in judged or not table.offered(wager) or wager in rep_refused(rep):
             continue
+        if k is None:
+            rep.refuse(wager, game.wagers[wager].name, f"the number of cards its paytable ({pid}) is judged on "
+                                                       "is not given by the deal steps")
+            continue
+        reason, assumed = paytable_refusal(game, facts[wager], flags, wager)
+        if reason is not None:
+            rep.refuse(wager, game.wagers[wager].name, reason)
+            continue
+        if (wager, pid) in done:
+            continue
+        done.add((wager, pid))
         r = Ranking.from_spec(game.rankings[rid], rid)
         ptd = _paytable_dict(game, pid)
         ch = tuple(card_hands_of(r, ptd))
@@ -350,6 +442,8 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                 policy = f"{res.column}, meter {meter}"
             else:
                 policy = res.column
+            if assumed != "no player decision affects it":
+                policy = f"{policy}; {assumed}"
             outcomes = {row.label: row.probability for row in res.rows}
             outcomes["lose"] = Fraction(res.lose_count, res.total)
             figures.append(Figure(wager, game.wagers[wager].name, policy, exp, None, res.hit_frequency, outcomes,
@@ -368,10 +462,15 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         key = (repr(game.rankings[pt.ranking]), k, game.cards.jokers, ch)
         if key not in dists:
             dists[key] = enumerate_hands(r, k, _deck(game), ch)
+        # the value counts every other player holding a qualifying hand: a qualification that reads a flag
+        # a player's choice sets (a fold) is an assumption the figure states
+        _, qflags = settle_dependencies(next((e for n, e, _ in s.exprs if n == "qualifying"), None))
+        assumed = "; ".join(f"other players never choose '{cid}' ({cite}) with a qualifying hand"
+                            for f in sorted(qflags) for cid, cite in flags.get(f, ()))
         for ci, col in enumerate(pt.columns):
             v = envy_value(dists[key], ptd, ci)
             amount = pt.amounts[ci] if pt.amounts else None
-            label = f"{col}" + (f" (wager ${amount})" if amount is not None else "")
+            label = f"{col}" + (f" (wager ${amount})" if amount is not None else "") + (f"; {assumed}" if assumed else "")
             figures.append(Figure(p["wager"], f"{p.get('name', 'Envy Bonus')} per other player", label,
                                   Fraction(v), None, None, {}, f"exact: all {k}-card hands; "
                                   "expected bonus in dollars per other player at the table", kind="value"))
@@ -393,10 +492,13 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                 rows.append(f"meter ${meter}: " + ", ".join(f"{n} others {float(x):+.4f}" for n, x in enumerate(vals)))
             notes.append(f"{game.wagers[w].name} of ${amount}: expected return per unit = {a} + {b}*M/{stake} "
                          f"+ n*{v}/{stake} (M: meter when paid, n: other players)\n    " + "\n    ".join(rows))
-    rep = Report(game.chapter, game.title, settings, figures, notes)
     if model is not None:
         rep.strategy = sol
     return rep
+
+
+def rep_refused(rep) -> set:
+    return {n.wager for n in rep.not_computed}
 
 
 def _meter_value(game, table, wager: str) -> Fraction:

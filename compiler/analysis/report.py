@@ -40,14 +40,31 @@ class Figure:
     method: str
     includes: tuple[str, ...] = ()
     kind: str = "return"  # 'return': per unit wagered; 'value': an expected amount in dollars (Envy Bonus)
+    # a simulated figure: its standard error (per unit wagered) and the precision target it is held to;
+    # its expected_return is a rounded mean, never shown as a fraction
+    standard_error: float | None = None
+    target: float | None = None
 
     @property
     def house_edge(self) -> Fraction:
         return -self.expected_return
 
+    @property
+    def exact(self) -> bool:
+        return self.standard_error is None and self.method.startswith("exact")
+
+    @property
+    def meets_target(self) -> bool:
+        """An exact figure, or a simulated one whose standard error is within its precision target."""
+        if self.exact:
+            return True
+        return self.standard_error is not None and self.target is not None and self.standard_error <= self.target
+
     def to_json(self) -> dict:
+        if not self.exact:
+            return self._simulated_json()
         d = {
-            "wager": self.wager, "name": self.name, "policy": self.policy,
+            "wager": self.wager, "name": self.name, "policy": self.policy, "status": "exact",
             "expected_return": {"fraction": str(self.expected_return), "decimal": dec(self.expected_return)},
             "house_edge": {"fraction": str(self.house_edge), "percent": pct(self.house_edge)},
             "hit_frequency": (None if self.hit_frequency is None else
@@ -61,6 +78,37 @@ class Figure:
         if self.includes:
             d["includes"] = list(self.includes)
         return d
+
+    def _simulated_json(self) -> dict:
+        """A simulated figure: mean and standard error as decimals, no fraction."""
+        se = self.standard_error
+        return {
+            "wager": self.wager, "name": self.name, "policy": self.policy,
+            "status": "simulated" if self.meets_target else "short of precision target",
+            "expected_return": {"decimal": dec(self.expected_return, 6), "standard_error": f"{se:.6f}"},
+            "house_edge": {"percent": pct(self.house_edge, 2), "standard_error_points": f"{se * 100:.4f}",
+                           "target_points": None if self.target is None else f"{self.target * 100:.4f}"},
+            "hit_frequency": None,
+            "outcomes": {k: {"decimal": dec(v, 6)} for k, v in sorted(self.outcomes.items())},
+            "method": self.method, "kind": self.kind,
+        }
+
+    def simulated_text(self) -> str:
+        """``-6.23% ± 0.16 points (1 s.e.)``: a simulated house edge, never in a form that looks exact."""
+        return f"{pct(self.house_edge, 2)} ± {self.standard_error * 100:.2f} points (1 s.e.)"
+
+
+@dataclass
+class NotComputed:
+    """A wager (or the round) the analysis gives no figure: what it touches and why."""
+    wager: str
+    name: str
+    policy: str
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"wager": self.wager, "name": self.name, "policy": self.policy, "status": "not computed",
+                "reason": self.reason}
 
 
 def policies(game) -> list[tuple[str, dict[str, str]]]:
@@ -105,6 +153,23 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
         figs.append(Figure("+".join(required), names, label, net / len(required), net / stake, win, outcomes,
                            f"exact: engine enumerated over {res.paths} deals",
                            tuple(w for w in res.wagers if w not in required)))
+    included = {w for f in figs for w in f.includes}
+    for w in during:
+        # a wager the player may make when offered during the round: per unit made, under each policy that
+        # reaches the offer, the player making it whenever offered
+        if w in included or not _offered(game, w, options):
+            continue
+        for label, pref in policies(game):
+            res = enumerate_round(game, base, FixedStrategy(pref, offers={w: 1}), options=options, decks=decks)
+            st = res.wagers.get(w)
+            if st is None or not st.placed_prob:
+                continue
+            figs.append(Figure(w, game.wagers[w].name, f"{label}; made whenever offered",
+                               st.expected_net / st.expected_stake, None,
+                               st.outcomes.get("win", Fraction(0)) / st.placed_prob,
+                               {k: v / st.placed_prob for k, v in st.outcomes.items()},
+                               f"exact: engine enumerated over {res.paths} deals; per unit made (made in "
+                               f"{st.placed_prob} of rounds)"))
     for w in optional:
         if not _offered(game, w, options):
             continue
@@ -138,21 +203,34 @@ class Report:
     figures: list[Figure]
     notes: list[str] = field(default_factory=list)
     strategy: Any = None  # an optimal-strategy solution, when the game has one (StudSolution)
+    not_computed: list[NotComputed] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"chapter": self.chapter, "title": self.title,
                 "settings": {k: (str(v) if not isinstance(v, (bool, int, str)) or v is None else v)
                              for k, v in self.settings.items()},
-                "figures": [f.to_json() for f in self.figures], "notes": self.notes}
+                "figures": [f.to_json() for f in self.figures],
+                "not_computed": [n.to_json() for n in self.not_computed], "notes": self.notes}
+
+    def refuse(self, wager: str, name: str, reason: str, policy: str = "any") -> None:
+        if not any(n.wager == wager and n.policy == policy for n in self.not_computed):
+            self.not_computed.append(NotComputed(wager, name, policy, reason))
 
     def to_text(self) -> str:
-        lines = [f"Chapter {self.chapter}. {self.title}: exact analysis"]
+        lines = [f"Chapter {self.chapter}. {self.title}: analysis"]
         lines.append("settings: " + ", ".join(f"{k}={v}" for k, v in self.settings.items()))
         for f in self.figures:
             lines.append("")
             lines.append(f"{f.name}  [{f.policy}]")
             if f.kind == "value":
                 lines.append(f"  expected amount: ${f.expected_return} = ${dec(f.expected_return)}")
+                lines.append(f"  method: {f.method}")
+                continue
+            if not f.exact:
+                lines.append(f"  house edge {f.simulated_text()}"
+                             + ("" if f.meets_target else
+                                f"  SHORT OF THE PRECISION TARGET ({f.target * 100:.2f} points): not a figure for a "
+                                "Rules Submission"))
                 lines.append(f"  method: {f.method}")
                 continue
             lines.append(f"  expected return per unit wagered: {f.expected_return} = {dec(f.expected_return)}"
@@ -165,16 +243,44 @@ class Report:
                 lines.append(f"  includes the wagers it leads to: {', '.join(f.includes)}")
             lines.append("  outcomes: " + ", ".join(f"{k}: {dec(v, 6)}" for k, v in f.outcomes.items()))
             lines.append(f"  method: {f.method}")
+        for n in self.not_computed:
+            lines.append("")
+            lines.append(f"{n.name}  [{n.policy}]")
+            lines.append(f"  not computed: {n.reason}")
         for n in self.notes:
             lines.append("")
             lines.append("note: " + n)
         return "\n".join(lines)
 
 
+DEFAULT_PRECISION = Fraction(5, 10000)  # standard error of a simulated figure: at most 0.05 percentage points
+
+
 def analyze(game, chapter, options: dict | None = None, decks: int | None = None, rounds: int | None = None,
-            seed: int | None = None) -> Report:
+            seed: int | None = None, precision: Fraction | float | None = None) -> Report:
     """Every figure of a chapter, by the route that fits its rankings. ``rounds`` / ``seed``: the
-    simulated part of the figures (pai gow main wager and Double Down)."""
+    simulated part of the figures (pai gow main wager and Double Down); ``precision``: the standard
+    error (per unit wagered) a simulated figure must reach to count as a figure.
+
+    Every offered wager ends with a figure or in ``Report.not_computed`` with the reason."""
+    rep = _analyze(game, chapter, options, decks, rounds, seed,
+                   float(DEFAULT_PRECISION if precision is None else precision))
+    covered = {w for f in rep.figures for w in (*f.wager.split("+"), *f.includes)}
+    covered |= {n.wager for n in rep.not_computed}
+    if rep.figures or rep.not_computed:
+        from compiler.runtime.engine import Table
+
+        offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in
+                     (options or {})}
+        table = Table(game, {**offer_all, **(options or {})}, seed=0)
+        for w, d in game.wagers.items():
+            if w not in covered and table.offered(w):
+                rep.refuse(w, d.name, "no analysis route covers it (its settlement is not a paytable on its own "
+                                      "cards and no solver models the decisions it depends on)")
+    return rep
+
+
+def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
     from compiler.runtime.engine import Table
 
     options = dict(options or {})
@@ -204,7 +310,8 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
     from compiler.analysis import paigow, poker_report
 
     if paigow.is_paigow(game):
-        return paigow.analyze_paigow(game, chapter, options, {**settings, "rounds": rounds, "seed": seed})
+        return paigow.analyze_paigow(game, chapter, options, {**settings, "rounds": rounds, "seed": seed},
+                                     precision=precision)
     return poker_report.analyze(game, chapter, options, settings)
 
 

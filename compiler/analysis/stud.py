@@ -63,11 +63,12 @@ class StudGame:
     deck: list = field(default_factory=lambda: list(range(52)))
 
 
-def stud_game_from_spec(ranking: Ranking, paytables: Mapping[str, Any], *, hole: int = 3, community: int = 3,
+def stud_game_from_spec(ranking: Ranking, paytables: Mapping[str, Any], *, hole: int, community: int,
                         schedule: Sequence[Mapping[str, Any]], qualifier: str,
-                        fixed: Sequence[tuple[str, int]] = (("ante", 1), ("blind", 1)), play: str = "play",
+                        fixed: Sequence[tuple[str, int]], play: str,
                         deck: Sequence[int] | None = None) -> StudGame:
-    """Build a :class:`StudGame` from a rulespec's ``paytables`` mapping by ids."""
+    """Build a :class:`StudGame` from a rulespec's ``paytables`` mapping by ids. Every parameter
+    comes from the compiled procedure (``poker_report.stud_model_or_reason``): no defaults."""
     return StudGame(ranking, hole, community, [dict(d) for d in schedule], qualifier,
                     [(name, mult, paytables[name]) for name, mult in fixed], paytables[play],
                     list(range(52)) if deck is None else list(deck))

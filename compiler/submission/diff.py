@@ -147,8 +147,9 @@ def compare(old, new) -> SubmissionDiff:
         if (e["item"], e["cite"]) not in ea:
             d.equipment.append({"item": e["item"], "cite": e["cite"], "change": "now required",
                                 "because": e["because"]})
-    fa = {(f.wager, f.policy): f for f in analysis_of(old).figures}
-    fb = {(f.wager, f.policy): f for f in analysis_of(new).figures}
+    # exact figures only: a simulated mean is no fraction, and its move is noise within its standard error
+    fa = {(f.wager, f.policy): f for f in analysis_of(old).figures if f.exact}
+    fb = {(f.wager, f.policy): f for f in analysis_of(new).figures if f.exact}
     for key in list(fa) + [k for k in fb if k not in fa]:
         a, b = fa.get(key), fb.get(key)
         f = b or a

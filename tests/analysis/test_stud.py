@@ -28,7 +28,8 @@ _BLIND = {"royal_flush": 1000, "straight_flush": 200, "four_of_a_kind": 30, "ful
 
 def _game(deck=None):
     return stud_game_from_spec(ranking("669a", "five_card"), spec("669a")["paytables"], schedule=SCHEDULE_669A,
-                               qualifier="pair_of_10s_or_better", deck=deck)
+                               qualifier="pair_of_10s_or_better", deck=deck, hole=3, community=3,
+                               fixed=(("ante", 1), ("blind", 1)), play="play")
 
 
 def _reference(deck):

@@ -83,6 +83,9 @@ def test_analyze_refuses_bad_arguments(capsys):
     assert "--decks 0: Chapter 567 is played with 6 to 16 decks" in capsys.readouterr().err
     assert main(["analyze", WAR, "--option", "decks=abc"]) == 1
     assert "expected a whole number" in capsys.readouterr().err
+    for bad in ("0", "-1", "nan", "inf"):
+        assert main(["analyze", WAR, "--precision", bad]) == 1
+        assert f"--precision {float(bad)}: give a standard error in percentage points" in capsys.readouterr().err
 
 
 def test_settle_refuses_a_bad_option_on_the_command_line(capsys):

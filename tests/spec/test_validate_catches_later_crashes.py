@@ -292,9 +292,10 @@ def test_file_too_large_is_refused_before_reading_it_all(tmp_path: Path):
         f"(docs/spec-format.md, Limits)"]
 
 
+@pytest.mark.parametrize("doc_name", ["spec-format.md", "security.md"])
 @pytest.mark.parametrize("name", sorted(limits.LIMITS))
-def test_every_limit_is_documented_with_its_value(name):
-    doc = (ROOT / "docs" / "spec-format.md").read_text(encoding="utf-8")
+def test_every_limit_is_documented_with_its_value(name, doc_name):
+    doc = (ROOT / "docs" / doc_name).read_text(encoding="utf-8")
     limits_section = doc[doc.index("## Limits"):]
     assert f"`{name}`" in limits_section
     assert f"{limits.LIMITS[name]:,}" in limits_section.split(f"`{name}`")[1].split("\n")[0]

@@ -90,7 +90,8 @@ def test_settle_refuses_a_wager_not_offered(main, capsys, tmp_path):
     assert {r["wager"] for r in res["results"]} >= {"initial", "tie"}
     assert main(["settle", str(spec), str(rnd), "--submission", str(not_offered)]) == 1
     err = capsys.readouterr().err
-    assert err.strip() == f"{rnd}: error: the Tie wager is not offered by this casino's Rules Submission (§ 567.7(c))"
+    assert err.strip() == (f"{rnd}:4:34: error: seat 1: the Tie wager is not offered by this casino's Rules "
+                           "Submission (§ 567.7(c)) [at /positions/1/wagers/tie]")
 
 
 def test_diff_of_two_submissions(main, capsys, monkeypatch):
