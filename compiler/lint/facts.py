@@ -257,7 +257,7 @@ def fact_pattern(f: Fact) -> re.Pattern:
     elif n == 0:
         alts.append(r"\b(?:zero|no|none)\b")
     elif n in WORDS:
-        alts.append(rf"\b{WORDS[n]}\b(?!-(?:card|deck|half|quarter|third))")
+        alts.append(rf"\b{WORDS[n]}\b(?!-(?:deck|half|quarter|third))")
         if n == 1:
             # one card is often 'a card', 'the next card', 'another card'
             alts.append(r"\b(?:a single|an?|the next|the first|another)\s+(?:\w+\s+)?(?:card|die|deck|cover card)\b")

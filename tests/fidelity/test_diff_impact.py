@@ -36,7 +36,7 @@ def test_567_10_2_tie_payout_8_to_1_impact_on_the_tie_wager(tmp_path):
     assert r.returncode == 0, r.stderr
     old_edge, new_edge = _tie_edge(8, 10), _tie_edge(8, 8)
     assert f"{float(old_edge) * 100:.2f}%" == "17.83%" and f"{float(new_edge) * 100:.2f}%" == "32.77%"
-    tie = [x for x in r.stdout.splitlines() if x.strip().startswith("impact Tie wager")]
+    tie = [x for x in r.stdout.splitlines() if x.strip().startswith("impact Tie wager [any]")]
     assert len(tie) == 1, r.stdout
     assert "10 to 1 -> 8 to 1" in tie[0]
     assert f"house edge {float(old_edge) * 100:.2f}% -> {float(new_edge) * 100:.2f}%" in tie[0]
