@@ -228,5 +228,8 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
     # -- facts the data and the text both state ---------------------------------------------
     from compiler.lint.facts import fact_diagnostics
 
-    diags.extend(fact_diagnostics(doc))
+    try:
+        diags.extend(fact_diagnostics(doc))
+    except Exception as e:  # noqa: BLE001 - an error, never a traceback (tests/fuzz)
+        err("", f"validate could not check this spec (facts: {type(e).__name__}: {e}); please report it")
     return diags
