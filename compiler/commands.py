@@ -27,21 +27,32 @@ def cmd_validate(args) -> int:
 
     all_diags: list[Diagnostic] = []
     missing: list[str] = []
+    coverage: dict[str, dict] = {}
     ok = True
     for f in args.files:
         c = compile_spec(f)
         all_diags.extend(c.diagnostics)
         ok = ok and c.ok
         if c.chapter is not None:
+            from compiler.lint.facts import coverage as fact_coverage
+
+            coverage[f] = fact_coverage(c.chapter.data)
+        if c.chapter is not None:
             for m in c.chapter.data.get("missing") or ():
                 missing.append(f"{f}: note: missing from the sources: {m['cite']}: {m['what']}")
     if args.format == "json":
-        print(json.dumps({"ok": ok, "diagnostics": [d.to_dict() for d in all_diags], "missing": missing},
+        print(json.dumps({"ok": ok, "diagnostics": [d.to_dict() for d in all_diags], "missing": missing,
+                          "coverage": coverage},
                          indent=2, ensure_ascii=False))
     else:
         _print_diags(all_diags)
         for m in missing:
             print(m, file=sys.stderr)
+        for f, cov in coverage.items():
+            print(f"{f}: coverage: {cov['tied_to_data'] + cov['declared']} of {cov['numbers']} numbers and odds of "
+                  f"the text tied to data ({cov['tied_to_data']} by the data, {cov['declared']} declared in "
+                  f"'text_facts'; {len(cov['untied'])} untied; paytable cells are printed from the data)",
+                  file=sys.stderr)
         if ok:
             n = len(args.files)
             w = sum(1 for d in all_diags if d.severity == "warning")

@@ -117,10 +117,33 @@ def _game_and_selections(args):
     return mod, compiled, opts
 
 
+def _spec_of_round(path: str) -> str | None:
+    import yaml
+
+    from compiler.pipeline import spec_files
+
+    try:
+        chapter = str((yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}).get("chapter"))
+    except (OSError, yaml.YAMLError, AttributeError) as e:
+        print(f"{path}:1:1: error: cannot read the hand history: {e}", file=sys.stderr)
+        return None
+    found = [p for p in spec_files() if p.name.split("-", 1)[0] == chapter]
+    if len(found) != 1:
+        print(f"{path}:1:1: error: no single rulespec of Chapter {chapter} in rulespecs/; give SPEC ROUND",
+              file=sys.stderr)
+        return None
+    return str(found[0])
+
+
 def cmd_settle(args) -> int:
     from compiler.round_file import DecisionMissing, SettingError, check_round, diagnostic_of, load_round
     from compiler.runtime.engine import EngineError
 
+    if args.round is None:  # `settle ROUND.yaml`: the rulespec of the round's chapter
+        args.round = args.spec
+        args.spec = _spec_of_round(args.round)
+        if args.spec is None:
+            return 1
     mod, compiled = _load(args.spec)
     if mod is None:
         return 1
@@ -154,6 +177,21 @@ def cmd_settle(args) -> int:
     except (DecisionMissing, SettingError, EngineError) as e:
         print(diagnostic_of(rs, e).format(), file=sys.stderr)
         return 1
+    if getattr(args, "check", False):
+        from compiler.round_file import check_expected
+
+        diffs = check_expected(rs, result)
+        diffs += [rs.doc.diagnostic("/dealt", f"{args.round}: the hand history gives cards never dealt by the "
+                                              f"procedure: {'seat ' + str(s) if o == 'player' else o} ({z})")
+                  for o, s, z in table.shoe.unused()]
+        for d in diffs:
+            print(d.format(), file=sys.stderr)
+        if diffs:
+            return 1
+        what = ("settled as expected" if "results" in (rs.expect or {})
+                else "settled; the seats' nets as expected (no wager-by-wager expectation)")
+        print(f"{args.round}: {len(result.results)} wager{'s' if len(result.results) != 1 else ''} {what}")
+        return 0
     unused = rs.shoe().unused() if False else table.shoe.unused()
     warnings = [f"the hand history gives cards never dealt by the procedure: "
                 f"{'seat ' + str(s) if o == 'player' else o} ({z})" for o, s, z in unused]
@@ -313,8 +351,10 @@ def register(sub) -> None:
     p = sub.add_parser("settle", help="settle one round from a hand history (ROUND.yaml)",
                        description="Settle a described round: each wager's result and net with its provisions. "
                                    "The ROUND.yaml format is documented in docs/round-format.md.")
-    p.add_argument("spec", metavar="SPEC")
-    p.add_argument("round", metavar="ROUND")
+    p.add_argument("spec", metavar="SPEC", help="the rulespec (or, alone, the ROUND: its chapter's rulespec is used)")
+    p.add_argument("round", metavar="ROUND", nargs="?")
+    p.add_argument("--check", action="store_true",
+                   help="compare the settlement with the hand history's 'expect:'; exit 1 naming each difference")
     p.add_argument("--submission", metavar="FILE", help="play under this Rules Submission's selections")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
     p.add_argument("--log", action="store_true", help="print the whole log of the round")

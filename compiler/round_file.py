@@ -88,7 +88,16 @@ ROUND_SCHEMA = {
             "event": {"type": "string"}, "before": {"type": "string"}, "after": {"type": "string"},
             "seat": {"type": "integer"}, "count": {"type": "integer"}, "cards": {"type": "array", "items": {"type": "string"}},
         }}},
-        "expect": {"type": "object"},
+        # the settlement established from the rules, compared by `rulespec settle --check`
+        "expect": {"type": "object", "additionalProperties": False, "properties": {
+            "void": {"type": "boolean"},
+            "results": {"type": "array", "items": {
+                "type": "object", "required": ["seat", "wager", "outcome", "net", "cite"], "additionalProperties": False,
+                "properties": {"seat": {"type": "integer"}, "wager": {"type": "string"}, "outcome": {"type": "string"},
+                               "net": {"type": ["integer", "number", "string", "null"]}, "cite": {"type": "string"},
+                               "why": {"type": "string"}}}},
+            "net_by_seat": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
+        }},
     },
 }
 
@@ -444,3 +453,53 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
                                                     f"the round; the shoe of {decks} deck{'s' if decks != 1 else ''}"
                                                     f" holds {held}"))
     return opts, errs
+
+
+def check_expected(rs: "RoundSpec", result) -> list[Diagnostic]:
+    """Differences between a round's settlement and the settlement its hand history expects
+    (``expect:``), each positioned in the hand history and naming the round, the seat, the wager
+    and the provision. A wager settled but not expected is a difference too."""
+    doc, path = rs.doc, rs.doc.path
+    exp = rs.expect or {}
+    out: list[Diagnostic] = []
+    if not exp:
+        return [doc.diagnostic("", f"{path}: the hand history states no expected settlement ('expect:')")]
+    if "void" in exp and bool(exp["void"]) != bool(result.void):
+        out.append(doc.diagnostic("/expect/void", f"{path}: the round is {'void' if result.void else 'not void'}, "
+                                                  f"expected {'void' if exp['void'] else 'not void'}"))
+    actual = list(result.results)
+    used: set[int] = set()
+    for i, e in enumerate(exp.get("results") or ()):
+        seat, wager = e["seat"], e["wager"]
+        where = f"{path}: seat {seat}, {wager}, {e['cite']}"
+        k = next((j for j, r in enumerate(actual) if j not in used and r.seat == seat and r.wager == wager), None)
+        if k is None:
+            out.append(doc.diagnostic(f"/expect/results/{i}", f"{where}: expected {e['outcome']}, but the wager "
+                                                              "was not settled"))
+            continue
+        used.add(k)
+        r = actual[k]
+        if r.outcome != e["outcome"]:
+            out.append(doc.diagnostic(f"/expect/results/{i}/outcome",
+                                      f"{where}: outcome {r.outcome} ({'; '.join(r.cites)}), expected {e['outcome']}"))
+        want = None if e["net"] is None else Decimal(str(e["net"]))
+        got = r.net if r.priced else None
+        if want != got:
+            out.append(doc.diagnostic(f"/expect/results/{i}/net",
+                                      f"{where}: net {got if got is not None else 'not known'}, expected "
+                                      f"{want if want is not None else 'not known'}"))
+        ruled = {c.strip() for x in r.cites for c in str(x).split(";")}
+        missing = [c.strip() for c in e["cite"].split(";") if c.strip() and c.strip() not in ruled]
+        if missing:
+            out.append(doc.diagnostic(f"/expect/results/{i}/cite",
+                                      f"{where}: ruled by {'; '.join(r.cites) or 'no provision'}, expected "
+                                      f"{'; '.join(missing)}"))
+    for j, r in enumerate(actual):
+        if j not in used and "results" in exp:  # without `results:` only the seats' nets are expected
+            out.append(doc.diagnostic("/expect/results", f"{path}: seat {r.seat}, {r.wager}, {'; '.join(r.cites)}: "
+                                                         f"settled {r.outcome} (net {r.net}) but not expected"))
+    for seat, net in (exp.get("net_by_seat") or {}).items():
+        got = result.net_by_seat().get(int(seat), Decimal(0))
+        if got != Decimal(str(net)):
+            out.append(doc.diagnostic(f"/expect/net_by_seat/{seat}", f"{path}: seat {seat} net {got}, expected {net}"))
+    return out

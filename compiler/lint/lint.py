@@ -5,7 +5,8 @@
 * names: unused wagers, payouts, paytables, options, rankings (warnings);
 * paytable rows out of the ranking's order (error);
 * wagers that no rule ever settles (error: money would be left on the table);
-* options a rule reads that are not declared (caught by the name check in compiler.ir.build).
+* options a rule reads that are not declared (caught by the name check in compiler.ir.build);
+* facts stated by both the data and the provision text that disagree (compiler.lint.facts).
 """
 from __future__ import annotations
 
@@ -223,4 +224,12 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
                 last = max(last, k)
             elif h not in extra:
                 err(f"/paytables/{tid}/rows/{i}/hand", f"unknown hand {h!r} in ranking {t.get('ranking')!r}")
+
+    # -- facts the data and the text both state ---------------------------------------------
+    from compiler.lint.facts import fact_diagnostics
+
+    try:
+        diags.extend(fact_diagnostics(doc))
+    except Exception as e:  # noqa: BLE001 - an error, never a traceback (tests/fuzz)
+        err("", f"validate could not check this spec (facts: {type(e).__name__}: {e}); please report it")
     return diags

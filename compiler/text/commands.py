@@ -145,6 +145,13 @@ def cmd_diff(args) -> int:
 
     try:
         result = diff_files(args.old, args.new, chapter=args.chapter)
+        if getattr(args, "impact", False):
+            from .impact import impact
+
+            if not all(str(p).endswith((".yaml", ".yml")) for p in (args.old, args.new)):
+                raise TextError("--impact compares two rulespecs (YAML files)", args.new)
+            for cd in result.chapters:
+                cd.impact = impact(args.old, args.new, cd.data, decks=args.decks)
         if args.amendment:
             _write(format_amendment(result, html=args.format == "html", as_json=args.format == "json"),
                    args.output)
@@ -225,6 +232,9 @@ def register(sub) -> None:
     p.add_argument("--format", choices=("text", "json", "html"), default="text")
     p.add_argument("--amendment", action="store_true",
                    help="print the change as a Bulletin amendment (**new**, **[deleted]**, * * * * *)")
+    p.add_argument("--impact", action="store_true",
+                   help="two rulespecs: also each wager's house edge and hit frequency before -> after")
+    p.add_argument("--decks", type=int, help="with --impact: decks in the dealing shoe (default: the spec's default)")
     p.add_argument("-o", "--output")
     p.set_defaults(handler=cmd_diff)
 

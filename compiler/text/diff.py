@@ -30,7 +30,9 @@ KINDS = ("added", "removed", "amended", "renumbered", "moved", "no substantive c
 NOT_SUBSTANTIVE = ("unchanged", "no substantive change", "elided", "cut")
 CUT_NOTE = "not compared: {side} is cut short here (the page ends mid-text)"
 ELIDED_NOTE = "* * * * *: text of the base regulation the amendment leaves unchanged, not in the sources (not compared)"
-DATA_KEYS = ("paytables", "options", "cards", "wagers")
+# the executable parts of a rulespec, compared data path by data path and reported by provision
+DATA_KEYS = ("table", "cards", "change_intervals", "rankings", "wagers", "payouts", "paytables", "options",
+             "constraints", "meters", "procedure", "irregularities", "house_ways", "requirements")
 
 
 @dataclass
@@ -73,6 +75,7 @@ class ChapterDiff:
     scope: Optional[str]
     changes: list[Change]
     data: list[dict] = field(default_factory=list)
+    impact: Optional[list[dict]] = None   # rulespec diff --impact: each wager's figures before -> after
     old_items: list[FlatItem] = field(default_factory=list)
     new_items: list[FlatItem] = field(default_factory=list)
 
@@ -503,12 +506,49 @@ def _walk(a: Any, b: Any, path: str, out: list[dict]) -> None:
 
 
 def data_diff(a: dict, b: dict) -> list[dict]:
-    """Path-by-path comparison of the structured data of two rulespecs."""
+    """Path-by-path comparison of the executable parts of two rulespecs; each change carries the
+    provision it implements (the nearest ``cite`` on its path, in the new spec or else the old)
+    and the part it belongs to (payouts, paytables, options, procedure, ...)."""
     out: list[dict] = []
     for key in DATA_KEYS:
         if key in a or key in b:
             _walk(a.get(key) or {}, b.get(key) or {}, key, out)
+    for d in out:
+        d["part"] = d["path"].split(".", 1)[0].split("[", 1)[0]
+        d["cite"] = _cite_on_path(b, d["path"]) or _cite_on_path(a, d["path"])
+        if d["part"] == "payouts":
+            pid = d["path"].split(".")[1] if "." in d["path"] else None
+            names = [w.get("name") or wid for wid, w in ((b.get("wagers") or a.get("wagers") or {}).items())
+                     if isinstance(w, dict) and w.get("pays") == pid]
+            if names:
+                d["wagers"] = names
     return out
+
+
+_PATH_TOKEN = re.compile(r"\.?([^.\[\]]+)|\[([0-9]+)\]")
+
+
+def _cite_on_path(spec: dict, path: str) -> Optional[str]:
+    """The nearest ``cite`` along a data path (``payouts.tie.odds``, ``procedure.settle.rules[0]``)."""
+    node: Any = spec
+    cite = None
+    for m in _PATH_TOKEN.finditer(path):
+        key, idx = m.group(1), m.group(2)
+        if isinstance(node, dict) and isinstance(node.get("cite"), str):
+            cite = node["cite"]
+        if idx is not None:
+            node = node[int(idx)] if isinstance(node, list) and int(idx) < len(node) else None
+        elif isinstance(node, dict):
+            node = node.get(key)
+        elif isinstance(node, list):  # a keyed list (ids, hands, names)
+            node = (_keyed(node) or {}).get(key)
+        else:
+            node = None
+        if node is None:
+            break
+    if isinstance(node, dict) and isinstance(node.get("cite"), str):
+        cite = node["cite"]
+    return cite
 
 
 # ------------------------------------------------------------------------ output
@@ -571,16 +611,53 @@ def format_text(result: DiffResult) -> str:
                     out.append(f"      {_words_text(c.words)}")
             for cell in c.cells:
                 out.append(f"      {_cell_text(cell)}")
-        for d in cd.data:
-            if d["change"] == "changed":
-                out.append(f"  data {d['path']}: {d['old']!r} -> {d['new']!r}")
-            else:
-                out.append(f"  data {d['path']}: {d['change']}")
+        if cd.data:
+            out.append("  executable changes, by provision:")
+        for cite, items in _by_provision(cd.data):
+            out.append(f"    {cite}:")
+            for d in items:
+                what = d["path"]
+                if d.get("wagers"):
+                    what += f" ({', '.join(d['wagers'])})"
+                if d["change"] == "changed":
+                    out.append(f"      {d['part']}: {what}: {_val(d['old'])} -> {_val(d['new'])}")
+                elif d["change"] == "added":
+                    out.append(f"      {d['part']}: {what}: added {_val(d['new'])}")
+                else:
+                    out.append(f"      {d['part']}: {what}: removed {_val(d['old'])}")
+        for w in getattr(cd, "impact", None) or ():
+            parts = [f"{p['old']} -> {p['new']}" for p in w.get("payouts") or ()]
+            parts += [f"{k.replace('_', ' ')} {_pct(w[k]['old'])} -> {_pct(w[k]['new'])}"
+                      for k in ("house_edge", "hit_frequency") if w.get(k)]
+            out.append(f"  impact {w['name']} [{w['policy']}]: " + "; ".join(parts)
+                       + ("" if w.get("changed") else " (unchanged)"))
         s = cd.summary()
         if not cd.substantive:
             out.append("  no substantive change")
         out.append("summary: " + ", ".join(f"{v} {k}" for k, v in s.items()))
     return "\n".join(out) + "\n"
+
+
+def _by_provision(data: list[dict]) -> list[tuple[str, list[dict]]]:
+    groups: dict[str, list[dict]] = {}
+    for d in data:
+        groups.setdefault(d.get("cite") or "(no citation)", []).append(d)
+    return list(groups.items())
+
+
+def _val(v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    return json.dumps(v, ensure_ascii=False, default=str)
+
+
+def _pct(v: Optional[str]) -> str:
+    if v is None:
+        return "none"
+    from fractions import Fraction
+
+    f = Fraction(v)
+    return f"{float(f * 100):.2f}%"
 
 
 def to_dict(result: DiffResult) -> dict:
@@ -594,7 +671,8 @@ def to_dict(result: DiffResult) -> dict:
             "summary": cd.summary(),
             "changes": [{k: v for k, v in asdict(c).items()} | {"cite": c.cite} for c in cd.changes],
             "data": cd.data,
-        } for cd in result.chapters],
+        } | ({"impact": cd.impact} if getattr(cd, "impact", None) is not None else {})
+            for cd in result.chapters],
     }
 
 

@@ -84,6 +84,10 @@ def test_a_wager_settled_on_the_dealers_cards_is_not_computed_by_the_paytable_ro
     text = text.replace("  - id: first_decision\n", "  - {id: deal_dealer, do: deal, to: dealer, zone: cards, count: 1, "
                                                     "face: down, cite: § 901.6(a)}\n  - id: first_decision\n", 1)
     text = text.replace("when: \"has(bet_3) and at_least(", "when: \"has(bet_3) and count(dealer.cards) == 1 and at_least(", 1)
+    # the added condition is not in the fixture's text: declared (compiler/lint/facts.py; `untied:` ends the file)
+    assert text.rstrip().splitlines()[-1].startswith("  - {at: ")
+    text = text.rstrip() + ("\n  - {at: /procedure/8/rules/4/when, why: a condition added by this test}"
+                            "\n  - {at: /procedure/3/count, why: a deal added by this test}\n")
     rep = _load(tmp_path, text)
     refused = _by_wager(rep)
     assert "bet_3" in refused and "dealer.cards" in refused["bet_3"].reason

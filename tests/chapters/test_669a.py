@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -19,7 +20,6 @@ from chapters.provisions import Coverage, numbered_provisions
 from compiler.lang.citations import expand, parse_citation
 from compiler.lang.rules import compile_expr
 from compiler.pipeline import load_game
-from compiler.round_file import load_round
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import CallbackStrategy, Context, RefusedError, Strategy, Table
 from compiler.runtime.shoe import ScriptedShoe
@@ -792,35 +792,24 @@ def test_669a_money_is_conserved_over_a_session_of_six_players_with_every_wager(
     assert t.ledger.meters > 0 and hits["win"] > 0
 
 
-ROUND_NETS = {
-    "669a-raises-at-each-street.yaml": {1: "60", 2: "80", 4: "-15", 5: "275"},
-    "669a-fold-with-bonus-wagers.yaml": {1: "20", 3: "14", 6: "355"},
-    "669a-envy-bonus.yaml": {1: "4", 2: "2470", 4: "180", 5: "40"},
-    "669a-progressive-jackpot.yaml": {1: "139", 3: "31286.65", 6: "720"},  # meter $31,250 + $1.65
-    "669a-stub-count-wrong.yaml": {2: "0", 5: "0"},
-    "669a-information-exchanged.yaml": {2: "-45", 3: "10"},
-    "669a-automated-shoe-jam.yaml": {1: "0", 4: "0"},
-}
+# Each round file's seat nets, worked out by hand, are in the round file itself (`expect:`, issue
+# 13.3), settled and compared by tests/fidelity/test_rounds.py (`rulespec settle --check`, which also
+# fails on cards the hand history gives but the procedure never deals). The hand arithmetic:
+#    raises: seat 1 trips K (Ante +5, Play 15 x 3 = 45, Blind +5, Pair Plus +5); seat 2 trips 7
+#    (10 + 20 x 3 + 10); seat 4 no pair (-15); seat 5 Pair Plus straight flush 10 x 40 less 125.
+#    fold: seat 3 -5 -5 -1 + 25; seat 6 full house 10 + 30 x 6 + 10 x 4 + 5 x 25.
+#    envy: seat 1 -20 -1 + 25; seat 2 -25 + 2,495; seat 4 5+5+45+5-5+125; seat 5 5 + 30 + 5.
+#    jackpot: seat 3 10 + 30 + 0 + (31,251.65 - 5); seat 1 5+30+5-1+100; seat 6 -125 + 345 + 500.
+#    information: seat 2 -(10+10+5+20); seat 3 pair of 10s 5 + 5 + 0.
 
 
-@pytest.mark.parametrize("name", sorted(ROUND_NETS))
-def test_669a_round_files_settle_to_the_nets_worked_out_by_hand(mod, name):
-    """Seat nets of each round file, worked out by hand in the file's comment and here:
-    raises: seat 1 trips K (Ante +5, Play 15 x 3 = 45, Blind +5, Pair Plus +5); seat 2 trips 7
-    (10 + 20 x 3 + 10); seat 4 no pair (-15); seat 5 Pair Plus straight flush 10 x 40 less 125.
-    fold: seat 3 -5 -5 -1 + 25; seat 6 full house 10 + 30 x 6 + 10 x 4 + 5 x 25.
-    envy: seat 1 -20 -1 + 25; seat 2 -25 + 2,495; seat 4 5+5+45+5-5+125; seat 5 5 + 30 + 5.
-    jackpot: seat 3 10 + 30 + 0 + (31,251.65 - 5); seat 1 5+30+5-1+100; seat 6 -125 + 345 + 500.
-    information: seat 2 -(10+10+5+20); seat 3 pair of 10s 5 + 5 + 0."""
-    rs = load_round(f"{ROUNDS}/{name}")
-    t = mod.new_table(rs.options, shoe=rs.shoe())
-    t.first_after_shuffle = rs.first_after_shuffle
-    t.game_beginning = False
-    t.meters.update(rs.meters)
-    res = t.play_round(rs.bets, rs.strategy(), rs.events, new_dealer=rs.new_dealer, players=rs.players or None)
-    assert {s: str(v.normalize()) if v else "0" for s, v in res.net_by_seat().items()} == \
-        {s: str(D(v).normalize()) if D(v) else "0" for s, v in ROUND_NETS[name].items()}
-    assert t.shoe.unused() == []
+def test_every_669a_round_file_states_its_expected_settlement():
+    import yaml
+
+    names = sorted(Path(ROUNDS).glob("669a-*.yaml"))
+    assert names
+    for p in names:
+        assert (yaml.safe_load(p.read_text(encoding="utf-8")).get("expect") or {}).get("net_by_seat"), p.name
 
 
 def test_every_numbered_provision_is_covered(data):

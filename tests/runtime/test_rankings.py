@@ -1,5 +1,6 @@
 """Tests of the generic ranking evaluator (compiler/runtime/rankings.py) on the rankings of
-chapters 669a and 670a written as data (tests/fixtures/rankings/*.yaml).
+chapters 669a and 670a as the rulespecs themselves write them (rulespecs/669a-*.yaml, 670a-*.yaml),
+not copies of them.
 
 Cross-checks by independent routes: exhaustive category counts against combinatorial
 formulas written here, and an independent reference evaluator (written below from the
@@ -19,11 +20,12 @@ import yaml
 from compiler.runtime.cards import JOKER, parse_cards
 from compiler.runtime.rankings import Ranking, RankingError
 
-FIX = Path(__file__).resolve().parents[1] / "fixtures" / "rankings"
+RULESPECS = Path(__file__).resolve().parents[2] / "rulespecs"
 
 
 def _load(ch):
-    return yaml.safe_load((FIX / f"{ch}.yaml").read_text())
+    (path,) = RULESPECS.glob(f"{ch}-*.yaml")
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
 SPEC669 = _load("669a")

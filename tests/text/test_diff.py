@@ -121,7 +121,7 @@ def test_structured_data_diff_of_two_specs(specs, tmp_path):
     pa.write_text(dump_yaml(a))
     pb.write_text(dump_yaml(b))
     out = format_text(diff_files(str(pa), str(pb)))
-    assert "data options.play_multiple.max: 3 -> 4" in out
+    assert "options: options.play_multiple.max: 3 -> 4" in out  # under its provision (issue 13.2)
 
 
 def test_cli_diff_json_and_exit_status():

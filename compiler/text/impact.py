@@ -1,0 +1,61 @@
+"""``rulespec diff --impact``: what an amendment of a rulespec does to players.
+
+For two rulespecs of one chapter, every wager's figures of the existing analysis
+(``compiler.analysis.report.analyze``, its public entry point) before and after: house edge and hit
+frequency as exact fractions, with the payout changes of that wager.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Optional
+
+from .errors import TextError
+
+
+def _report(path: str, decks: Optional[int] = None):
+    from compiler.analysis.report import analyze
+    from compiler.pipeline import load_game
+    from compiler.spec.diagnostics import DiagnosticError
+
+    try:
+        mod, compiled = load_game(path)
+    except DiagnosticError as e:
+        first = e.diagnostics[0].format() if e.diagnostics else "invalid rulespec"
+        raise TextError(f"no impact: this rulespec is not valid ({len(e.errors)} error"
+                        f"{'s' if len(e.errors) != 1 else ''}; first: {first})", path) from None
+    try:
+        return analyze(mod.GAME, compiled.chapter, decks=decks), compiled.chapter.data
+    except ValueError as e:
+        raise TextError(f"no impact: {e}", path) from None
+
+
+def _frac(v: Optional[Fraction]) -> Optional[str]:
+    return None if v is None else str(Fraction(v))
+
+
+def impact(old: str, new: str, data_changes: list[dict], decks: Optional[int] = None) -> list[dict]:
+    """One entry per wager figure (wager, policy) of either side: old and new house edge and hit
+    frequency (fractions as strings; None where a side has no such figure)."""
+    ra, da = _report(old, decks)
+    rb, db = _report(new, decks)
+    fa = {(f.wager, f.policy): f for f in ra.figures if getattr(f, "kind", "return") == "return"}
+    fb = {(f.wager, f.policy): f for f in rb.figures if getattr(f, "kind", "return") == "return"}
+    wagers = {**(da.get("wagers") or {}), **(db.get("wagers") or {})}
+    out: list[dict[str, Any]] = []
+    for key in list(fa) + [k for k in fb if k not in fa]:
+        a, b = fa.get(key), fb.get(key)
+        f = b or a
+        pays = {w.get("pays") for wid, w in wagers.items() if wid in key[0].split("+") and isinstance(w, dict)}
+        payouts = [{"payout": d["path"].split(".")[1], "old": d.get("old"), "new": d.get("new")}
+                   for d in data_changes if d.get("part") == "payouts" and d["change"] == "changed"
+                   and d["path"].split(".")[1] in pays]
+        entry = {
+            "wager": key[0], "name": f.name, "policy": key[1], "payouts": payouts,
+            "house_edge": {"old": _frac(a.house_edge if a else None), "new": _frac(b.house_edge if b else None)},
+            "hit_frequency": {"old": _frac(a.hit_frequency if a else None),
+                              "new": _frac(b.hit_frequency if b else None)},
+        }
+        entry["changed"] = entry["house_edge"]["old"] != entry["house_edge"]["new"] or \
+            entry["hit_frequency"]["old"] != entry["hit_frequency"]["new"]
+        out.append(entry)
+    return out

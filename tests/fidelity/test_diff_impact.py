@@ -1,0 +1,100 @@
+"""rulespec diff OLD.yaml NEW.yaml: executable changes by provision, and --impact (issue 13.2)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+WAR = Path("rulespecs/567-war.yaml").read_text(encoding="utf-8")
+DATA_10, DATA_8 = "tie: {odds: 10 to 1, cite: § 567.10(2)}", "tie: {odds: 8 to 1, cite: § 567.10(2)}"
+TEXT_10, TEXT_8 = "A Tie wager shall be paid at odds of 10 to 1.", "A Tie wager shall be paid at odds of 8 to 1."
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "compiler.cli", *args], capture_output=True, text=True)
+
+
+def _tie_edge(decks: int, odds: int) -> Fraction:
+    """Counted: the player's and the dealer's cards come from one shoe of 52d cards; the dealer's card
+    has the player's rank in 4d - 1 of the 52d - 1 cards left. A tie pays `odds`, anything else loses."""
+    p = Fraction(4 * decks - 1, 52 * decks - 1)
+    return -(odds * p - (1 - p))
+
+
+def _amended(tmp_path):
+    assert DATA_10 in WAR and TEXT_10 in WAR
+    new = tmp_path / "567-war.yaml"
+    new.write_text(WAR.replace(DATA_10, DATA_8).replace(TEXT_10, TEXT_8), encoding="utf-8")
+    return new
+
+
+def test_567_10_2_tie_payout_8_to_1_impact_on_the_tie_wager(tmp_path):
+    new = _amended(tmp_path)
+    r = _run("diff", "--impact", "--decks", "8", "rulespecs/567-war.yaml", str(new))
+    assert r.returncode == 0, r.stderr
+    old_edge, new_edge = _tie_edge(8, 10), _tie_edge(8, 8)
+    assert f"{float(old_edge) * 100:.2f}%" == "17.83%" and f"{float(new_edge) * 100:.2f}%" == "32.77%"
+    tie = [x for x in r.stdout.splitlines() if x.strip().startswith("impact Tie wager [any]")]
+    assert len(tie) == 1, r.stdout
+    assert "10 to 1 -> 8 to 1" in tie[0]
+    assert f"house edge {float(old_edge) * 100:.2f}% -> {float(new_edge) * 100:.2f}%" in tie[0]
+    # the Initial wager does not change
+    assert all("(unchanged)" in x for x in r.stdout.splitlines() if x.strip().startswith("impact Initial wager"))
+
+
+def test_567_10_2_impact_in_json_is_exact(tmp_path):
+    new = _amended(tmp_path)
+    r = _run("diff", "--impact", "--format", "json", "rulespecs/567-war.yaml", str(new))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    (ch,) = data["chapters"]
+    tie = [w for w in ch["impact"] if w["wager"] == "tie"]
+    assert len(tie) == 1
+    decks = 6  # the spec's default (options.decks.default), read here from the YAML itself
+    assert "    default: 6\n    cite: § 567.3(a); § 567.3(c)" in WAR
+    assert Fraction(tie[0]["house_edge"]["old"]) == _tie_edge(decks, 10)
+    assert Fraction(tie[0]["house_edge"]["new"]) == _tie_edge(decks, 8)
+    p = Fraction(4 * decks - 1, 52 * decks - 1)
+    assert Fraction(tie[0]["hit_frequency"]["old"]) == p == Fraction(tie[0]["hit_frequency"]["new"])
+    assert tie[0]["payouts"] == [{"payout": "tie", "old": "10 to 1", "new": "8 to 1"}]
+
+
+def test_executable_changes_are_reported_by_provision(tmp_path):
+    new = _amended(tmp_path)
+    r = _run("diff", "rulespecs/567-war.yaml", str(new))
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    k = out.index("    § 567.10(2):")
+    assert "payouts.tie.odds" in out[k + 1] and out[k + 1].endswith("10 to 1 -> 8 to 1")
+
+
+def test_a_data_only_change_is_substantive_and_names_its_provision(tmp_path):
+    """The issue's report: a payout changed in the data only was 'no substantive change'."""
+    new = tmp_path / "567-war.yaml"
+    new.write_text(WAR.replace(DATA_10, DATA_8), encoding="utf-8")
+    r = _run("diff", "--format", "json", "rulespecs/567-war.yaml", str(new))
+    (ch,) = json.loads(r.stdout)["chapters"]
+    assert ch["substantive"]
+    assert [(d["cite"], d["part"], d["old"], d["new"]) for d in ch["data"]] == [("§ 567.10(2)", "payouts", "10 to 1", "8 to 1")]
+    # and --impact refuses a spec validate refuses (its text and data disagree), positioned
+    r = _run("diff", "--impact", "rulespecs/567-war.yaml", str(new))
+    assert r.returncode == 1 and "no impact" in r.stderr
+
+
+def test_procedure_rules_irregularities_and_requirements_changes_are_reported(tmp_path):
+    changes = [
+        ("then: lose initial; lose tie\n", "then: lose initial; push tie\n", "procedure", "§ 567.9(a)(1)"),
+        ("{cite: § 567.11(b), then: use card}", "{cite: § 567.11(b), then: discard card}", "irregularities", "§ 567.11(b)"),
+        ("text: players may not touch any card other than a cover card}", "text: players may touch no card}",
+         "requirements", "§ 567.8(e)"),
+        ("    minimum: 6\n    maximum: 16\n", "    minimum: 6\n    maximum: 14\n", "options", "§ 567.3(a); § 567.3(c)"),
+    ]
+    for old, new_s, part, cite in changes:
+        assert old in WAR, old
+        new = tmp_path / "567-war.yaml"
+        new.write_text(WAR.replace(old, new_s, 1), encoding="utf-8")
+        r = _run("diff", "--format", "json", "rulespecs/567-war.yaml", str(new))
+        (ch,) = json.loads(r.stdout)["chapters"]
+        assert [(d["part"], d["cite"]) for d in ch["data"]] == [(part, cite)], (old, ch["data"])

@@ -1,0 +1,218 @@
+"""One source of truth: a fact both the data and the provision text state cannot change in one
+place only (compiler/lint/facts.py). The mutations are generated from each rulespec, so a chapter
+added later is covered too."""
+from __future__ import annotations
+
+import copy
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+import dataclasses
+
+from compiler.lint.facts import _blank_cites, analyse, fact_diagnostics, fact_pattern, passages
+from compiler.pipeline import compile_spec, spec_files
+from compiler.spec.loader import load_document
+from compiler.text.render import render_text
+
+SPECS = spec_files()
+
+
+def _get(data, pointer):
+    node = data
+    for tok in pointer.split("/")[1:]:
+        tok = tok.replace("~1", "/").replace("~0", "~")
+        node = node[int(tok)] if isinstance(node, list) else node[tok]
+    return node
+
+
+def _set(data, pointer, value):
+    *head, last = pointer.split("/")[1:]
+    node = _get(data, "/" + "/".join(head)) if head else data
+    last = last.replace("~1", "/").replace("~0", "~")
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+
+
+def _other(fact, texts):
+    """A value of the same kind that none of the cited texts states (as the lint reads them)."""
+    for k in range(1, 200):
+        if fact.kind == "odds":
+            a, b = fact.value.split(" to ")
+            v = f"{int(a) + k} to {b}"
+        else:
+            v = fact.value + k
+        pat = fact_pattern(dataclasses.replace(fact, value=v))
+        if not any(pat.search(_blank_cites(t)) for t in texts):
+            return v
+    return None
+
+
+def _cited_texts(data, fact):
+    index = passages(data)
+    return [x.text for c in fact.cites for x in index.get(c.key(), ())]
+
+
+def _case_ids():
+    out = []
+    for path in SPECS:
+        doc = load_document(str(path))
+        res = analyse(doc.data)
+        seen = set()
+        for t in res.ties:
+            key = (t.fact.pointer, t.fact.span)
+            if t.fact.kind in ("odds", "number", "amount") and key not in seen:
+                seen.add(key)
+                at = f"{t.fact.pointer}@{t.fact.span[0]}" if t.fact.span else t.fact.pointer
+                out.append(pytest.param(path, at, id=f"{path.stem}{at}"))
+    return out
+
+
+CASES = _case_ids()
+
+
+def test_every_chapter_with_text_numbers_has_tied_facts():
+    chapters = {c.values[0].stem for c in CASES}
+    for path in SPECS:
+        res = analyse(load_document(str(path)).data)
+        if res.numbers:
+            assert path.stem in chapters, f"{path.name}: no fact of the data is tied to its text"
+
+
+def _fact_at(res, at):
+    pointer, _, start = at.partition("@")
+    ties = [t for t in res.ties if t.fact.pointer == pointer
+            and (t.fact.span[0] if t.fact.span else None) == (int(start) if start else None)]
+    return pointer, ties
+
+
+def _set_fact(data, fact, new):
+    if fact.span is None:
+        _set(data, fact.pointer, new)
+    else:
+        s = _get(data, fact.pointer)
+        a, b = fact.span
+        _set(data, fact.pointer, s[:a] + str(new) + s[b:])
+
+
+def _errors_and_notes(path, text):
+    doc = load_document(str(path), text)
+    diags = fact_diagnostics(doc)
+    return doc, diags
+
+
+@pytest.mark.parametrize("path,at", CASES)
+def test_changing_the_data_fails_at_the_data_and_the_text(path, at):
+    doc = load_document(str(path))
+    res = analyse(doc.data)
+    pointer, ties = _fact_at(res, at)
+    fact = ties[0].fact
+    new = _other(fact, _cited_texts(doc.data, fact))
+    assert new is not None
+    data = copy.deepcopy(doc.data)
+    _set_fact(data, fact, new)
+    _, diags = _errors_and_notes(path, yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    errors = [d for d in diags if d.severity == "error" and d.pointer == pointer]
+    assert errors, f"changing {pointer} to {new!r} in {path.name} went unnoticed"
+    notes = [d for d in diags if d.severity == "note" and f"[{pointer}]" in d.message]
+    assert notes and notes[0].pointer.startswith("/provisions/")
+
+
+@pytest.mark.parametrize("path,at", CASES)
+def test_changing_the_text_fails_at_the_data_and_the_text(path, at):
+    doc = load_document(str(path))
+    res = analyse(doc.data)
+    pointer, ties = _fact_at(res, at)
+    fact = ties[0].fact
+    new = _other(fact, _cited_texts(doc.data, fact))
+    data = copy.deepcopy(doc.data)
+    # every place the text states the fact now states another value
+    for t in sorted(ties, key=lambda t: -t.span[0]):
+        s = _get(data, t.passage.pointer)
+        a, b = t.span
+        if s[a:b] == t.passage.text[a:b]:
+            _set(data, t.passage.pointer, s[:a] + (f"${new:,}" if fact.kind == "amount" else str(new)) + s[b:])
+    _, diags = _errors_and_notes(path, yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    assert any(d.severity == "error" and d.pointer == pointer for d in diags), \
+        f"changing the text of {ties[0].passage.cite} ({fact.value!r}) in {path.name} went unnoticed"
+    assert any(d.severity == "note" and d.pointer in {t.passage.pointer for t in ties} | {
+        x.pointer for c in fact.cites for x in passages(doc.data).get(c.key(), ())} for d in diags)
+
+
+def _paytable_cells():
+    out = []
+    for path in SPECS:
+        data = load_document(str(path)).data
+        for tid, t in (data.get("paytables") or {}).items():
+            out.append(pytest.param(path, tid, id=f"{path.stem}-{tid}"))
+    return out
+
+
+@pytest.mark.parametrize("path,tid", _paytable_cells())
+def test_changing_a_paytable_cell_changes_the_rendered_text(path, tid):
+    data = load_document(str(path)).data
+    printed = any(tb.get("paytable") == tid for _, tb in _tables(data.get("provisions") or ()))
+    before = render_text(data)
+    changed = copy.deepcopy(data)
+    row = changed["paytables"][tid]["rows"][0]
+    cell = row["pays"][0] if isinstance(row["pays"], list) else row["pays"]
+    new = "7777 to 1" if cell != "7777 to 1" else "7778 to 1"
+    if isinstance(row["pays"], list):
+        row["pays"][0] = new
+    else:
+        row["pays"] = new
+    after = render_text(changed)
+    assert (before != after) == printed
+    if printed:
+        assert "7777" in after
+
+
+def _tables(nodes):
+    for n in nodes:
+        for t in n.get("tables") or ():
+            yield n, t
+        yield from _tables(n.get("children") or ())
+        for d in n.get("definitions") or ():
+            yield from _tables(d.get("children") or ())
+
+
+def test_567_10_2_tie_payout_changed_in_the_data_fails_validate_at_both_places(tmp_path):
+    src = Path("rulespecs/567-war.yaml").read_text(encoding="utf-8")
+    assert "tie: {odds: 10 to 1, cite: § 567.10(2)}" in src
+    bad = tmp_path / "567-war.yaml"
+    bad.write_text(src.replace("tie: {odds: 10 to 1, cite: § 567.10(2)}", "tie: {odds: 8 to 1, cite: § 567.10(2)}"),
+                   encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "compiler.cli", "validate", str(bad)], capture_output=True, text=True)
+    assert r.returncode == 1
+    lines = r.stderr.splitlines()
+    data_line = 1 + src.splitlines().index("  tie: {odds: 10 to 1, cite: § 567.10(2)}")
+    text_line = 1 + src.splitlines().index("    text: A Tie wager shall be paid at odds of 10 to 1.")
+    assert any(re.match(rf".*567-war.yaml:{data_line}:\d+: error: .*§ 567.10\(2\).* \[at /payouts/tie/odds\]$", x)
+               for x in lines), r.stderr
+    assert any(re.match(rf".*567-war.yaml:{text_line}:\d+: note: .*\[at /provisions/.*/text\]$", x) for x in lines), r.stderr
+
+
+def test_567_10_2_tie_payout_changed_in_the_text_fails_validate_at_both_places(tmp_path):
+    src = Path("rulespecs/567-war.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "567-war.yaml"
+    bad.write_text(src.replace("A Tie wager shall be paid at odds of 10 to 1.", "A Tie wager shall be paid at odds of 8 to 1."),
+                   encoding="utf-8")
+    c = compile_spec(bad)
+    assert not c.ok
+    assert any(d.pointer == "/payouts/tie/odds" and d.is_error for d in c.diagnostics)
+    assert any(d.severity == "note" and d.pointer.startswith("/provisions/") for d in c.diagnostics)
+
+
+def test_untied_names_only_pointers_of_the_spec(tmp_path):
+    src = Path("rulespecs/567-war.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "567-war.yaml"
+    bad.write_text(src.replace("at: /options/adjacent_positions/minimum", "at: /options/adjacent_positions/minimun"),
+                   encoding="utf-8")
+    c = compile_spec(bad)
+    assert any(d.is_error and d.pointer == "/untied/0/at" for d in c.diagnostics)
