@@ -400,9 +400,9 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                      f"expected total wagered per unit {game.wagers[model.base[0][0]].name}: "
                      f"{sol.expected_wager} = {float(sol.expected_wager):.6f}")
     else:
-        sol = None
+        sol, deal_why = None, ""
         if any(facts[w].chosen_by for w in game.wagers):
-            sol, bets = _deal_route(game, steps, facts, {**offer_all, **options})
+            sol, bets, deal_why = _deal_route(game, steps, facts, {**offer_all, **options})
         if sol is not None:
             ids = [w for w in game.wagers if w in sol.net]
             judged = {w for w in game.wagers if facts[w].chosen_by or (w in ids and facts[w].placed_by)}
@@ -421,7 +421,8 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             if sol is not None:
                 break
             if facts[w].chosen_by:  # what a player's decision acts on
-                rep.refuse(w, d.name, f"the game's decisions are not modelled: {why_not}")
+                rep.refuse(w, d.name, f"the game's decisions are not modelled: {why_not}"
+                           + (f"; the deal-class route: {deal_why}" if deal_why else ""))
             elif facts[w].placed_by:
                 rep.refuse(w, d.name, paytable_refusal(game, facts[w], flags, w)[0])
     dists = _DISTS  # enumerations are shared by every analysis of the process (same ranking, k, deck)
@@ -517,18 +518,18 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
 
 
 def _deal_route(game, steps, facts, options):
-    """(deal-class solution or None, the unit bets it assumes): one unit of every required wager placed
+    """(deal-class solution or None, the unit bets it assumes, the reason it refused): one unit of every required wager placed
     before the deal and of every such wager a decision acts on."""
     from compiler.analysis import deals
 
     bets = {w: 1 for w, d in game.wagers.items()
             if d.placed != "during_round" and (d.required or facts[w].chosen_by)}
     if not bets:
-        return None, bets
+        return None, bets, "no wager is placed before the deal"
     try:
-        return deals.solve(game, steps, _deck(game), options, bets), bets
-    except deals.Refused:
-        return None, bets
+        return deals.solve(game, steps, _deck(game), options, bets), bets, ""
+    except deals.Refused as e:
+        return None, bets, str(e)
 
 
 def rep_refused(rep) -> set:
