@@ -24,6 +24,8 @@ file of ``rulespecs/submissions/``: ``{generated/submissions/<stem>.md|.html: te
 """
 from __future__ import annotations
 
+import dataclasses
+
 import datetime
 import re
 from dataclasses import dataclass, field
@@ -628,17 +630,19 @@ def _report_fields(report) -> dict:
     """What a document shows of an analysis report, as plain exact data (compiler/cache.py stores it)."""
     return {"chapter": report.chapter, "title": report.title, "settings": dict(report.settings),
             "notes": list(report.notes),
-            "figures": [{k: getattr(f, k) for k in ("wager", "name", "policy", "expected_return",
-                                                    "per_total_wagered", "hit_frequency", "outcomes", "method",
-                                                    "includes", "kind")} for f in report.figures]}
+            # every field of a Figure, so a field added to it can never be lost on the way through the cache
+            "figures": [{fl.name: getattr(f, fl.name) for fl in dataclasses.fields(f)} for f in report.figures],
+            "not_computed": [{fl.name: getattr(n, fl.name) for fl in dataclasses.fields(n)}
+                             for n in report.not_computed]}
 
 
 def _report_from(fields: dict):
-    from compiler.analysis.report import Figure, Report
+    from compiler.analysis.report import Figure, NotComputed, Report
 
     return Report(fields["chapter"], fields["title"], fields["settings"],
                   [Figure(**{**f, "includes": tuple(f["includes"])}) for f in fields["figures"]],
-                  list(fields["notes"]))
+                  list(fields["notes"]),
+                  not_computed=[NotComputed(**n) for n in fields["not_computed"]])
 
 
 def _frac(x: Fraction) -> str:
