@@ -22,6 +22,7 @@ check: $(STAMP)
 
 # every core (pytest-xdist); the tests sharing the build of the committed tree run on one worker
 test: $(STAMP)
+	@sh tests/people/install-browser.sh
 	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 bench: $(STAMP)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from compiler.codegen.generate import HTML_ENV, PY_ENV, render_game_module
 from compiler.ir.model import Chapter
+from compiler.render.pdf import filed_pdfs
 from compiler.pipeline import ROOT, Compiled, compile_spec, spec_files
 from compiler.runtime.money import parse_odds
 
@@ -333,7 +334,7 @@ def _check_from_record(root: Path, record: dict) -> BuildResult:
 
     files = record["files"]
     stale = [rel for rel in record["checked"]
-             if not (root / rel).is_file() or (root / rel).read_bytes() != files[rel].encode("utf-8")]
+             if not (root / rel).is_file() or (root / rel).read_bytes() != _bytes(files[rel])]
     compiled = [Compiled(path, None, None, [Diagnostic(*d) for d in diags])
                 for path, diags in record["diagnostics"].items()]
     extra = _extra(root, set(files)) if not record["partial"] else []
@@ -430,7 +431,9 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
         for i, p in enumerate(subs, 1):
             _progress(f"documenting {p.relative_to(root).as_posix()} ({i}/{len(subs)})")
             key = chapter_of_file(p)
-            for rel, text in render_submission_files(root, p, by_id).items():
+            docs = render_submission_files(root, p, by_id)
+            docs.update(filed_pdfs(docs))  # generated/submissions/<stem>.pdf: the documents fit to file
+            for rel, text in docs.items():
                 files[rel], owner[rel] = text, spec_of.get(key)
         _progress("change schedules")
         for rel, text in schedule_outputs(root, by_id).items():
@@ -446,7 +449,7 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
     mine = (set(files) if named_rel is None else
             {rel for rel in files if owner.get(rel) is None or owner[rel] in named_rel})
     stale = [rel for rel in sorted(mine)
-             if not (root / rel).is_file() or (root / rel).read_bytes() != files[rel].encode("utf-8")]
+             if not (root / rel).is_file() or (root / rel).read_bytes() != _bytes(files[rel])]
     extra = _extra(root, set(files)) if named_rel is None else []
     written: list[str] = []
     if not check and (stale or extra):
@@ -485,7 +488,12 @@ def _recover(root: Path) -> None:
         shutil.rmtree(d, ignore_errors=True)
 
 
-def _swap_in(root: Path, write: dict[str, str], remove: list[str]) -> None:
+def _bytes(content: str | bytes) -> bytes:
+    """A generated file's bytes: text as UTF-8, a filed PDF as it is."""
+    return content if isinstance(content, bytes) else content.encode("utf-8")
+
+
+def _swap_in(root: Path, write: dict[str, str | bytes], remove: list[str]) -> None:
     """Write ``write`` and remove ``remove`` in a copy of generated/, then swap the copy in.
 
     Any failure before the swap leaves generated/ untouched (the staging copy is removed); the swap
@@ -505,7 +513,7 @@ def _swap_in(root: Path, write: dict[str, str], remove: list[str]) -> None:
             target = stage / Path(rel).relative_to("generated")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.unlink(missing_ok=True)  # a symbolic link is replaced, never written through
-            target.write_bytes(text.encode("utf-8"))
+            target.write_bytes(_bytes(text))
         for rel in remove:
             (stage / Path(rel).relative_to("generated")).unlink(missing_ok=True)
         if gen.exists():

@@ -17,6 +17,7 @@ as ``numerator/denominator``, a ``Decimal`` as its string, tuples and ordered ma
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -113,6 +114,8 @@ def encode(v: Any) -> Any:
         return {"$dec": str(v)}
     if isinstance(v, float):
         return {"$float": v.hex()}
+    if isinstance(v, bytes):  # a filed PDF in a build record
+        return {"$bytes": base64.b64encode(v).decode("ascii")}
     if isinstance(v, tuple):
         return {"$tuple": [encode(x) for x in v]}
     if isinstance(v, list):
@@ -140,6 +143,8 @@ def decode(v: Any) -> Any:
             return int(x)
         if tag == "$float":
             return float.fromhex(x)
+        if tag == "$bytes":
+            return base64.b64decode(x.encode("ascii"), validate=True)
         if tag == "$tuple":
             return tuple(decode(y) for y in x)
         if tag == "$dict":

@@ -17,12 +17,16 @@ import re
 import sys
 from typing import Sequence
 
+from compiler import cli_extras
 from compiler import commands as core_commands
+from compiler.play import terminal as play_terminal
+from compiler.serve import app as serve_app
 from compiler.submission import commands as submission_commands
 from compiler.submission import schedule as schedule_commands
 from compiler.text import commands as text_commands
 
-COMMAND_MODULES = (core_commands, submission_commands, text_commands, schedule_commands)
+COMMAND_MODULES = (core_commands, submission_commands, text_commands, schedule_commands, play_terminal,
+                   serve_app, cli_extras)
 
 # C0 controls except tab and newline, DEL, C1 controls, U+2028/U+2029, bidi embeddings/overrides
 # and isolates, the BOM / zero-width no-break space
@@ -37,6 +41,11 @@ def visible(text: str) -> str:
         return f"\\x{c:02x}" if c < 0x20 or c == 0x7f else f"\\u{c:04x}"
 
     return _UNSAFE.sub(esc, text)
+
+
+def raw_stream(stream):
+    """The stream under a :class:`VisibleStream` (for a renderer that escapes its own text)."""
+    return stream._stream if isinstance(stream, VisibleStream) else stream
 
 
 class VisibleStream:
@@ -69,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for module in COMMAND_MODULES:
         module.register(sub)
+    cli_extras.add_version(parser)  # --version, help on every option (compiler/cli_extras.py)
+    cli_extras.fill_help(parser)
     return parser
 
 

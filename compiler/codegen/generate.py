@@ -58,6 +58,9 @@ def _env(autoescape: bool) -> jinja2.Environment:
     env.filters["comment"] = comment
     env.filters["docstr"] = docstr
     env.filters["comment_raw"] = comment_raw
+    from compiler.render.plain import plain_when  # rule-language conditions in words (documents)
+
+    env.filters["plain_when"] = plain_when
     return env
 
 

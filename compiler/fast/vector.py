@@ -9,16 +9,20 @@ of integer-cent arrays.  Money is computed with the engine's own functions
 What is compiled (anything else raises :class:`Unsupported` naming the step and its §, and the
 caller falls back to the engine):
 
-* steps ``announce``, ``reveal`` (no effect without a log), ``burn``, ``deal`` to players or the
-  dealer (one zone per deal step), ``settle``, ``decide`` (a fixed preference order, as
-  ``FixedStrategy``), ``offer`` (fixed amounts), ``block``;
-* expressions: literals, ``round.*``, ``hand(R, zone)`` of one-card zones (any ranking: its values
-  are ordered once per card), ``has``, ``placed``, ``wager``, ``flag``, ``chose``, ``option``,
+* steps ``announce``, ``reveal`` (no effect without a log), ``burn``, ``deal`` to players, the
+  dealer or ``positions`` (every position and the dealer, from a starting position counted by
+  ``start``), ``roll`` (the table's own random words), ``collect_unwagered``, ``set_hands`` (the
+  house way compiled to numpy: compiler/fast/houseway.py), ``settle``, ``decide`` (a fixed
+  preference order, as ``FixedStrategy``), ``offer`` (fixed amounts), ``envy``, ``block``;
+* expressions: literals, ``round.*``, ``hand``, ``best``, ``category``, ``category_rank``,
+  ``at_least``, ``is_hand`` (compiler/fast/hands.py, built from the engine's rankings), ``has``,
+  ``placed``, ``wager`` (amounts in dollars compared in cents), ``flag``, ``chose``, ``option``,
   ``offered``, ``active``, ``count``, ``any_player``, ``count_players``; comparisons, ``and``,
   ``or``, ``not``, ``+ - *``;
-* actions: ``win`` (payout, odds; not paytables or meters), ``lose``, ``push``, ``return``,
+* actions: ``win`` (payout, odds, paytable rows; not meters), ``lose``, ``push``, ``return``,
   ``surrender``, ``place``, ``set``, ``clear``, ``end``, ``note``;
-* reshuffle at the cover card or after every round, as the engine.
+* reshuffle at the cover card or after every round, as the engine (every table's shoe shuffled at
+  once, word for word as ``random.shuffle``: :class:`_MTShoes`).
 """
 from __future__ import annotations
 
@@ -68,6 +72,11 @@ class State:
     first_after_shuffle: np.ndarray = None        # (K, 1)
     new_dealer: np.ndarray = None
     number: np.ndarray = None
+    attrs: dict = field(default_factory=dict)     # round.roll ... -> (K, 1)
+    order: dict = field(default_factory=dict)     # owner -> zone names in the order dealt (engine's dicts)
+    bonuses: list = field(default_factory=list)   # (wager, mask (K, S), stake cents, net cents)
+    rolls: Any = None
+    memo: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -89,65 +98,83 @@ def _plan(n: int) -> list[tuple[int, int, int]]:
     return [(b - 1, b, 32 - b.bit_length()) for b in range(n, 1, -1)]
 
 
-class _MTShoe:
-    """A table's shoe shuffled exactly as ``compiler.runtime.shoe.Shoe.shuffle`` does with the
-    table's ``random.Random`` (Mersenne Twister), but faster: the generator's state goes to numpy's
-    MT19937, whose raw 32-bit words are the words CPython draws, and ``shuffle`` and ``randint`` are
-    replayed word for word (CPython's ``_randbelow_with_getrandbits``: ``getrandbits(k)`` is the
-    word shifted right by 32 - k, redrawn while not below the bound). The engine test compares
-    every card dealt, through reshuffles."""
+class _MTShoes:
+    """The shoes of many tables shuffled exactly as ``compiler.runtime.shoe.Shoe.shuffle`` does with
+    each table's ``random.Random`` (Mersenne Twister), all at once: each generator's state goes to
+    numpy's MT19937, whose raw 32-bit words are the words CPython draws, kept in a row of ``buf``;
+    ``shuffle``, the cut and ``randint`` are replayed word for word (CPython's
+    ``_randbelow_with_getrandbits``: ``getrandbits(k)`` is the word shifted right by 32 - k, redrawn
+    while not below the bound), one numpy operation per position for every table (a rejected word
+    redraws only on the tables that drew it). The engine tests compare every card dealt."""
 
-    def __init__(self, seed: int, proto_shoe):
+    def __init__(self, seeds, proto_shoe, W: int = 4096):
         import random
 
-        state = random.Random(seed).getstate()[1]  # make_rng(seed), as Table does
-        self.bitgen = np.random.MT19937()
-        self.bitgen.state = {"bit_generator": "MT19937",
-                             "state": {"key": np.array(state[:624], dtype=np.uint32), "pos": state[624]}}
-        self.buf: list[int] = []
-        self.bi = 0
         from compiler.runtime.cards import build_pack
 
-        self.pack = build_pack(proto_shoe.decks, proto_shoe.deck)
+        self.K = len(seeds)
+        self.gens = []
+        for seed in seeds:
+            state = random.Random(seed).getstate()[1]
+            g = np.random.MT19937()
+            g.state = {"bit_generator": "MT19937",
+                       "state": {"key": np.array(state[:624], dtype=np.uint32), "pos": state[624]}}
+            self.gens.append(g)
+        self.pack = np.array(build_pack(proto_shoe.decks, proto_shoe.deck), dtype=np.int32)
         n = len(self.pack)
         self.plan = _plan(n)
         k = proto_shoe.cut_rule.min_from_edge
         self.cut = (k, n - 2 * k + 1, 32 - (n - 2 * k + 1).bit_length()) if k and n > 2 * k else None
-        self.need = 2 * n + 64  # words one shuffle may draw (about 1.4 n on average; more: see shuffle)
+        self.W = max(W, 8 * n + 256)
+        self.buf = np.stack([g.random_raw(self.W).astype(np.int64) for g in self.gens])
+        self.bi = np.zeros(self.K, dtype=np.int64)
+        self.need = 2 * n + 64
 
-    def shuffle(self) -> list[int]:
-        if len(self.buf) - self.bi < self.need:
-            self.buf = self.buf[self.bi:] + self.bitgen.random_raw(self.need * 8).tolist()
-            self.bi = 0
-        start = self.bi
-        while True:
-            try:
-                return self._shuffle()
-            except IndexError:  # (astronomically unlikely) more rejections than words at hand
-                self.bi = start
-                self.buf = self.buf + self.bitgen.random_raw(self.need * 4).tolist()
+    def _refill(self, rows: np.ndarray) -> None:
+        for k in rows.tolist():
+            rest = self.buf[k, self.bi[k]:]
+            self.buf[k, :len(rest)] = rest
+            self.buf[k, len(rest):] = self.gens[k].random_raw(self.W - len(rest))
+            self.bi[k] = 0
 
-    def _shuffle(self) -> list[int]:
-        x = list(self.pack)
-        buf, bi = self.buf, self.bi
+    def _draw(self, rows: np.ndarray, bound: int, sh: int) -> np.ndarray:
+        """``_randbelow(bound)`` on the tables ``rows``."""
+        if (self.bi[rows] >= self.W - 1).any():
+            self._refill(rows[self.bi[rows] >= self.W - 1])
+        j = self.buf[rows, self.bi[rows]] >> sh
+        self.bi[rows] += 1
+        bad = j >= bound
+        while bad.any():
+            rr = rows[bad]
+            if (self.bi[rr] >= self.W - 1).any():
+                self._refill(rr[self.bi[rr] >= self.W - 1])
+            j[bad] = self.buf[rr, self.bi[rr]] >> sh
+            self.bi[rr] += 1
+            bad = j >= bound
+        return j
+
+    def shuffle(self, rows: np.ndarray) -> np.ndarray:
+        """New shoes (len(rows), n) for the tables ``rows`` (as Shoe.shuffle)."""
+        rows = np.asarray(rows, dtype=np.intp)
+        low = rows[self.W - self.bi[rows] < self.need]
+        if len(low):
+            self._refill(low)
+        x = np.broadcast_to(self.pack, (len(rows), len(self.pack))).copy()
+        ar = np.arange(len(rows))
         for i, b, sh in self.plan:
-            j = buf[bi] >> sh
-            bi += 1
-            while j >= b:
-                j = buf[bi] >> sh
-                bi += 1
-            x[i], x[j] = x[j], x[i]
+            j = self._draw(rows, b, sh)
+            xi = x[:, i].copy()
+            x[:, i] = x[ar, j]
+            x[ar, j] = xi
         if self.cut is not None:
             k, b, sh = self.cut
-            j = buf[bi] >> sh
-            bi += 1
-            while j >= b:
-                j = buf[bi] >> sh
-                bi += 1
-            c = k + j
-            x = x[c:] + x[:c]
-        self.bi = bi
+            c = k + self._draw(rows, b, sh)
+            n = x.shape[1]
+            x = np.take_along_axis(x, (c[:, None] + np.arange(n)[None, :]) % n, 1)
         return x
+
+    def randint(self, sides: int, rows: np.ndarray) -> np.ndarray:
+        return 1 + self._draw(np.asarray(rows, dtype=np.intp), sides, 32 - sides.bit_length())
 
 
 class _Money:
@@ -192,6 +219,7 @@ class FastGame:
         if not chapter.procedure:
             raise Unsupported("a chapter without a procedure")
         self._zones(chapter.procedure)
+        self.round_attrs = {"roll"} if any(x.kind == "roll" for x in chapter.all_steps()) else set()
         self.steps = [self._step(s) for s in chapter.procedure]
         for w in bets or ():
             self._plain(w)
@@ -200,15 +228,58 @@ class FastGame:
     def _zones(self, steps):
         for s in steps:
             p = dict(s.params)
+            keys = []
             if s.kind == "deal":
                 to = p.get("to", "players")
-                if to not in ("players", "dealer"):
+                z = p.get("zone", "cards")
+                if to == "positions":
+                    keys = [("player", z, int(p.get("count", 1))), ("dealer", z, int(p.get("count", 1)))]
+                elif to in ("players", "dealer"):
+                    keys = [("player" if to == "players" else "dealer", z, int(p.get("count", 1)))]
+                else:
                     raise Unsupported(f"step {s.id!r} ({s.cite}): deal to {to!r}")
-                key = ("player" if to == "players" else "dealer", p.get("zone", "cards"))
-                if key in self.zone_cards:
-                    raise Unsupported(f"step {s.id!r} ({s.cite}): zone {key[1]!r} dealt by two steps")
-                self.zone_cards[key] = int(p.get("count", 1))
+            elif s.kind == "set_hands":
+                owner = "dealer" if p.get("to", "players") == "dealer" else "player"
+                keys = [(owner, "high", int(p["high"])), (owner, "low", int(p["low"]))]
+            for owner, z, n in keys:
+                if self.zone_cards.get((owner, z), n) != n:  # alternative steps (blocks) deal the same size
+                    raise Unsupported(f"step {s.id!r} ({s.cite}): zone {z!r} dealt by two steps of different sizes")
+                self.zone_cards[(owner, z)] = n
             self._zones(s.steps)
+
+    def _vr(self, rid):
+        from compiler.fast.hands import vec_ranking
+
+        if rid not in self.game.rankings:
+            raise Unsupported(f"ranking {rid!r}")
+        return vec_ranking(self.proto, rid)
+
+    def _cards(self, n, where, seat) -> Callable[[State], np.ndarray]:
+        """A card expression: (K, S|1, n) card ids, -1 for none."""
+        if not isinstance(n, Ref) or n.parts[0] not in ("player", "dealer"):
+            raise Unsupported(f"{where}: cards {n!r}")
+        owner = n.parts[0]
+        if owner == "player" and not seat:
+            raise Unsupported(f"{where}: 'player' outside a player step")
+        z = n.parts[1] if len(n.parts) > 1 else "cards"
+        if (owner, z) in self.zone_cards:
+            return lambda st, k=(owner, z): st.zones[k]
+        if z != "cards":
+            raise Unsupported(f"{where}: zone {owner}.{z} (not dealt)")
+
+        def all_cards(st, owner=owner):
+            zs = [st.zones[(owner, x)] for x in st.order.get(owner, ())]
+            if not zs:
+                raise Unsupported(f"{where}: {owner}.cards before any deal")
+            return zs[0] if len(zs) == 1 else np.concatenate(zs, -1)
+        return all_cards
+
+    def _is_money(self, n) -> bool:
+        if isinstance(n, Call) and n.name == "wager":
+            return True
+        if isinstance(n, BinOp) and n.op in ("+", "-", "*"):
+            return self._is_money(n.left) or self._is_money(n.right)
+        return isinstance(n, Neg) and self._is_money(n.item)
 
     def _ordinal(self, rid: str) -> np.ndarray:
         """Order of the one-card hand values of ranking ``rid``, per card id (index 0: no card)."""
@@ -229,7 +300,24 @@ class FastGame:
         return o
 
     def _expr(self, n, where: str, seat: bool) -> Callable[[State], Any]:
-        """A function of the state: (K, S) arrays in a seat context, (K, 1) or scalars otherwise."""
+        """A function of the state: (K, S) arrays in a seat context, (K, 1) or scalars otherwise.
+        Hand functions are computed once per round until a zone changes (``State.memo``)."""
+        f = self._expr_raw(n, where, seat)
+        if isinstance(n, Call) and n.name in ("hand", "best", "is_hand", "category", "at_least", "category_rank"):
+            key = (repr(n), seat)
+
+            def memo(st, f=f, key=key):
+                v = st.memo.get(key)
+                if v is None:
+                    v = st.memo[key] = f(st)
+                return v
+            for a in ("rid", "cat_rid"):
+                if hasattr(f, a):
+                    setattr(memo, a, getattr(f, a))
+            return memo
+        return f
+
+    def _expr_raw(self, n, where: str, seat: bool) -> Callable[[State], Any]:
         if isinstance(n, Lit):
             v = n.value
             if isinstance(v, (Fraction, Decimal)):
@@ -242,6 +330,8 @@ class FastGame:
             attr = n.parts[1] if len(n.parts) > 1 else None
             if owner == "round" and attr in ("first_after_shuffle", "new_dealer", "number"):
                 return lambda st, a=attr: getattr(st, a)
+            if owner == "round" and attr in self.round_attrs:
+                return lambda st, a=attr: st.attrs[a]
             if owner in ("player", "dealer"):
                 if owner == "player" and not seat:
                     raise Unsupported(f"{where}: 'player' outside a player step")
@@ -257,19 +347,42 @@ class FastGame:
             def ident(i):
                 return a[i].parts[0]
 
-            if name == "hand":
-                zf = self._expr(a[1], where, seat)
-                probe = zf(None)
-                if not isinstance(probe, _Zone) or self.zone_cards[(probe.owner, probe.zone)] != 1:
-                    raise Unsupported(f"{where}: hand() of more than one card")
-                o = self._ordinal(ident(0))
-                return lambda st, z=probe, o=o: o[st.zones[(z.owner, z.zone)][..., 0] + 1]
+            if name in ("hand", "best"):
+                vr = self._vr(ident(0))
+                cf = self._cards(a[1], where, seat)
+                if name == "hand" and self.zone_cards.get(_zone_key(a[1])) not in (None, vr.n):
+                    raise Unsupported(f"{where}: hand() of {self.zone_cards.get(_zone_key(a[1]))} cards, ranking "
+                                      f"{vr.r.id!r} ranks {vr.n}")
+                f = (lambda st, cf=cf, vr=vr: vr.evaluate(cf(st))) if name == "hand" else \
+                    (lambda st, cf=cf, vr=vr: vr.best(cf(st)))
+                f.rid = vr.r.id
+                return f
+            if name in ("category", "category_rank"):
+                inner = self._expr(a[0], where, seat)
+                rid = getattr(inner, "rid", None)
+                if rid is None:
+                    raise Unsupported(f"{where}: {name}() of a non-hand")
+                vr = self._vr(rid)
+                if name == "category":
+                    f = lambda st, g=inner, vr=vr: vr.cat_index[g(st)]  # noqa: E731
+                    f.cat_rid = rid
+                    return f
+                return lambda st, g=inner, vr=vr: -vr.cat_index[g(st)].astype(np.int32)
+            if name == "at_least":
+                inner = self._expr(a[1], where, seat)
+                vr = self._vr(ident(0))
+                cat = ident(2)
+                rank = (a[3].parts[0] if isinstance(a[3], Ref) else str(a[3].value)) if len(a) > 3 else None
+                vr.at_least(np.zeros(1, dtype=np.int32), cat, rank)  # names checked now
+                return lambda st, g=inner, vr=vr, c=cat, r=rank: vr.at_least(g(st), c, r)
+            if name == "is_hand":
+                vr = self._vr(ident(0))
+                cf = self._cards(a[1], where, seat)
+                hid = ident(2)
+                return lambda st, cf=cf, vr=vr, h=hid: vr.is_hand(cf(st), h)
             if name == "count":
-                zf = self._expr(a[0], where, seat)
-                probe = zf(None)
-                if not isinstance(probe, _Zone):
-                    raise Unsupported(f"{where}: count() of an expression")
-                return lambda st, z=probe: (st.zones[(z.owner, z.zone)] >= 0).sum(-1)
+                cf = self._cards(a[0], where, seat)
+                return lambda st, cf=cf: (cf(st) >= 0).sum(-1)
             if name in ("has", "placed", "wager", "flag", "chose", "active") and not seat:
                 raise Unsupported(f"{where}: {name}() outside a player step")
             if name == "has":
@@ -297,14 +410,34 @@ class FastGame:
                 w = ident(0)
                 return lambda st, w=w: st.offered[w]
             if name in ("any_player", "count_players"):
-                if seat:
-                    raise Unsupported(f"{where}: {name}() inside a player step")
                 inner = self._expr(a[0], where, True)
                 if name == "any_player":
                     return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).any(1, keepdims=True)
                 return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).sum(1, keepdims=True)
             raise Unsupported(f"{where}: function {name}()")
         if isinstance(n, BinOp):
+            for x, y in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(y, Lit) and isinstance(y.value, str):
+                    fx = self._expr(x, where, seat)
+                    rid = getattr(fx, "cat_rid", None)
+                    if n.op not in ("==", "!="):
+                        raise Unsupported(f"{where}: comparison with {y.value!r}")
+                    if rid is None:  # an option's value (a scalar of the table)
+                        eq = n.op == "=="
+                        return lambda st, fx=fx, v=y.value, eq=eq: (fx(st) == v) == eq
+                    ci = self._vr(rid).category_index(y.value)
+                    op = np.equal if n.op == "==" else np.not_equal
+                    return lambda st, fx=fx, ci=ci, op=op: op(fx(st), ci)
+            if n.op in ("<", "<=", ">", ">=", "==", "!=", "+", "-"):
+                for x, y in ((n.left, n.right), (n.right, n.left)):
+                    if self._is_money(x) and isinstance(y, Lit) and not isinstance(y.value, (str, bool)):
+                        c = money(y.value) * 100
+                        if c != int(c):
+                            raise Unsupported(f"{where}: an amount of a fraction of a cent")
+                        y = Lit(line=y.line, column=y.column, value=int(c))
+                        n = BinOp(line=n.line, column=n.column, op=n.op,
+                                  left=x if x is n.left else y, right=y if x is n.left else x)
+                        break
             lf, rf = self._expr(n.left, where, seat), self._expr(n.right, where, seat)
             ops = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
                    "==": np.equal, "!=": np.not_equal, "+": np.add, "-": np.subtract, "*": np.multiply}
@@ -315,7 +448,14 @@ class FastGame:
         if isinstance(n, BoolOp):
             fs = [self._expr(x, where, seat) for x in n.items]
             if n.op == "and":
-                return lambda st, fs=fs: functools.reduce(np.logical_and, [f(st) for f in fs])
+                def and_(st, fs=fs):  # pure operands: stop once false everywhere
+                    out = np.asarray(fs[0](st), dtype=bool)
+                    for f in fs[1:]:
+                        if not out.any():
+                            return out
+                        out = np.logical_and(out, f(st))
+                    return out
+                return and_
             return lambda st, fs=fs: functools.reduce(np.logical_or, [f(st) for f in fs])
         if isinstance(n, Not):
             f = self._expr(n.item, where, seat)
@@ -333,9 +473,58 @@ class FastGame:
                     return ids.index(choice)
         raise Unsupported(f"{where}: chose({decision}, {choice})")
 
+    def _paytable(self, w, a: Action, where: str):
+        """``win W by PT on CARDS``: the first row the cards meet (the engine's paytable_odds)."""
+        pid = a.paytable
+        pt = self.game.paytables[pid]
+        if pt.amounts:
+            raise Unsupported(f"{where}: paytable {pid!r} with schedules per amount")
+        col = 0
+        if pt.option is not None:
+            sel = self.options.get(pt.option)
+            if sel not in pt.columns:
+                raise Unsupported(f"{where}: paytable {pid!r}: no column selected")
+            col = pt.columns.index(sel)
+        if not pt.ranking:
+            raise Unsupported(f"{where}: paytable {pid!r} names no ranking")
+        vr = self._vr(pt.ranking)
+        cf = self._cards(a.value, where, True) if a.value is not None else None
+        if cf is None:
+            raise Unsupported(f"{where}: a paytable win without the cards")
+        rows = []
+        for i, (hand, odds, label) in enumerate(pt.rows):
+            o = odds[col]
+            if o.kind == "meter":
+                if not self.proto.offered(w):  # never placed at this table: the rule cannot fire
+                    return lambda st, m: None
+                raise Unsupported(f"{where}: a share of a progressive meter ({pt.cite})")
+            rows.append((hand, o, (lambda c, o=o: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))))
+
+        def settle_pt(st, m, w=w, pid=pid, col=col):
+            t = m & (st.amount[w] > 0) & (st.outcome[w] == OPEN)
+            if not t.any():
+                return
+            cards = cf(st)
+            cards = np.broadcast_to(cards, t.shape + cards.shape[-1:])[t]
+            row = np.full(len(cards), -1)
+            for i, (hand, o, fn) in enumerate(rows):
+                hit = (row < 0) & vr.is_hand(cards, hand)
+                row[hit] = i
+            if (row < 0).any():
+                raise RuntimeError(f"no row of paytable {pid!r} matches a hand ({where})")
+            stakes = st.amount[w][t]
+            net = np.zeros(len(cards), dtype=np.int64)
+            code = np.zeros(len(cards), dtype=np.int8)
+            for i, (hand, o, fn) in enumerate(rows):
+                r = row == i
+                if r.any():
+                    net[r] = self.money.apply(("pt", pid, col, i), fn, stakes[r])
+                    code[r] = PUSH if o.kind == "push" else WIN
+            st.net[w][t] = net
+            st.outcome[w][t] = code
+        return settle_pt
+
     def _odds_of(self, a: Action, where: str):
-        if a.paytable is not None:
-            raise Unsupported(f"{where}: win at a paytable")
         if a.odds is not None:
             return a.odds
         pid = a.payout or self.game.wagers[a.wager].pays
@@ -353,7 +542,10 @@ class FastGame:
         for a in actions:
             k = a.kind
             targets = self.wagers if a.wager == "*" else [a.wager]
-            if k == "win":
+            if k == "win" and a.paytable is not None:
+                for w in targets:
+                    ops.append(self._paytable(w, a, where))
+            elif k == "win":
                 for w in targets:
                     odds = self._odds_of(Action("win", wager=w, payout=a.payout, odds=a.odds,
                                                 paytable=a.paytable), where)
@@ -454,8 +646,27 @@ class FastGame:
                 m = m & np.asarray(players(st), dtype=bool)
             return m
 
-        if k in ("announce", "reveal"):
+        if k in ("announce", "reveal", "collect_unwagered"):
             return lambda st, strat: None
+        if k == "roll":
+            dice, numbers = p.get("dice"), p.get("numbers")
+            sides, cnt = (6, int(dice)) if dice else (int(numbers), 1)
+
+            def roll(st, strat):
+                g = gate(st)[:, 0]
+                v = st.attrs.get("roll")
+                v = np.zeros((st.K, 1), dtype=np.int64) if v is None else v.copy()
+                rows = np.flatnonzero(g)
+                if len(rows):
+                    v[rows, 0] = sum(st.rolls.randint(sides, rows) for _ in range(cnt))
+                st.attrs["roll"] = v
+            return roll
+        if k == "deal" and p.get("to") == "positions":
+            return self._deal_positions(s, p, gate, where)
+        if k == "set_hands":
+            return self._set_hands(s, p, gate, seats, where)
+        if k == "envy":
+            return self._envy(s, p, gate, seats, where)
         if k == "burn":
             n = int(p.get("count", 1))
 
@@ -484,6 +695,7 @@ class FastGame:
                         raise RuntimeError("the shoe is empty")
                     cards = np.take_along_axis(st.shoe, pos.reshape(st.K, -1), 1).reshape(pos.shape)
                     st.zones[key] = np.where(m[..., None], cards, -1)
+                    _order(st, key)
                     st.idx += cnt * n
                 return deal_players
             key = ("dealer", p.get("zone", "cards"))
@@ -496,6 +708,7 @@ class FastGame:
                     raise RuntimeError("the shoe is empty")
                 cards = np.take_along_axis(st.shoe, pos, 1)
                 st.zones[key] = np.where(g[:, None], cards, -1)[:, None, :]
+                _order(st, key)
                 st.idx += n * g
             return deal_dealer
         if k == "settle":
@@ -533,13 +746,16 @@ class FastGame:
             return decide
         if k == "offer":
             w = p["wager"]
-            if p.get("equal_to") is not None:
-                raise Unsupported(f"{where}: an offer equal to another wager")
+            eq = p.get("equal_to")
 
             def offer(st, strat, w=w):
                 if not st.offered[w]:
                     return
                 amt = strat.offers.get(w, 0) if hasattr(strat, "offers") else 0
+                if amt and eq is not None:
+                    m = seats(st)
+                    if (m & (st.amount[eq] != amt)).any():
+                        raise Unsupported(f"{where}: the {w} must equal the {eq} (a refused offer)")
                 if amt:
                     self._place(w, lambda st, a=amt: a, st, seats(st))
             return offer
@@ -560,6 +776,158 @@ class FastGame:
             return block
         raise Unsupported(f"{where}: step kind {k!r}")
 
+    def _deal_positions(self, s, p, gate, where):
+        """``deal to positions``: every position, wagered or not, and the dealer, from the starting
+        position counted by ``start`` from the dealer as one (compiler.runtime.paigow.deal_positions)."""
+        zone, n = p.get("zone", "cards"), int(p.get("count", 1))
+        npos = self.game.max_positions
+        start = dict((k, v) for k, v, _ in s.exprs).get("start")
+        sf = self._expr(start, where, False) if start is not None else None
+        ccw = p.get("count_order", "counterclockwise") == "counterclockwise"
+        # counted from the dealer: dealer, then positions in count order; cycle index: position p -> p-1,
+        # dealer -> npos
+        counted = np.array([npos] + ([q - 1 for q in range(npos, 0, -1)] if ccw else list(range(npos))))
+        stack = bool(p.get("stack"))
+        pkey, dkey = ("player", zone), ("dealer", zone)
+
+        def deal_positions(st, strat):
+            g = gate(st)[:, 0]
+            if sf is None:
+                first = np.zeros(st.K, dtype=np.int64)
+            else:
+                k = np.broadcast_to(np.asarray(sf(st)), (st.K, 1))[:, 0].astype(np.int64)
+                if (g & (k < 1)).any():
+                    raise RuntimeError(f"{where}: no count for the starting position")
+                first = counted[(k - 1) % (npos + 1)]
+            tgt = np.arange(npos + 1)[None, :]                  # cycle index of each target
+            o = (tgt - first[:, None]) % (npos + 1)            # its place in the deal order
+            j = np.arange(n)[None, None, :]
+            pos = (st.idx[:, None, None] + o[..., None] * n + j) if stack else \
+                (st.idx[:, None, None] + j * (npos + 1) + o[..., None])
+            pos = np.where(g[:, None, None], pos, 0)
+            if (pos >= st.shoe.shape[1]).any():
+                raise RuntimeError("the shoe is empty")
+            cards = np.take_along_axis(st.shoe, pos.reshape(st.K, -1), 1).reshape(pos.shape)
+            pl = cards[:, :st.S, :]
+            st.zones[pkey] = np.where((st.in_round & g[:, None])[..., None], pl, -1)
+            st.zones[dkey] = np.where(g[:, None], cards[:, npos, :], -1)[:, None, :]
+            _order(st, pkey)
+            _order(st, dkey)
+            st.idx += n * (npos + 1) * g
+        if self.proto.game.max_positions < 1:
+            raise Unsupported(f"{where}: no positions")
+        return deal_positions
+
+    def _set_hands(self, s, p, gate, seats, where):
+        from compiler.fast.houseway import CompiledHouseWay, HouseWayUnsupported
+
+        zone = p.get("zone", "hand")
+        hn, ln = int(p["high"]), int(p["low"])
+        to_dealer = p.get("to", "players") == "dealer"
+        if p.get("house_way_option") and self.options.get(p["house_way_option"]) not in (None, ""):
+            raise Unsupported(f"{where}: a house way given by option {p['house_way_option']!r}")
+        hid = p.get("house_way")
+        way = next((h for h in self.chapter.house_ways if h.id == hid), None)
+        if way is None:
+            opt = p.get("house_way_option")
+            raise Unsupported(f"{where}: " + (f"a house way given by option {opt!r} (Rules Submission data)" if opt
+                                              else "no house way"))
+        legal = dict((k, v) for k, v, _ in s.exprs).get("legal")
+        try:
+            chw = CompiledHouseWay(self.proto, way, hn + ln, ln, legal)
+        except HouseWayUnsupported as e:
+            raise Unsupported(f"{where}: {e}") from None
+        owner = "dealer" if to_dealer else "player"
+        src, hk, lk = (owner, zone), (owner, "high"), (owner, "low")
+        flag = p.get("flag")
+        # larger_first orders one player's positions (§ 670a.7(f)); the fast path plays one player
+        # per position, where the order does not change a setting
+
+        def set_hands(st, strat):
+            m = gate(st) if to_dealer else seats(st)
+            cards = st.zones[src]
+            mm = m & (cards >= 0).all(-1)
+            if (m & ~mm).any():
+                raise RuntimeError(f"{where}: a hand to set is not complete")
+            hi = np.full(cards.shape[:-1] + (hn,), -1, dtype=cards.dtype)
+            lo = np.full(cards.shape[:-1] + (ln,), -1, dtype=cards.dtype)
+            if mm.any():
+                cm = cards[mm]
+                try:
+                    h, l_, ch = chw.split(cm)
+                except HouseWayUnsupported as e:
+                    raise RuntimeError(f"{where}: {e}") from None
+                hi[mm], lo[mm] = h, l_
+                if flag and not to_dealer:
+                    bad = ~chw.is_legal(cm, ch)
+                    if bad.any():
+                        fm = np.zeros(mm.shape, dtype=bool)
+                        fm[mm] = bad
+                        self._flag(flag, True, st, fm)
+            keep = ~np.broadcast_to(m, cards.shape[:-1])[..., None]
+            st.zones[src] = np.where(keep, cards, -1)  # the engine pops the zone of the set hands
+            if (np.broadcast_to(~m, cards.shape[:-1]) & (cards >= 0).any(-1)).any():
+                raise Unsupported(f"{where}: some hands set, others holding cards not")
+            st.order[owner] = [z for z in st.order.get(owner, []) if z != zone]
+            st.zones[hk], st.zones[lk] = hi, lo
+            _order(st, hk)
+            _order(st, lk)
+        return set_hands
+
+    def _envy(self, s, p, gate, seats, where):
+        """``do: envy``: each receiving player is paid per *other* player holding a qualifying hand."""
+        w, pid = p["wager"], p["paytable"]
+        pt = self.game.paytables[pid]
+        if pt.amounts:
+            raise Unsupported(f"{where}: paytable {pid!r} with schedules per amount")
+        ex = dict((k, v) for k, v, _ in s.exprs)
+        qf = self._expr(ex["qualifying"], where, True)
+        cf = self._cards(ex["hand"], where, True)
+        vr = self._vr(pt.ranking)
+        rows = []
+        for hand, odds, label in pt.rows:
+            o = odds[0]
+            if o.kind == "meter":
+                raise Unsupported(f"{where}: a share of a meter")
+            rows.append((hand, o, (lambda c, o=o: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))))
+
+        def envy(st, strat):
+            g = gate(st)
+            recv = seats(st) & (st.amount[w] > 0) & (st.outcome[w] != VOID)
+            if not recv.any():
+                return  # nobody to pay (the holders' hands are pure functions: not needed)
+            holders = g & st.in_round & np.asarray(qf(st), dtype=bool)
+            if not holders.any():
+                return
+            cards = cf(st)
+            row = np.full(holders.shape, -1)
+            for i, (hand, o, fn) in enumerate(rows):
+                hit = holders & (row < 0) & vr.is_hand(cards, hand)
+                row[hit] = i
+            if (holders & (row < 0)).any():
+                raise RuntimeError(f"{where}: a qualifying hand the paytable {pid!r} does not list")
+            for h in range(st.S):           # the holder's seat
+                hm = holders[:, h]
+                if not hm.any():
+                    continue
+                for r in range(st.S):
+                    if r == h:
+                        continue            # never for one's own hand
+                    mm = hm & recv[:, r]
+                    if not mm.any():
+                        continue
+                    stakes = st.amount[w][mm, r]
+                    rr = row[mm, h]
+                    net = np.zeros(len(stakes), dtype=np.int64)
+                    for i, (hand, o, fn) in enumerate(rows):
+                        q = rr == i
+                        if q.any():
+                            net[q] = self.money.apply(("envy", pid, i), fn, stakes[q])
+                    mask = np.zeros((st.K, st.S), dtype=bool)
+                    mask[mm, r] = True
+                    st.bonuses.append((w, mask, stakes, net))
+        return envy
+
     # -- play -------------------------------------------------------------------------------
     def play(self, seeds: list[int], rounds: list[int] | int, seats: int, bets: dict, prefer=(),
              offers: dict | None = None, record: bool = False) -> "Played":
@@ -570,8 +938,8 @@ class FastGame:
         proto = self.proto.shoe
         if type(proto) is not Shoe:
             raise Unsupported("a shoe that is not the engine's Shoe")
-        mts = [_MTShoe(s, proto) for s in seeds]
-        shoe = np.array([m.shuffle() for m in mts], dtype=np.int32)
+        mts = _MTShoes(seeds, proto)
+        shoe = mts.shuffle(np.arange(K))
         N = shoe.shape[1]
         marker = proto.marker
         offered = {w: self.proto.offered(w) for w in self.wagers}
@@ -593,6 +961,7 @@ class FastGame:
             st.ended = np.zeros((K, S), dtype=bool)
             st.first_after_shuffle, st.new_dealer = first, newd
             st.number = np.full((K, 1), r)
+            st.rolls = mts
             for w in self.wagers:
                 st.amount[w] = np.zeros((K, S), dtype=np.int64)
                 st.outcome[w] = np.zeros((K, S), dtype=np.int8)
@@ -601,6 +970,8 @@ class FastGame:
                 st.amount[w][st.in_round] = c
             for z, n in self.zone_cards.items():
                 st.zones[z] = np.full((K, S if z[0] == "player" else 1, n), -1, dtype=np.int32)
+            if S > self.game.max_positions:
+                raise Unsupported(f"{S} seats; the table has {self.game.max_positions} positions")
             for step in self.steps:
                 if not st.live.any():
                     break
@@ -615,8 +986,8 @@ class FastGame:
                 resh = playing[:, 0].copy()
             else:
                 resh = playing[:, 0] & (marker is not None) & (idx >= (marker if marker is not None else 0))
-            for k in np.flatnonzero(resh):
-                shoe[k] = mts[k].shuffle()
+            if resh.any():
+                shoe[resh] = mts.shuffle(np.flatnonzero(resh))
             idx[resh] = 0
             out.reshuffles += resh
             first = np.where(playing, resh[:, None], first)
@@ -624,6 +995,19 @@ class FastGame:
             left = left - 1
         assert N == shoe.shape[1]
         return out
+
+
+def _zone_key(n):
+    if isinstance(n, Ref) and n.parts[0] in ("player", "dealer"):
+        return (n.parts[0], n.parts[1] if len(n.parts) > 1 else "cards")
+    return None
+
+
+def _order(st: State, key) -> None:
+    st.memo.clear()
+    o = st.order.setdefault(key[0], [])
+    if key[1] not in o:
+        o.append(key[1])
 
 
 def _all_ended(st: State) -> np.ndarray:
@@ -695,6 +1079,21 @@ class Played:
                 for k, s, am, o, n in zip(kk.tolist(), ss.tolist(), a[m].tolist(), st.outcome[w][m].tolist(),
                                           st.net[w][m].tolist()):
                     self.rounds[k][-1].append((s + 1, w, OUTCOMES.get(o, "open"), am, n))
+        for w, mask, stakes, nets in st.bonuses:   # bonuses (envy): each a result of the wager
+            if np.abs(nets).max() >= self.LIMIT:
+                raise Unsupported("a net of more than $30,000 (the sums of squares would overflow)")
+            kk, ss = np.nonzero(mask)
+            np.add.at(self.n[w], kk, 1)
+            np.add.at(self.net[w], kk, nets)
+            np.add.at(self.sq[w], kk, nets * nets)
+            np.minimum.at(self.stake_min[w], kk, stakes)
+            np.maximum.at(self.stake_max[w], kk, stakes)
+            if w in self.base_wagers:
+                np.add.at(base, (kk, ss), nets)
+                has_base[kk, ss] = True
+            if record:
+                for k, s_, am, n in zip(kk.tolist(), ss.tolist(), stakes.tolist(), nets.tolist()):
+                    self.rounds[k][-1].append((s_ + 1, w, "bonus", am, n))
         if has_base.any():
             self.base["n"] += has_base.sum(1)
             self.base["net"] += base.sum(1)

@@ -91,6 +91,10 @@ def cmd_submission(args) -> int:
                 target = outdir / f"{stem}.{ext}"
                 target.write_text(text, encoding="utf-8")
                 written.setdefault(str(f), []).append(str(target))
+            from compiler.render.pdf import html_to_pdf  # the document fit to file
+
+            (outdir / f"{stem}.pdf").write_bytes(html_to_pdf(html_text))
+            written[str(f)].append(str(outdir / f"{stem}.pdf"))
             figures[str(f)] = figure_rows(sub)
     if args.format == "json":
         rows = []

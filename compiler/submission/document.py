@@ -792,7 +792,8 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
     covered = {w for f in report.figures for w in (*f.wager.split("+"), *f.includes)}
     not_analysed = [w["name"] for w in wagers if w["offered"] and w["id"] not in covered]
     return {
-        "submission_path": display_path or sub.path,
+        # the file's name as given, never a local absolute path (a document travels)
+        "submission_path": _no_local_path(display_path or sub.path),
         "spec_path": ch.spec_path, "chapter": ch.chapter, "title": ch.title, "slug": ch.slug,
         "schema_path": f"generated/schemas/{ch.slug}-submission.schema.json",
         "certificate_holder": str(sub.data["certificate_holder"]), "facility": str(sub.data["facility"]),
@@ -810,6 +811,12 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         "warnings": [w.message for w in sub.diagnostics],
         "rules_submission_cite": RULES_SUBMISSION_CITE,
     }
+
+
+def _no_local_path(path: str) -> str:
+    """A path relative to the project as it is; anything else (absolute, outside) by its file name only."""
+    p = Path(path)
+    return p.name if p.is_absolute() or ".." in p.parts else p.as_posix()
 
 
 def describe_when(expr: str, options: Mapping) -> str:

@@ -41,10 +41,11 @@ def _war_documents() -> tuple[str, str]:
 
 def test_values_round_trip_exactly():
     value = {"z": Fraction(10 ** 40 + 1, 3 ** 50), "a": [Decimal("1.10"), (1, "x", None), True],
-             "big": 2 ** 80, "neg": Fraction(-7, 2), "f": 0.1, "nested": {"k": (Fraction(1, 3),)}}
+             "big": 2 ** 80, "neg": Fraction(-7, 2), "f": 0.1, "nested": {"k": (Fraction(1, 3),)},
+             "pdf": b"%PDF-1.7\x00\xff"}
     back = cache.decode(json.loads(json.dumps(cache.encode(value))))
     assert back == value
-    assert list(back) == ["z", "a", "big", "neg", "f", "nested"]  # order kept
+    assert list(back) == ["z", "a", "big", "neg", "f", "nested", "pdf"]  # order kept
     assert str(back["a"][0]) == "1.10" and isinstance(back["a"][1], tuple) and isinstance(back["z"], Fraction)
     with pytest.raises(cache.Unencodable):
         cache.encode({1: "not a string key"})

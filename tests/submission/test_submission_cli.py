@@ -53,7 +53,8 @@ def test_json_and_output_dir(main, capsys, tmp_path, monkeypatch):
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] and data["submissions"][0]["selections"] == {"automated_shuffler": True, "decks": 14,
                                                                   "adjacent_positions": 2}
-    assert {p.name for p in tmp_path.iterdir()} == {"567-war-riverside-shuffler.md", "567-war-riverside-shuffler.html"}
+    assert {p.name for p in tmp_path.iterdir()} == {"567-war-riverside-shuffler.md", "567-war-riverside-shuffler.html",
+                                                    "567-war-riverside-shuffler.pdf"}
     assert (tmp_path / "567-war-riverside-shuffler.md").read_text(encoding="utf-8") == \
         (ROOT / "generated/submissions/567-war-riverside-shuffler.md").read_text(encoding="utf-8")
     assert data["submissions"][0]["figures"][0]["kind"] == "exact"

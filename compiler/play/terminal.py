@@ -1,0 +1,287 @@
+"""``rulespec play``: the terminal front end (rich renders the table and reads the answers).
+
+rich is used for what a person sees (tables, panels, colour where the terminal has it) and for
+its prompts, which read plain lines: the same game is played at a terminal, through a
+pseudo-terminal by a test, or from a piped script.
+"""
+from __future__ import annotations
+
+import sys
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.segment import Segment
+from rich.panel import Panel
+from rich.prompt import Prompt
+from rich.table import Table as RichTable
+
+from compiler.play.session import (CARD_EVENTS, Layout, Player, history_yaml, layout_of, play_one,
+                                   prepare_table)
+from compiler.runtime.cards import card_str
+from compiler.runtime.engine import EngineError
+from compiler.runtime.money import fmt_money
+
+
+class InputEnded(Exception):
+    """The player's input ended (end of file) before the round was complete."""
+
+
+def _cards(cards) -> str:
+    return " ".join(card_str(c) if c is not None else "??" for c in cards) or "-"
+
+
+class TerminalPlayer(Player):
+    def __init__(self, console: Console, layout: Layout):
+        self.console = console
+        self.layout = layout
+        self.names = {w[0]: w[1] for w in layout.wagers}
+
+    def ask(self, question: str, choices: list[str] | None = None, default: str | None = None) -> str:
+        try:
+            return Prompt.ask(question, console=self.console, choices=choices, default=default,
+                              show_default=default is not None)
+        except EOFError:
+            raise InputEnded() from None
+
+    def amount(self, question: str, default: str = "0") -> Decimal:
+        while True:
+            text = self.ask(question, default=default)
+            try:
+                a = Decimal(text.strip().lstrip("$").replace(",", ""))
+            except InvalidOperation:
+                self.console.print(f"[red]not an amount: {escape(repr(text))}[/red]")
+                continue
+            if a < 0 or a != a.quantize(Decimal("0.01")):
+                self.console.print("[red]an amount in dollars and cents, 0 or more[/red]")
+                continue
+            return a
+
+    def show_view(self, seat: int, view) -> None:
+        parts = [f"[bold]seat {seat}[/bold]: " + ", ".join(f"{z} {_cards(c)}" for z, c in view.cards.items())]
+        if view.dealer:  # the dealer's cards dealt face down stay hidden from the player
+            parts.append("dealer: " + ", ".join(
+                f"{z} {'?? ' * len(c) if z in self.layout.dealer_face_down else _cards(c)}".rstrip()
+                for z, c in view.dealer.items()))
+        if view.community:
+            parts.append(f"community: {_cards(view.community)}")
+        if view.wagers:
+            parts.append("wagers: " + ", ".join(f"{self.names.get(w, w)} {fmt_money(a)}" for w, a in view.wagers.items()))
+        self.console.print("  " + " | ".join(parts))
+
+    def choose(self, seat, step, decision, choices, view):
+        self.show_view(seat, view)
+        cites = {}
+        if step is not None:
+            cites = {c.id: c.cite for c in step.choices}
+        for c in choices:
+            self.console.print(f"    {escape(c)}  [dim]{escape(cites.get(c, ''))}[/dim]")
+        where = f" ({step.cite})" if step is not None else ""
+        return self.ask(f"Seat {seat}, {decision.replace('_', ' ')}{where}", choices=choices, default=choices[0])
+
+    def offer(self, seat, wager, view):
+        self.show_view(seat, view)
+        return self.amount(f"Seat {seat}, {self.names.get(wager, wager)}: amount (0 declines)")
+
+    def setting(self, seat, step, candidates, view):
+        self.show_view(seat, view)
+        self.console.print("    0  the house way (the hands set the way the house requires)")
+        for i, (high, low) in enumerate(candidates, 1):
+            self.console.print(f"    {i}  high {_cards(high)}  /  low {_cards(low)}")
+        pick = self.ask(f"Seat {seat}, set the hands ({step})", choices=[str(i) for i in range(len(candidates) + 1)],
+                        default="0")
+        return None if pick == "0" else candidates[int(pick) - 1]
+
+
+def show_layout(console: Console, lay: Layout, seats: list[int]) -> None:
+    console.print(Panel(f"Chapter {lay.chapter}. {lay.title}\n"
+                        f"positions 1 to {lay.positions} (1 = farthest to the dealer's left); "
+                        f"playing: {', '.join(map(str, seats))}", title="rulespec play"))
+    t = RichTable(title="Wagers", show_lines=False)
+    for col in ("wager", "placed", "§", "offered"):
+        t.add_column(col)
+    for wid, name, cite, placed, offered in lay.wagers:
+        t.add_row(f"{name} ({wid})", placed.replace("_", " "), cite, "yes" if offered else "no")
+    console.print(t)
+    t = RichTable(title="Decisions a player may make")
+    for col in ("step", "choices", "§"):
+        t.add_column(col)
+    for sid, cite, choices in lay.decisions:
+        t.add_row(sid, ", ".join(f"{c} ({cc})" if cc and cc != cite else c for c, cc in choices), cite)
+    for sid, name, cite in lay.offers:
+        t.add_row(sid, f"place a {name}, or decline", cite)
+    for sid, cite, hi, lo in lay.settings:
+        t.add_row(sid, f"set a {hi}-card high hand and a {lo}-card low hand, or leave it to the house way", cite)
+    console.print(t)
+    if lay.irregularities:
+        t = RichTable(title="Irregularities that may be raised")
+        for col in ("event", "what", "§"):
+            t.add_column(col)
+        for ev, title, cite in lay.irregularities:
+            t.add_row(ev, title, cite)
+        console.print(t)
+    opts = ", ".join(f"{k}={v}" for k, v in lay.options.items() if v is not None)
+    console.print(f"[dim]selections: {escape(str(opts))}[/dim]")
+
+
+def show_round(console: Console, played, balances: dict[int, Decimal], names: dict[str, str]) -> None:
+    r = played.result
+    t = RichTable(title=f"Round {r.number}: every ruling with its provision")
+    for col, kw in (("seat", {"justify": "right"}), ("ruling", {}), ("§", {}), ("balance", {"justify": "right"})):
+        t.add_column(col, **kw)
+    running = dict(balances)
+    for e in r.log:
+        bal = ""
+        if e.seat is not None and e.net is not None and e.kind != "void" or (e.kind == "void" and e.net is not None):
+            running[e.seat] = running.get(e.seat, Decimal(0)) + e.net
+            bal = fmt_money(running[e.seat], signed=True)
+        t.add_row("" if e.seat is None else str(e.seat), e.text, e.cite, bal)
+    console.print(t)
+    t = RichTable(title="Settlement")
+    for col, kw in (("seat", {"justify": "right"}), ("wager", {}), ("amount", {"justify": "right"}),
+                    ("result", {}), ("net", {"justify": "right"}), ("§", {})):
+        t.add_column(col, **kw)
+    for w in r.results:
+        net = fmt_money(w.net, signed=True) if w.priced else "not known"
+        t.add_row(str(w.seat), w.name, fmt_money(w.amount), w.outcome, net, "; ".join(w.cites))
+    console.print(t)
+    for seat, net in sorted(r.net_by_seat().items()):
+        balances[seat] = balances.get(seat, Decimal(0)) + net
+    console.print("balance: " + ", ".join(f"seat {s} {fmt_money(b, signed=True)}" for s, b in sorted(balances.items())))
+
+
+class SafeConsole(Console):
+    """A rich console whose text can never act on the terminal: every character of the text it is
+    given passes `compiler.cli.visible` (an ANSI escape or U+2028 from a spec is shown, not obeyed),
+    while the colours rich adds itself come from styles, not from text, and still render. It writes to
+    the terminal itself, not through the CLI's escaping stream, which would show those colours as text."""
+
+    def __init__(self, **kw):
+        from compiler.cli import raw_stream, visible
+
+        self._visible = visible
+        kw.setdefault("file", raw_stream(sys.stdout))
+        super().__init__(**kw)
+
+    def _render_buffer(self, buffer):
+        v = self._visible
+        return super()._render_buffer(s if s.control else Segment(v(s.text), s.style, s.control) for s in buffer)
+
+
+def run(args, console: Console | None = None) -> int:
+    from compiler.play_commands import _load, _selections
+
+    console = console or SafeConsole(highlight=False)
+    mod, compiled = _load(args.chapter)
+    if mod is None:
+        return 1
+    opts = _selections(args, compiled)
+    if opts is None:
+        return 1
+    table = prepare_table(mod.new_table(opts, seed=args.seed))
+    bad = table.violations()
+    if bad:
+        for cite, msg in bad:
+            print(f"error: the selections break {cite}: {msg}", file=sys.stderr)
+        return 1
+    g = table.game
+    if not 1 <= args.seats <= g.max_positions:
+        print(f"error: --seats {args.seats}: this table has positions 1 to {g.max_positions}", file=sys.stderr)
+        return 1
+    seats = list(range(1, args.seats + 1))
+    lay = layout_of(table, compiled.chapter.data)
+    player = TerminalPlayer(console, lay)
+    show_layout(console, lay, seats)
+    balances: dict[int, Decimal] = {}
+    save_dir = Path(args.save) if args.save else None
+    step_ids = [s[0] for s in lay.steps]
+    try:
+        while True:
+            console.rule(f"Round {table.round_number + 1}")
+            bets: dict[int, dict[str, Decimal]] = {}
+            for seat in seats:
+                bets[seat] = {}
+                for wid, name, cite, placed, offered in lay.wagers:
+                    if placed != "before_deal" or not offered:
+                        continue
+                    wd = g.wagers[wid]
+                    default = fmt_money(wd.amounts[0]) if wd.amounts else ("10" if wd.required else "0")
+                    a = player.amount(f"Seat {seat}, {name} ({cite}): amount", default=default)
+                    if a:
+                        bets[seat][wid] = a
+            bets = {s: b for s, b in bets.items() if b}
+            if not bets:
+                console.print("[yellow]no wagers: nobody plays this round[/yellow]")
+                again = player.ask("Play another round?", choices=["y", "n"], default="n")
+                if again == "n":
+                    return 0
+                continue
+            events = []
+            while lay.irregularities:
+                ev = player.ask("Raise an irregularity this round?",
+                                choices=["none"] + [i[0] for i in lay.irregularities], default="none")
+                if ev == "none":
+                    break
+                e: dict[str, Any] = {"event": ev}
+                before = player.ask("  ... before which step? (end: after the round's steps)",
+                                    choices=step_ids + ["end"], default=step_ids[0])
+                if before != "end":
+                    e["before"] = before
+                seat = player.ask("  ... at which seat? (none: not one seat's)",
+                                  choices=["none"] + [str(s) for s in bets], default="none")
+                if seat != "none":
+                    e["seat"] = int(seat)
+                for name, values in lay.event_attrs.get(ev, {}).items():
+                    if values:
+                        e[name] = player.ask(f"  ... {name.replace('_', ' ')}?", choices=values, default=values[0])
+                    else:
+                        e[name] = player.ask(f"  ... {name.replace('_', ' ')}?", choices=["yes", "no"]) == "yes"
+                events.append(e)
+            try:
+                played = play_one(table, bets, player, events, selections=opts, submission=args.submission)
+            except EngineError as exc:
+                console.print(f"[red]the round cannot be played: {escape(str(exc))}[/red]")
+                return 1
+            except Exception as exc:  # an engine failure is reported, never a traceback
+                console.print(f"[red]the round cannot be played: internal error: {type(exc).__name__}: "
+                              f"{escape(str(exc))}[/red]")
+                return 1
+            for e in played.history.get("events", ()):
+                if e["event"] in CARD_EVENTS:
+                    console.print(f"[yellow]{escape(e['event'].replace('_', ' '))}: {escape(' '.join(e['cards']))}[/yellow]")
+            show_round(console, played, balances, player.names)
+            text = history_yaml(played.history)
+            if save_dir is not None:
+                save_dir.mkdir(parents=True, exist_ok=True)
+                path = save_dir / f"{g.chapter}-round-{played.result.number:03d}.yaml"
+            else:
+                answer = player.ask("Save this round as a hand history (file name; blank: do not save)", default="")
+                path = Path(answer) if answer.strip() else None
+            if path is not None:
+                path.write_text(text, encoding="utf-8")
+                console.print(f"saved: {path}", soft_wrap=True)
+                console.print(f"  replay: rulespec settle {args.chapter} {path}", soft_wrap=True)
+            if player.ask("Play another round?", choices=["y", "n"], default="n") == "n":
+                return 0
+    except InputEnded:
+        console.print("\ninput ended")
+        return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("play", help="play rounds of a chapter at the terminal, with every ruling and its provision",
+                       description="A terminal game driven by the compiled game module: the layout, the cards, every "
+                                   "decision a player may make, each ruling with its provision and the running "
+                                   "balance. Irregularities the chapter defines can be raised; each round can be "
+                                   "saved as a hand history that `rulespec settle` reproduces.")
+    p.add_argument("chapter", metavar="CHAPTER", help="the chapter's rulespec (rulespecs/NNN-*.yaml)")
+    p.add_argument("--submission", metavar="FILE", help="play under this Rules Submission's selections")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
+    p.add_argument("--seats", type=int, default=1, metavar="N", help="positions played, 1 to N (default 1)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="seed of the shuffle and the dice (default: unpredictable, as at a live table)")
+    p.add_argument("--save", metavar="DIR", help="save every round in DIR as CHAPTER-round-NNN.yaml "
+                                                 "(otherwise asked after each round)")
+    p.set_defaults(handler=run)

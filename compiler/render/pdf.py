@@ -1,0 +1,40 @@
+"""PDF documents fit to file, from the generated HTML (WeasyPrint: pure Python on Pango, no browser).
+
+The print rules live in the documents' own CSS (``@page`` with page numbers, table headers
+repeated on every page, headings kept with what follows): the PDF is the HTML printed.
+
+Deterministic: no creation or modification date is written (WeasyPrint writes them only when
+the document asks), and the PDF's file identifier is derived from the HTML's content, so the
+same HTML gives the same bytes (``rulespec build --check`` compares them like every output).
+The fonts are named, not left to the machine's fontconfig aliases: "Georgia" or "Times New Roman"
+resolve to Liberation Serif where Chromium's fonts are installed and to DejaVu Serif elsewhere, which
+would make the filed bytes depend on what else the machine has. DejaVu (fonts-dejavu-core) is on every
+machine of this project's kind.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+
+
+# the filed PDF's fonts, the same on every machine (see above)
+PRINT_FONTS = """
+body, table, th, td, h1, h2, h3, h4, p, li { font-family: "DejaVu Serif" !important; }
+code, pre, kbd, samp { font-family: "DejaVu Sans Mono" !important; }
+"""
+
+
+def html_to_pdf(html: str, base_url: str | None = None) -> bytes:
+    from weasyprint import CSS, HTML
+
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    ident = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
+    return HTML(string=html, base_url=base_url).write_pdf(stylesheets=[CSS(string=PRINT_FONTS)],
+                                                          pdf_identifier=ident)
+
+
+def filed_pdfs(outputs: dict) -> dict[str, bytes]:
+    """``<stem>.pdf`` for every ``generated/submissions/<stem>.html`` among a build's outputs."""
+    return {rel[: -len(".html")] + ".pdf": html_to_pdf(text) for rel, text in sorted(outputs.items())
+            if rel.startswith("generated/submissions/") and rel.endswith(".html")}
