@@ -50,8 +50,25 @@ def _walk(steps):
         yield from _walk(s.steps)
 
 
-def is_paigow(game) -> bool:
-    return any(s.kind == "set_hands" for s in _walk(game.procedure))
+def model_or_reason(game, chapter) -> tuple["PaiGowModel | None", str]:
+    """The simulation's model when the procedure has its properties, else (None, the property that fails):
+    a step in which the players set their hands and one in which the dealer sets his (``set_hands``);
+    one required wager, settled by a settle step whose rules read the players' high and low hands; at
+    most one wager offered during the round (``offer``), made at the amount its offer step states."""
+    steps = list(_walk(game.procedure))
+    if not any(s.kind == "set_hands" and s.params.get("to", "players") == "players" for s in steps):
+        return None, "no step in which the players set their hands"
+    if not any(s.kind == "set_hands" and s.params.get("to") == "dealer" for s in steps):
+        return None, "no step in which the dealer sets his hands"
+    required = [w for w, d in game.wagers.items() if d.required]
+    if len(required) != 1:
+        return None, f"{len(required)} required wagers, not one"
+    if len([s for s in steps if s.kind == "offer"]) > 1:
+        return None, "more than one wager is offered during the round"
+    m = model_of(game, chapter)
+    if m.settle_step is None or m.high_ranking is None or m.low_ranking is None:
+        return None, "no settle step judges the required wager on the players' high and low hands"
+    return m, ""
 
 
 @dataclass
@@ -66,6 +83,16 @@ class PaiGowModel:
     zone: str
     high: int
     low: int
+    double_equal_to: str | None = None   # the offer step's amount: equal to this wager ...
+    double_amount: Any = None            # ... or this fixed amount
+
+    def offer_amount(self, view) -> Decimal:
+        """The amount of the wager offered during the round, as its offer step states it."""
+        from compiler.runtime.money import money
+
+        if self.double_equal_to is not None:
+            return view.wagers.get(self.double_equal_to, Decimal(0))
+        return money(self.double_amount) if self.double_amount is not None else Decimal(0)
 
 
 def _hand_rankings(chapter) -> tuple[str | None, str | None]:
@@ -101,7 +128,8 @@ def model_of(game, chapter) -> PaiGowModel:
     ps = next(s for s in steps if s.kind == "set_hands" and s.params.get("to", "players") == "players")
     ds = next(s for s in steps if s.kind == "set_hands" and s.params.get("to") == "dealer")
     main = next(w for w, d in game.wagers.items() if d.required)
-    double = next((s.params["wager"] for s in steps if s.kind == "offer" and s.params.get("equal_to") == main), None)
+    offer = next((s for s in steps if s.kind == "offer"), None)  # the wager offered during the round, if any
+    double = offer.params.get("wager") if offer is not None else None
     settle = None
     for s in steps:
         if s.kind == "settle" and any(_mentions(r, main) for r in chapter_rules(chapter, s.id)):
@@ -109,7 +137,9 @@ def model_of(game, chapter) -> PaiGowModel:
             break
     hr, lr = _hand_rankings(chapter)
     return PaiGowModel(main, double, ps, ds, settle, hr, lr, ps.params.get("zone", "hand"),
-                       int(ps.params["high"]), int(ps.params["low"]))
+                       int(ps.params["high"]), int(ps.params["low"]),
+                       offer.params.get("equal_to") if offer is not None else None,
+                       offer.params.get("amount") if offer is not None else None)
 
 
 def chapter_rules(chapter, step_id):
@@ -275,7 +305,7 @@ class PoolStrategy(Strategy):
         cards = list(view.cards.get(self.m.zone, ()))
         if wager != self.m.double or len(cards) != self.m.high + self.m.low:
             return Decimal(0)
-        return view.wagers.get(self.m.main, Decimal(0)) if self.best(cards)[1] > 0 else Decimal(0)
+        return self.m.offer_amount(view) if self.best(cards)[1] > 0 else Decimal(0)
 
 
 class HouseWayStrategy(Strategy):
@@ -285,7 +315,7 @@ class HouseWayStrategy(Strategy):
         self.m = model
 
     def offer(self, wager, view):
-        return view.wagers.get(self.m.main, Decimal(0)) if wager == self.m.double else Decimal(0)
+        return self.m.offer_amount(view) if wager == self.m.double else Decimal(0)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -400,9 +400,29 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                      f"expected total wagered per unit {game.wagers[model.base[0][0]].name}: "
                      f"{sol.expected_wager} = {float(sol.expected_wager):.6f}")
     else:
+        sol, deal_why = None, ""
+        if any(facts[w].chosen_by for w in game.wagers):
+            sol, bets, deal_why = _deal_route(game, steps, facts, {**offer_all, **options})
+        if sol is not None:
+            ids = [w for w in game.wagers if w in sol.net]
+            judged = {w for w in game.wagers if facts[w].chosen_by or (w in ids and facts[w].placed_by)}
+            base = next(iter(bets))
+            names = " + ".join(game.wagers[w].name for w in ids)
+            figures.append(Figure("+".join(ids), names, "optimal strategy", sol.expected_net / bets[base],
+                                  sol.expected_net / sol.expected_stake, None, {},
+                                  f"exact: optimal strategy by backward induction over every set of cards seen; all "
+                                  f"{sol.sets:,} deals in {sol.classes} classes the rules tell apart, "
+                                  f"{sol.histories} sequences of choices", ()))
+            notes.append(f"{names}, optimal strategy: expected return per unit {game.wagers[base].name}; expected "
+                         f"total wagered per unit {game.wagers[base].name}: {sol.expected_stake / bets[base]} = "
+                         f"{float(sol.expected_stake / bets[base]):.6f}; per wager: " + ", ".join(
+                             f"{game.wagers[w].name} {sol.net[w]}" for w in ids))
         for w, d in game.wagers.items():
+            if sol is not None:
+                break
             if facts[w].chosen_by:  # what a player's decision acts on
-                rep.refuse(w, d.name, f"the game's decisions are not modelled: {why_not}")
+                rep.refuse(w, d.name, f"the game's decisions are not modelled: {why_not}"
+                           + (f"; the deal-class route: {deal_why}" if deal_why else ""))
             elif facts[w].placed_by:
                 rep.refuse(w, d.name, paytable_refusal(game, facts[w], flags, w)[0])
     dists = _DISTS  # enumerations are shared by every analysis of the process (same ranking, k, deck)
@@ -495,6 +515,21 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
     if model is not None:
         rep.strategy = sol
     return rep
+
+
+def _deal_route(game, steps, facts, options):
+    """(deal-class solution or None, the unit bets it assumes, the reason it refused): one unit of every required wager placed
+    before the deal and of every such wager a decision acts on."""
+    from compiler.analysis import deals
+
+    bets = {w: 1 for w, d in game.wagers.items()
+            if d.placed != "during_round" and (d.required or facts[w].chosen_by)}
+    if not bets:
+        return None, bets, "no wager is placed before the deal"
+    try:
+        return deals.solve(game, steps, _deck(game), options, bets), bets, ""
+    except deals.Refused as e:
+        return None, bets, str(e)
 
 
 def rep_refused(rep) -> set:

@@ -309,7 +309,8 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
                        "seats and burned cards do not change it)"])
     from compiler.analysis import paigow, poker_report
 
-    if paigow.is_paigow(game):
+    model, _ = paigow.model_or_reason(game, chapter)
+    if model is not None:
         return paigow.analyze_paigow(game, chapter, options, {**settings, "rounds": rounds, "seed": seed},
                                      precision=precision)
     return poker_report.analyze(game, chapter, options, settings)

@@ -222,6 +222,7 @@ class _Checker:
                     self.error(_p(*base, "wild", "as"), f"wild 'as' lists some of {', '.join(WILD_AS)}")
                 elif "ace" in as_ and rank_index("A") not in ranked:
                     self.error(_p(*base, "wild", "as"), "the joker counts as an ace but the ace is not ranked")
+        self.ranking_size = r.get("cards") if isinstance(r.get("cards"), int) else None
         for key in ("hands", "thresholds"):
             group = r.get(key)
             if group is None:
@@ -268,6 +269,18 @@ class _Checker:
                         parse_card(str(c)) if isinstance(c, (str, int)) and not isinstance(c, bool) else parse_card("")
                     except CardError as e:
                         self.error(f"{ptr}/{where}/{j}", str(e))
+            return
+        if key == "hands" and "min_hand" in h:  # a hand at least as high as these cards (a dealer qualifier)
+            cards = h.get("min_hand")
+            if not isinstance(cards, list) or not cards or (self.ranking_size and len(cards) != self.ranking_size):
+                self.error(ptr + "/min_hand", f"min_hand is a list of the {self.ranking_size or 'ranking'} cards of the lowest "
+                                              "hand that qualifies, such as [AS, KH, 4D, 3C, 2S]")
+                return
+            for j, c in enumerate(cards):
+                try:
+                    parse_card(str(c)) if isinstance(c, (str, int)) and not isinstance(c, bool) else parse_card("")
+                except CardError as e:
+                    self.error(f"{ptr}/min_hand/{j}", str(e))
             return
         cat_key = "at_least" if "at_least" in h else "category" if "category" in h else None
         if cat_key is None:

@@ -208,6 +208,11 @@ class Ranking:
         if "cards" in h or "any_of" in h:
             sets = [h["cards"]] if "cards" in h else h["any_of"]
             out["sets"] = [frozenset(parse_card(c) for c in s) for s in sets]
+        elif "min_hand" in h:  # a hand at least as high as the given cards (a dealer qualifier: A K 4 3 2)
+            out["min_hand"] = [parse_card(str(c)) for c in h["min_hand"]]
+            if len(out["min_hand"]) != self.cards:
+                raise RankingError(f"ranking {self.id}, hand {hid}: min_hand lists {len(out['min_hand'])} cards, "
+                                   f"not {self.cards}")
         elif "at_least" in h:
             if h["at_least"] not in self._cat_index:
                 raise RankingError(f"ranking {self.id}, hand {hid}: unknown category {h['at_least']!r}")
@@ -220,7 +225,7 @@ class Ranking:
             out["high"] = (_strength_of_symbol(h["high"], self._strength, f"hand {hid}")
                            if h.get("high") is not None else None)
         else:
-            raise RankingError(f"ranking {self.id}, hand {hid}: needs cards, any_of, at_least or category")
+            raise RankingError(f"ranking {self.id}, hand {hid}: needs cards, any_of, at_least, category or min_hand")
         return out
 
     def _build_tables(self) -> None:
@@ -478,6 +483,10 @@ class Ranking:
             raise RankingError(f"ranking {self.id}: hand {hand_id!r} is defined by its cards")
         if "at_least" in h:
             return self.category_at_least(value, h["at_least"], h["min_rank"])
+        if "min_hand" in h:
+            if "min_value" not in h:
+                h["min_value"] = self.evaluate(h["min_hand"])
+            return value >= h["min_value"]
         if value.category != h["category"]:
             return False
         return h["high"] is None or value._high == h["high"]

@@ -36,18 +36,39 @@ def _by_wager(report):
     return {n.wager: n for n in report.not_computed}
 
 
+_LIR_REPORT: list = []
+
+
+def lir_report_of():
+    if not _LIR_REPORT:
+        mod, comp = load_game(LIR)
+        _LIR_REPORT.append(analyze(mod.GAME, comp.chapter, {}))
+    return _LIR_REPORT[0]
+
+
 @pytest.fixture(scope="module")
 def lir_report():
-    mod, comp = load_game(LIR)
-    return analyze(mod.GAME, comp.chapter, {})
+    return lir_report_of()
 
 
 def test_withdrawable_wagers_are_not_computed_as_if_they_always_ride(lir_report):
-    refused = _by_wager(lir_report)
-    assert set(refused) == {"bet_1", "bet_2"}
-    for w, choice in (("bet_1", "first_decision"), ("bet_2", "first_decision")):
-        assert "pull_back" in refused[w].reason and choice in refused[w].reason
+    """No figure of Bet 1 or Bet 2 alone (a paytable figure would assume they always ride): they are in
+    the round's figure under the optimal strategy, and the paytable route refuses them with the choice
+    that withdraws them."""
+    from compiler.analysis.honesty import paytable_refusal, wager_facts
+    from compiler.analysis.poker_report import _active_steps
+    from compiler.runtime.engine import Table
+
+    assert not lir_report.not_computed
     assert not any(f.wager in ("bet_1", "bet_2") for f in lir_report.figures)
+    (rnd,) = [f for f in lir_report.figures if f.wager == "bet_1+bet_2+bet_3"]
+    assert rnd.policy == "optimal strategy" and rnd.exact
+    mod, comp = load_game(LIR)
+    game = mod.GAME
+    facts, flags = wager_facts(game, _active_steps(game, comp.chapter, Table(game, {}, seed=0)))
+    for w in ("bet_1", "bet_2"):
+        reason, _ = paytable_refusal(game, facts[w], flags, w)
+        assert "pull_back" in reason and "withdraw" in reason
 
 
 def test_a_wager_no_decision_touches_keeps_its_exact_paytable_figure(lir_report):
@@ -74,9 +95,19 @@ def test_a_phantom_wager_placed_by_the_rules_is_not_computed(tmp_path):
                         "      - {cite: § 901.6(e), when: \"has(bonus) and not at_least(five_card, best(five_card, "
                         "player.hand + community), straight)\", then: lose bonus}\n", 1)
     rep = _load(tmp_path, text)
-    refused = _by_wager(rep)
-    assert "bonus" in refused and "placed by the rules" in refused["bonus"].reason
     assert not any(f.wager == "bonus" for f in rep.figures)
+    # its result is counted only within the round's figure (optimal strategy); the paytable route refuses it
+    from compiler.analysis.honesty import paytable_refusal, wager_facts
+
+    mod, comp = load_game(tmp_path / "x.yaml")
+    facts, flags = wager_facts(mod.GAME, comp.chapter.procedure)
+    assert "placed by the rules" in paytable_refusal(mod.GAME, facts["bonus"], flags, "bonus")[0]
+    (rnd,) = [f for f in rep.figures if "+" in f.wager]
+    assert set(rnd.wager.split("+")) == {"bet_1", "bet_2", "bet_3", "bonus"}
+    (base,) = [f for f in lir_report_of().figures if "+" in f.wager]
+    pays = {"royal": 1000, "sf": 200, "quads": 50, "fh": 11, "flush": 8, "straight": 5}
+    bonus = F(sum(FIVE[h] * p for h, p in pays.items()) - (TOTAL5 - sum(FIVE[h] for h in pays)), TOTAL5)
+    assert rnd.expected_return - base.expected_return == bonus  # no decision touches Bet 3 or its bonus
 
 
 def test_a_wager_settled_on_the_dealers_cards_is_not_computed_by_the_paytable_route(tmp_path):
