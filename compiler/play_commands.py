@@ -8,6 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from compiler.runtime.money import fmt_money
+from compiler.pipeline import ROOT
 from compiler.spec.diagnostics import DiagnosticError
 
 
@@ -140,6 +141,11 @@ def cmd_settle(args) -> int:
     from compiler.runtime.engine import EngineError
 
     if args.round is None:  # `settle ROUND.yaml`: the rulespec of the round's chapter
+        given = Path(args.spec).resolve()
+        if given.parent == (ROOT / "rulespecs").resolve():  # a rulespec given alone: the round is missing
+            print(f"rulespec settle: error: the following arguments are required: ROUND "
+                  f"(a hand history after the rulespec {args.spec})", file=sys.stderr)
+            return 1
         args.round = args.spec
         args.spec = _spec_of_round(args.round)
         if args.spec is None:
