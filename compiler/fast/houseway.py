@@ -17,6 +17,7 @@ from itertools import combinations
 import numpy as np
 
 from compiler.fast.hands import vec_ranking
+from compiler.fast.memo import memoised
 from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 
 _OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
@@ -76,18 +77,7 @@ class CompiledHouseWay:
         raise HouseWayUnsupported(f"{where}: cards {n!r}")
 
     def _expr(self, n, cand: bool, where):
-        f = self._expr_raw(n, cand, where)
-        key = (repr(n), cand)
-
-        def memo(e, f=f, key=key):
-            v = e.memo.get(key)
-            if v is None:
-                v = e.memo[key] = f(e)
-            return v
-        for a in ("rid", "cat_rid"):
-            if hasattr(f, a):
-                setattr(memo, a, getattr(f, a))
-        return memo
+        return memoised(self._expr_raw(n, cand, where), (repr(n), cand))
 
     def _expr_raw(self, n, cand, where):
         if isinstance(n, Lit):

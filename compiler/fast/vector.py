@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from compiler.fast.memo import memoised
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.engine import Table
 from compiler.runtime.money import money, to_cents
@@ -304,17 +305,7 @@ class FastGame:
         Hand functions are computed once per round until a zone changes (``State.memo``)."""
         f = self._expr_raw(n, where, seat)
         if isinstance(n, Call) and n.name in ("hand", "best", "is_hand", "category", "at_least", "category_rank"):
-            key = (repr(n), seat)
-
-            def memo(st, f=f, key=key):
-                v = st.memo.get(key)
-                if v is None:
-                    v = st.memo[key] = f(st)
-                return v
-            for a in ("rid", "cat_rid"):
-                if hasattr(f, a):
-                    setattr(memo, a, getattr(f, a))
-            return memo
+            return memoised(f, (repr(n), seat))
         return f
 
     def _expr_raw(self, n, where: str, seat: bool) -> Callable[[State], Any]:
