@@ -3,7 +3,7 @@
 Every k-card subset of a deck is visited once, in *colex* order (the order of the
 combinatorial number system: the subset ``c0 < c1 < ... < c(k-1)`` of deck positions has index
 ``sum(C(ci, i+1))``), and valued as its best ``n``-card hand under a
-:class:`compiler.runtime.rankings.Ranking`.
+:class:`compiler.values.rankings.Ranking`.
 
 How a k-card hand is valued without looking at its ``C(k, n)`` subsets one by one: the best
 n-card hand is the better of
@@ -31,8 +31,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from compiler.runtime.cards import JOKER
-from compiler.runtime.rankings import JOKER_RANK, HandValue, Ranking
+from compiler.values.cards import JOKER
+from compiler.values.rankings import JOKER_RANK, HandValue, Ranking
 
 __all__ = [
     "standard_deck", "colex_combinations", "iter_colex_blocks", "colex_index",

@@ -21,12 +21,12 @@ figures can be checked):
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from compiler.runtime.rankings import Ranking
+from compiler.values.odds import Odds, parse_odds
+from compiler.values.rankings import Ranking
 
 from .enumerate import Distribution, enumerate_hands
 
@@ -36,11 +36,20 @@ __all__ = ["Payout", "parse_payout", "Affine", "RowResult", "PaytableResult", "p
 
 @dataclass(frozen=True)
 class Payout:
-    """A parsed payout string: kind ``to`` | ``for`` | ``meter`` | ``amount`` | ``push``."""
+    """Odds (:class:`compiler.values.odds.Odds`) as the analysis prices them: kind ``to`` |
+    ``for`` | ``meter`` | ``amount`` | ``push``, the ratio, and the text shown in reports."""
 
-    kind: str
-    ratio: Fraction = Fraction(0)     # N/M for to/for, share for meter, amount for amount
+    odds: Odds
     text: str = ""
+
+    @property
+    def kind(self) -> str:
+        return "amount" if self.odds.kind == "fixed" else self.odds.kind
+
+    @property
+    def ratio(self) -> Fraction:
+        """N/M for to/for, the share of the meter for meter, the amount for amount."""
+        return self.odds.ratio
 
     def net(self, stake: Fraction | int = 1) -> "Fraction | Affine":
         """Net result of a winning wager of ``stake`` (Affine in the meter for ``meter``)."""
@@ -56,28 +65,12 @@ class Payout:
         return Affine(-stake, self.ratio)
 
 
-_NUM = r"(\d[\d,]*(?:\.\d+)?)"
-
-
-def _num(s: str) -> Fraction:
-    return Fraction(s.replace(",", ""))
-
-
-def parse_payout(text: Any) -> Payout:
-    """Parse ``3 to 2``, ``1,000 to 1``, ``500 for 1``, ``10% of meter``, ``$125``, ``Push``."""
-    s = " ".join(str(text).split())
-    m = re.fullmatch(_NUM + r" (to|for) " + _NUM, s, flags=re.I)
-    if m:
-        return Payout(m.group(2).lower(), _num(m.group(1)) / _num(m.group(3)), s)
-    m = re.fullmatch(_NUM + r" ?% of (?:the )?(?:progressive )?meter", s, flags=re.I)
-    if m:
-        return Payout("meter", _num(m.group(1)) / 100, s)
-    m = re.fullmatch(r"\$ ?" + _NUM, s)
-    if m:
-        return Payout("amount", _num(m.group(1)), s)
-    if s.lower() == "push":
-        return Payout("push", Fraction(0), s)
-    raise ValueError(f"cannot read payout {text!r}")
+def parse_payout(value: Any) -> Payout:
+    """A paytable cell or payout: compiled :class:`Odds` as they are, text (``3 to 2``, ``1,000 to
+    1``, ``500 for 1``, ``10% of meter``, ``$125``, ``Push``) read by the value layer's one parser."""
+    if isinstance(value, Odds):
+        return Payout(value, str(value))
+    return Payout(parse_odds(value), " ".join(str(value).split()))
 
 
 @dataclass(frozen=True)
@@ -107,10 +100,6 @@ class Affine:
 
     def __str__(self) -> str:
         return f"{self.a} + {self.b} * meter"
-
-
-def _as_affine(x) -> Affine:
-    return x if isinstance(x, Affine) else Affine(Fraction(x), Fraction(0))
 
 
 @dataclass

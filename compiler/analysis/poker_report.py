@@ -316,7 +316,7 @@ def _paytable_dict(game, pid: str, cols: list[int] | None = None) -> dict:
     pt = game.paytables[pid]
     cols = cols if cols is not None else list(range(len(pt.columns)))
     return {"title": pt.title, "columns": [pt.columns[i] for i in cols],
-            "rows": [{"hand": h, "label": label, "pays": [str(odds[i]) for i in cols]} for h, odds, label in pt.rows]}
+            "rows": [{"hand": h, "label": label, "pays": [odds[i] for i in cols]} for h, odds, label in pt.rows]}
 
 
 def solve_model(game, model: StudModel, ranking: Ranking, deck=None):
@@ -339,7 +339,7 @@ def solve_model(game, model: StudModel, ranking: Ranking, deck=None):
         else:
             odds = game.payouts[ref].odds
             tables[w] = {"columns": ["Payout"], "rows": [{"hand": qual_id, "label": "qualifying hand",
-                                                          "pays": [str(odds)]}]}
+                                                          "pays": [odds]}]}
     sg = stud_game_from_spec(r, tables, hole=model.hole, community=model.community, schedule=model.schedule,
                              qualifier=qual_id, fixed=model.base, play=model.play, deck=deck)
     sol = solve_stud(sg)

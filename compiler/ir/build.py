@@ -12,7 +12,7 @@ from compiler.ir.model import (Chapter, Choice, Constraint, HouseWay, HouseWayRu
                                Src, Step)
 from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_actions, check_expr, parse_actions,
                                  parse_expr)
-from compiler.lint.checks import data_diagnostics
+from compiler.spec.checks import data_diagnostics
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
 

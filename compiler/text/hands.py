@@ -4,6 +4,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from compiler.values.money import MoneyError
+from compiler.values.odds import parse_odds as value_odds
+
 # Hand labels as the chapters print them in paytable rows, with the id the rulespec
 # uses for them (a category of the table's ranking, a specific hand, or a threshold).
 # Rows of a flattened table are recognised by these names (longest first); a label not
@@ -88,29 +91,28 @@ class Odds:
         return d
 
 
-def _int(s: str) -> int:
-    return int(s.replace(",", ""))
-
-
 def parse_odds(text: str) -> Odds:
+    """A printed payout cell: the value layer's odds (``compiler.values.odds.parse_odds``) in
+    whole numbers, or a jackpot share ("10% mega jackpot") or "Loss", which only printed tables show."""
     t = text.strip()
-    m = re.fullmatch(r"(\d{1,3}(?:,\d{3})*) (to|for) (\d{1,3}(?:,\d{3})*)", t)
-    if m:
-        return Odds(t, m.group(2), _int(m.group(1)), _int(m.group(3)))
-    m = re.fullmatch(r"(\d{1,3})% of (?:the )?(?:progressive )?meter", t)
-    if m:
-        return Odds(t, "meter", int(m.group(1)), 100)
     m = re.fullmatch(r"(\d{1,3})% (?:mega|major|minor|mini|grand) jackpot", t)
     if m:
         return Odds(t, "share", int(m.group(1)), 100)
     if t.lower() == "loss":
         return Odds(t, "loss")
-    m = re.fullmatch(r"\$(\d{1,3}(?:,\d{3})*)(?:\.\d\d)?", t)
-    if m:
-        return Odds(t, "amount", _int(m.group(1)))
-    if t == "Push":
-        return Odds(t, "push")
-    raise ValueError(f"not a payout: {text!r}")
+    try:
+        odds = value_odds(t)
+    except MoneyError:
+        raise ValueError(f"not a payout: {text!r}") from None
+    if odds.num.denominator != 1 or odds.den.denominator != 1:  # this record holds whole numbers only
+        raise ValueError(f"not a payout in whole numbers: {text!r}")
+    if odds.kind in ("to", "for"):
+        return Odds(t, odds.kind, int(odds.num), int(odds.den))
+    if odds.kind == "meter":
+        return Odds(t, "meter", int(odds.num), 100)
+    if odds.kind == "fixed":
+        return Odds(t, "amount", int(odds.num))
+    return Odds(t, "push")
 
 
 def read_odds(text: str) -> Odds:

@@ -1,0 +1,334 @@
+"""The rule language's syntax: the grammar (``rules.lark`` beside this file, LALR, strict), the
+tree of a parsed condition or outcome (:class:`Node` and its kinds) and the parser with its
+positioned :class:`RuleSyntaxError`. The vocabulary is in :mod:`compiler.lang.rules`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from compiler.values.odds import Odds, parse_odds
+from compiler.spec.limits import MAX_EXPR_CHARS, MAX_EXPR_DEPTH, MAX_NUMBER_DIGITS
+
+
+class RuleSyntaxError(ValueError):
+    def __init__(self, message: str, line: int, column: int):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files("compiler.lang").joinpath("rules.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", strict=True, propagate_positions=True,
+                start=["start_expr", "start_actions"])
+
+
+# ---------------------------------------------------------------------------------------------
+# AST
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Node:
+    line: int = field(default=1, compare=False, kw_only=True)
+    column: int = field(default=1, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Lit(Node):
+    value: Any
+
+
+@dataclass(frozen=True)
+class Ref(Node):
+    parts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class BinOp(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    op: str  # and | or
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    item: Node
+
+
+@dataclass(frozen=True)
+class Neg(Node):
+    item: Node
+
+
+@dataclass(frozen=True)
+class Action(Node):
+    kind: str
+    wager: str | None = None  # '*' for all
+    payout: str | None = None
+    odds: Odds | None = None
+    paytable: str | None = None
+    value: Node | None = None
+    fraction: Fraction | None = None
+    name: str | None = None
+    text: str | None = None
+
+
+def _pos(meta) -> dict:
+    if getattr(meta, "empty", True):
+        return {}
+    return {"line": meta.line, "column": meta.column}
+
+
+def _num(tok: str) -> Fraction:
+    return Fraction(tok.replace(",", ""))
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    def start_expr(self, meta, c):
+        return c[0]
+
+    def start_actions(self, meta, c):
+        return tuple(c)
+
+    # expressions
+    def or_(self, meta, c):
+        items = []
+        for x in c:
+            items.extend(x.items if isinstance(x, BoolOp) and x.op == "or" else [x])
+        return BoolOp("or", tuple(items), **_pos(meta))
+
+    def and_(self, meta, c):
+        items = []
+        for x in c:
+            items.extend(x.items if isinstance(x, BoolOp) and x.op == "and" else [x])
+        return BoolOp("and", tuple(items), **_pos(meta))
+
+    def not_(self, meta, c):
+        return Not(c[0], **_pos(meta))
+
+    def compare(self, meta, c):
+        return BinOp(str(c[1]), c[0], c[2], **_pos(meta))
+
+    def arith(self, meta, c):
+        return BinOp(str(c[1]), c[0], c[2], **_pos(meta))
+
+    def neg(self, meta, c):
+        return Neg(c[0], **_pos(meta))
+
+    def int_(self, meta, c):
+        return Lit(int(c[0]), **_pos(meta))
+
+    def decimal_(self, meta, c):
+        return Lit(Decimal(str(c[0])), **_pos(meta))
+
+    def money(self, meta, c):
+        return Lit(Decimal(str(c[0])[1:].replace(",", "")), **_pos(meta))
+
+    def string(self, meta, c):
+        return Lit(str(c[0])[1:-1], **_pos(meta))
+
+    def true(self, meta, c):
+        return Lit(True, **_pos(meta))
+
+    def false(self, meta, c):
+        return Lit(False, **_pos(meta))
+
+    def call(self, meta, c):
+        name = str(c[0])
+        args = tuple(a for a in c[1:] if a is not None)
+        return Call(name, args, **_pos(meta))
+
+    def ref(self, meta, c):
+        return Ref(tuple(str(t) for t in c), **_pos(meta))
+
+    # odds: the grammar finds them in the rule, the value layer's one parser reads them
+    def odds_to(self, meta, c):
+        return parse_odds(f"{c[0]} to {c[1]}")
+
+    def odds_for(self, meta, c):
+        return parse_odds(f"{c[0]} for {c[1]}")
+
+    def odds_meter(self, meta, c):
+        return parse_odds(f"{c[0]} of meter")
+
+    def odds_fixed(self, meta, c):
+        return parse_odds(str(c[0]))
+
+    def odds_push(self, meta, c):
+        return parse_odds("Push")
+
+    def odds_name(self, meta, c):
+        return ("payout", str(c[0]))
+
+    def odds_inline(self, meta, c):
+        return ("odds", c[0])
+
+    # actions
+    def wager_target(self, meta, c):
+        return str(c[0])
+
+    def all_wagers(self, meta, c):
+        return "*"
+
+    def win_at(self, meta, c):
+        kind, val = c[1]
+        if kind == "payout":
+            return Action("win", wager=c[0], payout=val, **_pos(meta))
+        return Action("win", wager=c[0], odds=val, **_pos(meta))
+
+    def win_by(self, meta, c):
+        return Action("win", wager=c[0], paytable=str(c[1]), value=c[2], **_pos(meta))
+
+    def win(self, meta, c):
+        return Action("win", wager=c[0], **_pos(meta))
+
+    def lose(self, meta, c):
+        return Action("lose", wager=c[0], **_pos(meta))
+
+    def push(self, meta, c):
+        return Action("push", wager=c[0], **_pos(meta))
+
+    def return_(self, meta, c):
+        return Action("return", wager=c[0], **_pos(meta))
+
+    def surrender(self, meta, c):
+        return Action("surrender", wager=str(c[0]), fraction=Fraction(str(c[1])), **_pos(meta))
+
+    def place(self, meta, c):
+        return Action("place", wager=str(c[0]), value=c[1], **_pos(meta))
+
+    def set_flag(self, meta, c):
+        return Action("set", name=str(c[0]), **_pos(meta))
+
+    def clear_flag(self, meta, c):
+        return Action("clear", name=str(c[0]), **_pos(meta))
+
+    def void_round(self, meta, c):
+        return Action("void_round", **_pos(meta))
+
+    def discard_card(self, meta, c):
+        return Action("discard_card", **_pos(meta))
+
+    def use_card(self, meta, c):
+        return Action("use_card", **_pos(meta))
+
+    def reshuffle(self, meta, c):
+        return Action("reshuffle", **_pos(meta))
+
+    def remove_deck(self, meta, c):
+        return Action("remove_deck", **_pos(meta))
+
+    def end(self, meta, c):
+        return Action("end", **_pos(meta))
+
+    def note(self, meta, c):
+        return Action("note", text=str(c[0])[1:-1], **_pos(meta))
+
+
+_NUMBER_TOKENS = frozenset({"INT", "DECIMAL", "MONEY", "NUMBER_COMMA", "PERCENT", "FRACTION"})
+
+
+def _digits(token: str) -> int:
+    return sum(ch.isdigit() for ch in token)
+
+
+def _check_tree(tree: Tree) -> None:
+    """Limits and values the transformer cannot take, checked without recursion: nesting depth,
+    digits of numbers, zero denominators (``1/0``, ``1 to 0``)."""
+    stack: list[tuple[Any, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if node is None:  # an empty optional part ([expr ...])
+            continue
+        if isinstance(node, Token):
+            if node.type in _NUMBER_TOKENS:
+                parts = str(node).split("/") if node.type == "FRACTION" else [str(node)]
+                if any(_digits(p) > MAX_NUMBER_DIGITS for p in parts):
+                    raise RuleSyntaxError(f"number with more than {MAX_NUMBER_DIGITS} digits", node.line, node.column)
+                if node.type == "FRACTION" and int(parts[1]) == 0:
+                    raise RuleSyntaxError(f"fraction {node} has a zero denominator", node.line, node.column)
+            continue
+        if depth > MAX_EXPR_DEPTH:
+            meta = node.meta
+            line, col = (meta.line, meta.column) if not getattr(meta, "empty", True) else (1, 1)
+            raise RuleSyntaxError(f"rule nested more than {MAX_EXPR_DEPTH} levels deep (simplify it)", line, col)
+        if node.data in ("odds_to", "odds_for"):
+            den = node.children[1]
+            if isinstance(den, Token) and _digits(den) <= MAX_NUMBER_DIGITS and _num(str(den)) == 0:
+                raise RuleSyntaxError(f"odds '{node.children[0]} {node.data[5:]} {den}' divide by zero",
+                                      den.line, den.column)
+        stack.extend((c, depth + 1) for c in node.children)
+
+
+def _parse(text: str, start: str):
+    if len(text) > MAX_EXPR_CHARS:
+        raise RuleSyntaxError(f"rule longer than {MAX_EXPR_CHARS:,} characters ({len(text):,}); split it", 1, 1)
+    try:
+        tree = _parser().parse(text, start=start)
+    except UnexpectedCharacters as e:
+        raise RuleSyntaxError(f"unexpected character {text[e.pos_in_stream]!r}", e.line, e.column) from None
+    except UnexpectedEOF as e:
+        lines = text.splitlines() or [""]
+        raise RuleSyntaxError("unexpected end of rule", len(lines), len(lines[-1]) + 1) from None
+    except UnexpectedToken as e:
+        tok = e.token
+        if tok.type == "$END":
+            lines = text.splitlines() or [""]
+            raise RuleSyntaxError("unexpected end of rule; expected " + _expected(e.expected), len(lines),
+                                  len(lines[-1]) + 1) from None
+        raise RuleSyntaxError(f"unexpected {str(tok)!r}; expected " + _expected(e.expected), tok.line,
+                              tok.column) from None
+    except UnexpectedInput as e:  # pragma: no cover - other lark errors
+        raise RuleSyntaxError(str(e).splitlines()[0], getattr(e, "line", 1), getattr(e, "column", 1)) from None
+    _check_tree(tree)
+    try:
+        return _ToAst().transform(tree)
+    except VisitError as e:  # a value the checks above did not foresee: an error, never a traceback
+        meta = getattr(e.obj, "meta", None)
+        line, col = (meta.line, meta.column) if meta is not None and not getattr(meta, "empty", True) else (1, 1)
+        raise RuleSyntaxError(f"cannot read this rule: {e.orig_exc}", line, col) from None
+
+
+_TERMINAL_NAMES = {"NAME": "a name", "INT": "a number", "DECIMAL": "a number", "MONEY": "an amount",
+                   "STRING": "a quoted string", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
+                   "COMPARE": "a comparison", "SEMICOLON": "';'", "FRACTION": "a fraction like 1/2",
+                   "NUMBER_COMMA": "a number", "PERCENT": "a percentage"}
+
+
+def _expected(expected) -> str:
+    names = sorted({_TERMINAL_NAMES.get(t, t.lower().strip('"')) for t in expected})
+    if len(names) > 6:
+        names = names[:6] + ["..."]
+    return ", ".join(names)
+
+
+def parse_expr(text: str) -> Node:
+    return _parse(text, "start_expr")
+
+
+def parse_actions(text: str) -> tuple[Action, ...]:
+    return _parse(text, "start_actions")
