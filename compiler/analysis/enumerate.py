@@ -23,7 +23,7 @@ occur; ``Vectoriser.category_of[i]`` its category index.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from math import comb

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from compiler.analysis.report import Figure, Report
+from compiler.analysis.model import Figure, Report
 from compiler.runtime.cards import JOKER
 from compiler.runtime.engine import Context, Seat, Strategy, Table, Wager, _Round
 from compiler.runtime.paigow import choose_setting, house_way_of, settings as all_settings

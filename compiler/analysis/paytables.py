@@ -21,7 +21,7 @@ figures can be checked):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from compiler.analysis.report import Figure, Report
+from compiler.analysis.model import Figure, Report
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Not, Ref
 from compiler.runtime.engine import Strategy
 from compiler.runtime.rankings import Ranking

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from compiler.lang.syntax import Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
+from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
 
 # function name -> kinds of its arguments ('expr', or a namespace whose name it takes)
 FUNCTIONS: dict[str, tuple[str, ...]] = {

@@ -1,0 +1,165 @@
+"""What an analysis gives: a :class:`Figure` per wager (exact or simulated), the wagers it gives
+no figure (:class:`NotComputed`, with the reason) and the chapter's :class:`Report`, with their
+JSON and text forms. Every analysis route builds these; the documents read them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from fractions import Fraction
+from typing import Any
+
+
+def dec(x: Fraction, places: int = 10) -> str:
+    """A Fraction as a decimal string (rounded half away from zero), e.g. -0.0233005681."""
+    with localcontext() as c:
+        c.prec = 60
+        d = Decimal(x.numerator) / Decimal(x.denominator)
+        return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def pct(x: Fraction, places: int = 4) -> str:
+    return dec(x * 100, places) + "%"
+
+
+@dataclass
+class Figure:
+    wager: str
+    name: str
+    policy: str
+    expected_return: Fraction  # per unit of the named wager
+    per_total_wagered: Fraction | None
+    hit_frequency: Fraction | None
+    outcomes: dict[str, Fraction]
+    method: str
+    includes: tuple[str, ...] = ()
+    kind: str = "return"  # 'return': per unit wagered; 'value': an expected amount in dollars (Envy Bonus)
+    # a simulated figure: its standard error (per unit wagered) and the precision target it is held to;
+    # its expected_return is a rounded mean, never shown as a fraction
+    standard_error: float | None = None
+    target: float | None = None
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.expected_return
+
+    @property
+    def exact(self) -> bool:
+        return self.standard_error is None and self.method.startswith("exact")
+
+    @property
+    def meets_target(self) -> bool:
+        """An exact figure, or a simulated one whose standard error is within its precision target."""
+        if self.exact:
+            return True
+        return self.standard_error is not None and self.target is not None and self.standard_error <= self.target
+
+    def to_json(self) -> dict:
+        if not self.exact:
+            return self._simulated_json()
+        d = {
+            "wager": self.wager, "name": self.name, "policy": self.policy, "status": "exact",
+            "expected_return": {"fraction": str(self.expected_return), "decimal": dec(self.expected_return)},
+            "house_edge": {"fraction": str(self.house_edge), "percent": pct(self.house_edge)},
+            "hit_frequency": (None if self.hit_frequency is None else
+                              {"fraction": str(self.hit_frequency), "decimal": dec(self.hit_frequency)}),
+            "outcomes": {k: {"fraction": str(v), "decimal": dec(v)} for k, v in sorted(self.outcomes.items())},
+            "method": self.method,
+            "kind": self.kind,
+        }
+        if self.per_total_wagered is not None:
+            d["per_total_wagered"] = {"fraction": str(self.per_total_wagered), "decimal": dec(self.per_total_wagered)}
+        if self.includes:
+            d["includes"] = list(self.includes)
+        return d
+
+    def _simulated_json(self) -> dict:
+        """A simulated figure: mean and standard error as decimals, no fraction."""
+        se = self.standard_error
+        return {
+            "wager": self.wager, "name": self.name, "policy": self.policy,
+            "status": "simulated" if self.meets_target else "short of precision target",
+            "expected_return": {"decimal": dec(self.expected_return, 6), "standard_error": f"{se:.6f}"},
+            "house_edge": {"percent": pct(self.house_edge, 2), "standard_error_points": f"{se * 100:.4f}",
+                           "target_points": None if self.target is None else f"{self.target * 100:.4f}"},
+            "hit_frequency": None,
+            "outcomes": {k: {"decimal": dec(v, 6)} for k, v in sorted(self.outcomes.items())},
+            "method": self.method, "kind": self.kind,
+        }
+
+    def simulated_text(self) -> str:
+        """``-6.23% ± 0.16 points (1 s.e.)``: a simulated house edge, never in a form that looks exact."""
+        return f"{pct(self.house_edge, 2)} ± {self.standard_error * 100:.2f} points (1 s.e.)"
+
+
+@dataclass
+class NotComputed:
+    """A wager (or the round) the analysis gives no figure: what it touches and why."""
+    wager: str
+    name: str
+    policy: str
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"wager": self.wager, "name": self.name, "policy": self.policy, "status": "not computed",
+                "reason": self.reason}
+
+
+@dataclass
+class Report:
+    chapter: str
+    title: str
+    settings: dict[str, Any]
+    figures: list[Figure]
+    notes: list[str] = field(default_factory=list)
+    strategy: Any = None  # an optimal-strategy solution, when the game has one (StudSolution)
+    not_computed: list[NotComputed] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"chapter": self.chapter, "title": self.title,
+                "settings": {k: (str(v) if not isinstance(v, (bool, int, str)) or v is None else v)
+                             for k, v in self.settings.items()},
+                "figures": [f.to_json() for f in self.figures],
+                "not_computed": [n.to_json() for n in self.not_computed], "notes": self.notes}
+
+    def refuse(self, wager: str, name: str, reason: str, policy: str = "any") -> None:
+        if not any(n.wager == wager and n.policy == policy for n in self.not_computed):
+            self.not_computed.append(NotComputed(wager, name, policy, reason))
+
+    def to_text(self) -> str:
+        lines = [f"Chapter {self.chapter}. {self.title}: analysis"]
+        lines.append("settings: " + ", ".join(f"{k}={v}" for k, v in self.settings.items()))
+        for f in self.figures:
+            lines.append("")
+            lines.append(f"{f.name}  [{f.policy}]")
+            if f.kind == "value":
+                lines.append(f"  expected amount: ${f.expected_return} = ${dec(f.expected_return)}")
+                lines.append(f"  method: {f.method}")
+                continue
+            if not f.exact:
+                lines.append(f"  house edge {f.simulated_text()}"
+                             + ("" if f.meets_target else
+                                f"  SHORT OF THE PRECISION TARGET ({f.target * 100:.2f} points): not a figure for a "
+                                "Rules Submission"))
+                lines.append(f"  method: {f.method}")
+                continue
+            lines.append(f"  expected return per unit wagered: {f.expected_return} = {dec(f.expected_return)}"
+                         f"  (house edge {pct(f.house_edge)})")
+            if f.per_total_wagered is not None and f.per_total_wagered != f.expected_return:
+                lines.append(f"  per total amount wagered:         {f.per_total_wagered} = {dec(f.per_total_wagered)}")
+            if f.hit_frequency is not None:
+                lines.append(f"  hit frequency: {f.hit_frequency} = {dec(f.hit_frequency)}")
+            if f.includes:
+                lines.append(f"  includes the wagers it leads to: {', '.join(f.includes)}")
+            lines.append("  outcomes: " + ", ".join(f"{k}: {dec(v, 6)}" for k, v in f.outcomes.items()))
+            lines.append(f"  method: {f.method}")
+        for n in self.not_computed:
+            lines.append("")
+            lines.append(f"{n.name}  [{n.policy}]")
+            lines.append(f"  not computed: {n.reason}")
+        for n in self.notes:
+            lines.append("")
+            lines.append("note: " + n)
+        return "\n".join(lines)
+
+
+__all__ = ["Figure", "NotComputed", "Report", "dec", "pct"]
