@@ -16,7 +16,7 @@ import jinja2
 
 from compiler.ir.model import Chapter, Rule, Step
 from compiler.lang.rules import compile_action, compile_expr
-from compiler.runtime.money import Odds, parse_odds
+from compiler.values.odds import Odds, parse_odds
 
 
 def pyrepr(value: Any, indent: int = 0) -> str:
@@ -58,7 +58,7 @@ def _env(autoescape: bool) -> jinja2.Environment:
     env.filters["comment"] = comment
     env.filters["docstr"] = docstr
     env.filters["comment_raw"] = comment_raw
-    from compiler.render.plain import plain_when  # rule-language conditions in words (documents)
+    from compiler.lang.plain import plain_when  # rule-language conditions in words (documents)
 
     env.filters["plain_when"] = plain_when
     return env
@@ -73,7 +73,7 @@ def odds_src(o: Odds) -> str:
 
 
 def money_src(a) -> str:
-    from compiler.runtime.money import money
+    from compiler.values.money import money
 
     return f"Decimal({str(money(a))!r})"
 

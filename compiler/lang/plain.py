@@ -1,0 +1,83 @@
+"""Rule-language conditions in plain words, for documents people read (the blank form).
+
+Rendered from the parsed rule AST (compiler/lang/syntax.py), never from the chapter: an option
+reads as its title from the rulespec, its values as words.
+
+    option(automated_shuffler)                 -> "Automated card shuffling device used: yes"
+    option(starting_position) == 'shaker'      -> "How the starting position is determined: shaker"
+    option(adjacent_positions) > 0 and not x   -> "... : more than 0, and ...: no"
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Not, Ref, parse_expr
+
+_CMP = {"==": "{}", "!=": "not {}", ">": "more than {}", ">=": "{} or more", "<": "less than {}", "<=": "{} or less"}
+
+
+def _titles(options: Any) -> dict[str, str]:
+    if isinstance(options, Mapping):
+        return {k: (v.get("title", k) if isinstance(v, Mapping) else str(v)) for k, v in options.items()}
+    return {o["id"]: o.get("title", o["id"]) for o in options or ()}
+
+
+def _value(node) -> str:
+    if isinstance(node, Lit):
+        v = node.value
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        return str(v).replace("_", " ")
+    if isinstance(node, Ref):
+        return " ".join(p.replace("_", " ") for p in node.parts)
+    return None
+
+
+def _option(node, titles) -> str | None:
+    if isinstance(node, Call) and node.name == "option" and node.args and isinstance(node.args[0], Ref):
+        oid = node.args[0].parts[0]
+        return titles.get(oid, oid.replace("_", " "))
+    return None
+
+
+def words(node, titles: Mapping[str, str], nested: bool = False) -> str | None:
+    """The condition in words, or None where a part has no plain reading (the caller keeps the code)."""
+    title = _option(node, titles)
+    if title is not None:
+        return f"{title}: yes"
+    if isinstance(node, Not):
+        t = _option(node.item, titles)
+        if t is not None:
+            return f"{t}: no"
+        inner = words(node.item, titles, True)
+        return None if inner is None else f"not ({inner})"
+    if isinstance(node, BinOp) and node.op in _CMP:
+        t, v = _option(node.left, titles), _value(node.right)
+        if t is None or v is None:
+            t, v = _option(node.right, titles), _value(node.left)
+        if t is None or v is None:
+            return None
+        return f"{t}: {_CMP[node.op].format(v)}"
+    if isinstance(node, BoolOp):
+        parts = [words(x, titles, True) for x in node.items]
+        if any(p is None for p in parts):
+            return None
+        joined = f"; {node.op} ".join(parts)
+        return f"({joined})" if nested else joined
+    return None
+
+
+def plain_when(expr: str, options: Any = ()) -> str:
+    """A ``when`` condition of the rule language in words (the code itself if it has no plain reading)."""
+    if not expr or expr == "always":
+        return "always"
+    try:
+        node = parse_expr(expr)
+    except Exception:  # not a condition of the rule language: shown as written
+        return expr
+    return words(node, _titles(options)) or expr
+
+
+def register(envs: Iterable) -> None:
+    for env in envs:
+        env.filters["plain_when"] = plain_when
