@@ -22,6 +22,7 @@ occur; ``Vectoriser.category_of[i]`` its category index.
 """
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -272,8 +273,6 @@ def enumerate_hands(ranking: Ranking, k: int, deck: Sequence[int] | None = None,
     ``card_hands``: ids of card-defined named hands of the ranking (``cards`` / ``any_of``)
     to flag, so a paytable can put them above the categories they belong to.
     """
-    import time
-
     t0 = time.perf_counter()
     deck = list(range(52)) if deck is None else list(deck)
     vec = vectoriser or Vectoriser(ranking, k, deck)

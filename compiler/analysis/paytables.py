@@ -21,6 +21,7 @@ figures can be checked):
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
@@ -203,8 +204,6 @@ def paytable_return(dist: Distribution, paytable: Mapping[str, Any], column: int
 def paytable_returns(ranking: Ranking, paytable: Mapping[str, Any], k: int, deck: Sequence[int] | None = None,
                      stake: Fraction | int = 1, dist: Distribution | None = None) -> list[PaytableResult]:
     """Returns of every column of a paytable for k-card hands of the deck."""
-    import time
-
     t0 = time.perf_counter()
     ch = card_hands_of(ranking, paytable)
     if dist is None or set(ch) - set(dist.card_hands):

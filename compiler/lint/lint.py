@@ -16,6 +16,7 @@ from typing import Any, Iterator
 from compiler.ir.model import Chapter
 from compiler.lang.citations import Citation, CitationSyntaxError, expand, parse_citation
 from compiler.lang.rules import Names
+from compiler.lint.facts import fact_diagnostics
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
 
@@ -226,8 +227,6 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
                 err(f"/paytables/{tid}/rows/{i}/hand", f"unknown hand {h!r} in ranking {t.get('ranking')!r}")
 
     # -- facts the data and the text both state ---------------------------------------------
-    from compiler.lint.facts import fact_diagnostics
-
     try:
         diags.extend(fact_diagnostics(doc))
     except Exception as e:  # noqa: BLE001 - an error, never a traceback (tests/fuzz)

@@ -56,7 +56,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match, relevance
 
 from .diagnostics import Diagnostic, DiagnosticError, escape_token, parse_pointer, pointer_of
-from .loader import Document, _json_type, quote
+from .loader import Document, _json_type, load_document, quote
 
 __all__ = [
     "check_schema",
@@ -457,10 +457,8 @@ def check_schema(schema: Any, path: str = "<schema>", text: str | None = None) -
     meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
     doc: Document | None = None
     if text is not None:
-        from .loader import load_document  # JSON is YAML: reuse the positions
-
         try:
-            doc = load_document(path, text)
+            doc = load_document(path, text)  # JSON is YAML: reuse the positions
         except DiagnosticError:
             doc = None
     out = []
