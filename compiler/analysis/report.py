@@ -130,7 +130,6 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
 def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
     options = dict(options or {})
     table = Table(game, options, seed=0)
-    cd = game.cards
     if decks is not None:
         allowed = _legal_shoe_decks(game, chapter, table)
         if allowed and decks not in allowed:

@@ -291,7 +291,7 @@ def _parse(text: str, start: str):
         tree = _parser().parse(text, start=start)
     except UnexpectedCharacters as e:
         raise RuleSyntaxError(f"unexpected character {text[e.pos_in_stream]!r}", e.line, e.column) from None
-    except UnexpectedEOF as e:
+    except UnexpectedEOF:
         lines = text.splitlines() or [""]
         raise RuleSyntaxError("unexpected end of rule", len(lines), len(lines[-1]) + 1) from None
     except UnexpectedToken as e:

@@ -42,6 +42,7 @@ __all__ = [
     "format_all",
     "parse_pointer",
     "pointer_of",
+    "quote",
     "split_lines",
 ]
 
@@ -287,3 +288,11 @@ class Diagnostics:
 def format_all(diagnostics: Sequence[Diagnostic]) -> str:
     """Formatted lines of *diagnostics* in sorted order."""
     return "\n".join(d.format() for d in _dedupe_sorted(diagnostics))
+
+
+def quote(value: object) -> str:
+    """Quote a key or value for a message: ``odds`` -> ``'odds'`` (repr when it needs escaping)."""
+    s = str(value)
+    if "'" in s or "\\" in s or not s.isprintable():
+        return repr(s)
+    return f"'{s}'"

@@ -259,7 +259,7 @@ def test_yaml_list_of_millions_of_lines_is_refused_before_parsing(monkeypatch):
     def never(*args):
         raise AssertionError("the YAML parser must not see a file beyond the size limit")
 
-    monkeypatch.setattr(loader, "_compose_python", never)
+    monkeypatch.setattr(loader, "compose", never)
     text = "items:\n" + "- 1\n" * 8_000_000
     assert errors(text) == [f"b.yaml:1:1: error: file is larger than {limits.MAX_FILE_BYTES:,} bytes, the limit for "
                             f"a rulespec (docs/spec-format.md, Limits)"]
