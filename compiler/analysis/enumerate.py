@@ -170,18 +170,6 @@ class Vectoriser:
             v = r.value_of_ranks(ranks, flush)
         return v
 
-    def dense_of(self, value: HandValue) -> int:
-        lo, hi = 0, len(self.values)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.values[mid].score < value.score:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < len(self.values) and self.values[lo].score == value.score:
-            return lo
-        raise KeyError(value)
-
     def evaluate_cards(self, cards: np.ndarray) -> np.ndarray:
         """Dense value ids of hands given as rows of card ints, each row sorted increasing."""
         cards = np.asarray(cards)
@@ -242,10 +230,6 @@ class Distribution:
             if vc[i]:
                 out[v.category] += int(vc[i])
         return out
-
-    def category_probabilities(self) -> dict[str, Fraction]:
-        t = self.total
-        return {c: Fraction(x, t) for c, x in self.category_counts().items()}
 
     def items(self) -> Iterator[tuple[tuple[bool, ...], HandValue, int]]:
         """(card-hand flags, value, count) for every non-empty cell."""

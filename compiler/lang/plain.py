@@ -9,7 +9,7 @@ reads as its title from the rulespec, its values as words.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Not, Ref, parse_expr
 
@@ -76,8 +76,3 @@ def plain_when(expr: str, options: Any = ()) -> str:
     except Exception:  # not a condition of the rule language: shown as written
         return expr
     return words(node, _titles(options)) or expr
-
-
-def register(envs: Iterable) -> None:
-    for env in envs:
-        env.filters["plain_when"] = plain_when

@@ -100,10 +100,6 @@ class Result:
     declared: list[tuple[Passage, tuple[int, int], str]] = field(default_factory=list)
     untied_numbers: list[tuple[Passage, tuple[int, int], str]] = field(default_factory=list)
 
-    @property
-    def tied_count(self) -> int:
-        return len(self.numbers) - len(self.untied_numbers)
-
 
 def _esc(k: str) -> str:
     return k.replace("~", "~0").replace("/", "~1")

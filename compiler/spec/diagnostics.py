@@ -267,11 +267,6 @@ class Diagnostics:
         """All diagnostics, one formatted line each."""
         return "\n".join(d.format() for d in self.sorted())
 
-    def format_with_excerpts(self, sources: dict[str, str] | None = None) -> str:
-        """All diagnostics with excerpts; *sources* maps a path to its text."""
-        sources = sources or {}
-        return "\n".join(d.format_with_excerpt(sources.get(d.path)) for d in self.sorted())
-
     def to_json(self) -> list[dict]:
         """Sorted diagnostics as a list of plain dicts (JSON-serialisable)."""
         return [d.to_dict() for d in self.sorted()]
