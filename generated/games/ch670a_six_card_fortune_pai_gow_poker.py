@@ -413,7 +413,7 @@ def _r17(ctx):
     return (ctx.rank('five_card', ctx.zone('setting', 'high')) >= ctx.rank('five_card', ctx.zone('setting', 'low')))
 
 
-# § 670a.11(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:514
+# § 670a.11(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:515
 # when: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
 def _r18(ctx):
     return (ctx.rank('five_card', ctx.zone('setting', 'high')) >= ctx.rank('five_card', ctx.zone('setting', 'low')))
@@ -1371,11 +1371,12 @@ PROCEDURE = (
  'low': 1,
  'house_way': 'six_card_fortune',
  'flag': 'foul',
+ 'foul': 'the high hand does not rank equal to or higher than the low hand',
  'larger_first': 'pai_gow'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:501',
          exprs={ 'legal': _r17, },
          ),
     Step('dealer_sets_hands', 'set_hands', '§ 670a.11(d)', when=None, players=None,
-         order='clockwise', params={'to': 'dealer', 'zone': 'hand', 'high': 5, 'low': 1, 'house_way': 'six_card_fortune'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:514',
+         order='clockwise', params={'to': 'dealer', 'zone': 'hand', 'high': 5, 'low': 1, 'house_way': 'six_card_fortune'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:515',
          exprs={ 'legal': _r18, },
          ),
     Step('settle_pai_gow', 'settle', '§ 670a.11(e); § 670a.11(f); § 670a.11(g)', when=None, players=_r19,
