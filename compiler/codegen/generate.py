@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import pprint
+import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -83,59 +84,92 @@ def _frac(x: Fraction) -> str:
     return f"Fraction({x.numerator}, {x.denominator})"
 
 
+def _ident(*parts: str) -> str:
+    """A Python identifier made of the parts: letters, digits and underscores (a citation's first
+    provision, e.g. "§ 567.9(a)(2); § 567.10" -> "567_9_a_2")."""
+    out = []
+    for part in parts:
+        text = str(part).split(";")[0].replace("§", "")
+        word = re.sub(r"[^0-9A-Za-z]+", "_", text).strip("_").lower()
+        if word:
+            out.append(word)
+    return "_" + "_".join(out)
+
+
 class _Functions:
+    """The rule functions of a game module, each named after where it is (its step, irregularity or
+    house way; its rule's provision; its role), so that inserting a rule renames no other. Functions
+    with the same body are one function, preceded by the provenance of every rule that uses it."""
+
     def __init__(self):
         self.items: list[dict] = []
+        self._names: set[str] = set()
+        self._by_body: dict[tuple, dict] = {}
 
-    def add(self, kind: str, cite: str, src, text: str, body: list[str]) -> str:
-        name = f"_r{len(self.items) + 1}"
-        self.items.append({"name": name, "kind": kind, "cite": cite, "src": f"{src.path}:{src.line}",
-                           "text": text, "body": body})
+    def add(self, kind: str, cite: str, src, text: str, body: list[str], where: tuple = ()) -> str:
+        prov = {"kind": kind, "cite": cite, "src": f"{src.path}:{src.line}", "text": text}
+        key = tuple(body)
+        same = self._by_body.get(key)
+        if same is not None:
+            if prov not in same["also"] and prov != same["first"]:
+                same["also"].append(prov)
+            return same["name"]
+        base = _ident(*where, cite, kind) if where else _ident(cite, kind)
+        name, n = base, 1
+        while name in self._names:
+            n += 1
+            name = f"{base}_{n}"
+        self._names.add(name)
+        item = {"name": name, "kind": kind, "cite": cite, "src": prov["src"], "text": text, "body": body,
+                "first": prov, "also": []}
+        self._by_body[key] = item
+        self.items.append(item)
         return name
 
-    def when(self, node, text, cite, src) -> str:
+    def when(self, node, text, cite, src, where: tuple = (), kind: str = "when") -> str:
         if node is None:
             return "None"
-        return self.add("when", cite, src, text, [f"return {compile_expr(node)}"])
+        return self.add(kind, cite, src, text, [f"return {compile_expr(node)}"], where)
 
-    def then(self, actions, text, cite, src) -> str:
+    def then(self, actions, text, cite, src, where: tuple = ()) -> str:
         if not actions:
             return "None"
-        return self.add("then", cite, src, text, [compile_action(a, cite) for a in actions])
+        return self.add("then", cite, src, text, [compile_action(a, cite) for a in actions], where)
 
 
 def game_context(ch: Chapter) -> dict:
     d = ch.data
     fns = _Functions()
 
-    def rule(r: Rule) -> dict:
-        return {"cite": r.cite, "when": fns.when(r.when, r.when_text, r.cite, r.src),
-                "then": fns.then(r.then, r.then_text, r.cite, r.src), "src": f"{r.src.path}:{r.src.line}"}
+    def rule(r: Rule, where: str) -> dict:
+        return {"cite": r.cite, "when": fns.when(r.when, r.when_text, r.cite, r.src, (where,)),
+                "then": fns.then(r.then, r.then_text, r.cite, r.src, (where,)), "src": f"{r.src.path}:{r.src.line}"}
 
     def step(s: Step) -> dict:
         return {
             "id": s.id, "kind": s.kind, "cite": s.cite, "order": s.order, "src": f"{s.src.path}:{s.src.line}",
             "params": dict(s.params),
-            "when": fns.when(s.when, s.when_text, s.cite, s.src),
-            "players": fns.when(s.players, s.players_text, s.cite, s.src),
-            "rules": [rule(r) for r in s.rules],
+            "when": fns.when(s.when, s.when_text, s.cite, s.src, (s.id,)),
+            "players": fns.when(s.players, s.players_text, s.cite, s.src, (s.id,), "players"),
+            "rules": [rule(r, s.id) for r in s.rules],
             "choices": [{"id": c.id, "cite": c.cite, "src": f"{c.src.path}:{c.src.line}",
-                         "when": fns.when(c.when, c.when_text, c.cite, c.src),
-                         "then": fns.then(c.then, c.then_text, c.cite, c.src)} for c in s.choices],
+                         "when": fns.when(c.when, c.when_text, c.cite, c.src, (s.id, c.id)),
+                         "then": fns.then(c.then, c.then_text, c.cite, c.src, (s.id, c.id))} for c in s.choices],
             "steps": [step(x) for x in s.steps],
-            "exprs": [(k, fns.when(node, text, s.cite, s.src)) for k, node, text in s.exprs],
+            "exprs": [(k, fns.when(node, text, s.cite, s.src, (s.id,), k)) for k, node, text in s.exprs],
         }
 
     procedure = [step(s) for s in ch.procedure]
     house_ways = [{
         "id": hw.id, "title": hw.title, "cite": hw.cite,
         "rules": [{"cite": r.cite, "src": f"{r.src.path}:{r.src.line}", "note": r.note,
-                   "when": fns.when(r.when, r.when_text, r.cite, r.src),
-                   "choose": [(kind, fns.add("value", r.cite, r.src, text, [f"return {compile_expr(node)}"]), text)
+                   "when": fns.when(r.when, r.when_text, r.cite, r.src, (hw.id,)),
+                   "choose": [(kind, fns.add("value", r.cite, r.src, text, [f"return {compile_expr(node)}"],
+                                             (hw.id, kind)), text)
                               for kind, node, text in r.choose]} for r in hw.rules],
     } for hw in ch.house_ways]
     irregularities = [{"id": i.id, "event": i.event, "cite": i.cite, "title": i.title,
-                       "rules": [rule(r) for r in i.rules]} for i in ch.irregularities]
+                       "rules": [rule(r, i.id) for r in i.rules]} for i in ch.irregularities]
     cards = d.get("cards") or {}
     cut = cards.get("cut") or {}
     marker = cards.get("reshuffle_marker")
@@ -143,12 +177,12 @@ def game_context(ch: Chapter) -> dict:
     batches_when = "None"
     if ch.batches_when is not None:
         batches_when = fns.add("when", batches["cite"], _src0(ch, "/cards/batches"), batches["when"],
-                               [f"return {compile_expr(ch.batches_when)}"])
+                               [f"return {compile_expr(ch.batches_when)}"], ("batches",))
     ppp = (d.get("table") or {}).get("positions_per_player") or {}
     positions_max = "None"
     if ch.positions_max is not None:
         positions_max = fns.add("when", ppp["cite"], _src0(ch, "/table/positions_per_player"), ppp["max"],
-                                [f"return {compile_expr(ch.positions_max)}"])
+                                [f"return {compile_expr(ch.positions_max)}"], ("positions",))
     options = d.get("options") or {}
     decks_default = int(cards.get("decks", 1))
     if cards.get("decks_option"):
@@ -179,7 +213,8 @@ def game_context(ch: Chapter) -> dict:
         "options": options,
         "requirements": [{"cite": r["cite"], "text": r["text"], "step": r.get("step"),
                           "when": fns.when(ch.requirement_whens[i], r.get("when"), r["cite"],
-                                           _src0(ch, f"/requirements/{i}")) if ch.requirement_whens[i] else "None"}
+                                           _src0(ch, f"/requirements/{i}"), ("requirement", r.get("id", str(i + 1))))
+                          if ch.requirement_whens[i] else "None"}
                          for i, r in enumerate(d.get("requirements") or ())],
         "meters": [{"id": k, "cite": v["cite"], "rate_option": v.get("rate_option"),
                     "reset_option": v.get("reset_option")} for k, v in (d.get("meters") or {}).items()],
@@ -205,7 +240,8 @@ def game_context(ch: Chapter) -> dict:
         "irregularities": irregularities,
         "positions": {"max": positions_max, "adjacent": bool(ppp.get("adjacent", False)), "cite": ppp.get("cite", "")},
         "constraints": [{"cite": c.cite, "message": c.message,
-                         "fn": fns.when(c.require, c.require_text, c.cite, c.src)} for c in ch.constraints],
+                         "fn": fns.when(c.require, c.require_text, c.cite, c.src, ("constraint",), "require")}
+                        for c in ch.constraints],
         "functions": fns.items,
     }
     return ctx
@@ -217,5 +253,44 @@ def _src0(ch: Chapter, pointer: str):
     return Src(ch.spec_path, ch.lines.get(pointer, 1), 1, pointer)
 
 
+# What a game module may import: name -> module. Only the names its code uses are imported.
+_IMPORTS = (
+    ("decimal", ("Decimal",)),
+    ("fractions", ("Fraction",)),
+    ("compiler.runtime.definition", ("CardsDef", "Choice", "Criterion", "GameDefinition", "HouseWay", "HouseWayRule",
+                                     "Irregularity", "MeterDef", "Paytable", "Payout", "Rule", "Step", "WagerDef")),
+    ("compiler.runtime.money", ("Odds",)),
+    ("compiler.runtime.table", ("Table",)),
+)
+
+
+def _imports(body: str) -> str:
+    """The import lines of a module whose code (without its imports) is ``body``."""
+    code = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("#"))
+    lines, first_party = [], False
+    for module, names in _IMPORTS:
+        used = [n for n in names if re.search(rf"\b{n}\(", code)]
+        if not used:
+            continue
+        if module.startswith("compiler.") and not first_party:
+            first_party = True
+            if lines:
+                lines.append("")
+        head = f"from {module} import "
+        text = head + ", ".join(used)
+        if len(text) > 120:
+            text, width = head + "(", len(head) + 1
+            row = ""
+            for i, n in enumerate(used):
+                piece = n + (", " if i < len(used) - 1 else ")")
+                if len(text.split("\n")[-1]) + len(piece) > 119:
+                    text = text.rstrip() + "\n" + " " * width
+                text += piece
+        lines.append(text)
+    return "\n".join(lines)
+
+
 def render_game_module(ch: Chapter) -> str:
-    return PY_ENV.get_template("game.py.jinja").render(**game_context(ch))
+    text = PY_ENV.get_template("game.py.jinja").render(**game_context(ch))
+    head, marker, body = text.partition("# @imports\n")
+    return head + _imports(body) + "\n" + body if marker else text

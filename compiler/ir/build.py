@@ -16,11 +16,7 @@ from compiler.spec.checks import data_diagnostics
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
 
-STEP_PARAMS = ("text", "count", "to", "zone", "face", "stack", "wager", "equal_to", "paytable", "name",
-               # pai gow: set_hands, roll, deal to every position
-               "high", "low", "house_way", "house_way_option", "flag", "larger_first", "dice", "numbers",
-               "count_order")
-STEP_EXPRS = ("qualifying", "hand", "legal", "start")
+from compiler.steps import EXPRS as STEP_EXPRS, KINDS as STEP_KINDS, PARAMS as STEP_PARAMS  # noqa: E402  the registry
 
 
 def slug_of(chapter: str, title: str) -> str:
@@ -172,6 +168,12 @@ class _Builder:
         if s.get("do") == "set_hands" and s.get("to", "players") == "dealer" and not (
                 s.get("house_way") or s.get("house_way_option")):
             self.error(ptr, "the dealer sets his hands by a house way: give house_way or house_way_option")
+        kind = STEP_KINDS.get(s["do"])
+        if kind is not None:  # a field of another kind of step (the schema lists every kind's fields)
+            for k in s:
+                if (k in STEP_PARAMS or k in STEP_EXPRS or k in ("rules", "choices", "steps")) \
+                        and k not in kind.params and k not in kind.exprs:
+                    self.error(f"{ptr}/{k}", f"'{k}' is not a field of a '{s['do']}' step (compiler/steps/{s['do']}.py)")
         exprs = tuple((k, self.expr(s[k], f"{ptr}/{k}"), s[k]) for k in STEP_EXPRS if k in s)
         return Step(s["id"], s["do"], s["cite"], self.src(ptr), self.expr(s.get("when"), ptr + "/when"), s.get("when"),
                     self.expr(s.get("players"), ptr + "/players"), s.get("players"), s.get("order", "clockwise"),

@@ -1,4 +1,5 @@
-"""Pai gow machinery, generic: settings of a hand into a high and a low hand, house ways as data.
+"""Pai gow machinery, generic: settings of a hand into a high and a low hand, house ways, and the
+``set_hands`` step.
 
 A *setting* of ``H + L`` cards is a pair ``(high, low)`` of card tuples (the cards keep the order
 in which they were dealt).  :func:`settings` lists every setting of a hand, in a fixed order
@@ -16,48 +17,26 @@ Expressions are the rule language, with ``setting.high``, ``setting.low`` and ``
 naming the candidate's hands (see docs/rule-language.md, "House ways").  Settings still equal
 after the last criterion are equivalent for the rule; the first in :func:`settings` order is taken.
 
-House ways given as data at run time (an option of type ``house_way`` in the table's options,
-e.g. from a Rules Submission) are compiled with :func:`compile_house_way`, through the same rule
-language compiler as the spec (names checked against the game).
+The spec's house ways are compiled into the game module at build time. A house way the casino
+gives as data (an option of type ``house_way``, e.g. from a Rules Submission) is compiled once per
+table by the rule-language front end (:func:`compiler.lang.houseway.compile_house_way`, closures
+over the AST, no ``eval``); this module only runs compiled house ways.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
 from itertools import combinations
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-Fn = Callable[[Any], Any]
+from compiler.lang.houseway import HouseWayError, compile_house_way as _compile_data
+from compiler.lang.rules import Names
+from compiler.runtime.cards import card_str
+from compiler.runtime.definition import Criterion, HouseWay, HouseWayRule
+from compiler.runtime.errors import EngineError, RefusedError
+from compiler.runtime.strategy import view_of
 
 __all__ = ["Criterion", "HouseWayRule", "HouseWay", "settings", "choose_setting", "compile_house_way",
-           "HouseWayError"]
-
-
-class HouseWayError(ValueError):
-    """A house way that cannot be compiled, or that chooses no setting for a hand."""
-
-
-@dataclass(frozen=True)
-class Criterion:
-    kind: str  # keep | max | min
-    fn: Fn
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class HouseWayRule:
-    cite: str
-    when: Fn | None
-    choose: tuple[Criterion, ...]
-    source: str = ""
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class HouseWay:
-    id: str
-    title: str
-    cite: str
-    rules: tuple[HouseWayRule, ...]
+           "house_way_of", "HouseWayError", "set_hands"]
 
 
 def settings(cards: Sequence, low: int) -> list[tuple[tuple, tuple]]:
@@ -113,13 +92,11 @@ def choose_setting(ctx, way: HouseWay, candidates: Sequence[tuple]) -> tuple[lis
 
 
 # ---------------------------------------------------------------------------------------------
-# House ways given as data at run time (an option of type house_way)
+# House ways given as data (an option of type house_way)
 # ---------------------------------------------------------------------------------------------
 
 
 def _names_of_game(game):
-    from compiler.lang.rules import Names
-
     n = Names()
     for rid, r in game.rankings.items():
         n.rankings.add(rid)
@@ -147,62 +124,17 @@ def _names_of_game(game):
     return n
 
 
-def _compile_fn(text: str, where: str, names) -> Fn:
-    from decimal import Decimal
-    from fractions import Fraction
-
-    from compiler.lang.rules import RuleSyntaxError, check_expr, compile_expr, parse_expr
-
-    try:
-        node = parse_expr(str(text))
-    except RuleSyntaxError as e:
-        raise HouseWayError(f"{where}: rule syntax: {e.message} (line {e.line}, column {e.column})") from None
-    problems: list = []
-    check_expr(node, names, problems)
-    if problems:
-        raise HouseWayError(f"{where}: " + "; ".join(p.message for p in problems))
-    # compile_expr emits only calls on ctx with repr() literals: no spec text reaches the code
-    return eval(f"lambda ctx: {compile_expr(node)}", {"__builtins__": {}, "Decimal": Decimal,
-                                                     "Fraction": Fraction})
-
-
-def compile_house_way(data: Mapping[str, Any], game, id: str = "house_way") -> HouseWay:
-    """Compile a house way given as data: ``{title, cite, rules: [{cite, when, choose: [{keep|max|min: EXPR}]}]}``,
-    or as a Rules Submission writes it (docs/submissions.md): a list ``[{rule, when?, choose, note?}]``, each
-    rule cited by the option's § and named by its number and its ``rule`` text."""
-    if isinstance(data, (list, tuple)):
-        ocite = str(((getattr(game, "options", None) or {}).get(id) or {}).get("cite", ""))
-        data = {"title": f"Rules Submission, option {id!r}", "cite": ocite,
-                "rules": [{**r, "cite": r.get("cite") or ocite,
-                           "note": f"rule {i + 1}: {r.get('rule', '')}" + (f" ({r['note']})" if r.get("note") else "")}
-                          if isinstance(r, Mapping) else r for i, r in enumerate(data)]}
-    if not isinstance(data, Mapping) or not isinstance(data.get("rules"), (list, tuple)) or not data["rules"]:
-        raise HouseWayError(f"house way {id!r}: expected a mapping with a non-empty list 'rules'")
-    names = _names_of_game(game)
-    rules = []
-    for i, r in enumerate(data["rules"]):
-        where = f"house way {id!r}, rule {i + 1}"
-        if not isinstance(r, Mapping) or "cite" not in r or not r.get("choose"):
-            raise HouseWayError(f"{where}: each rule needs 'cite' and a non-empty 'choose' list")
-        crits = []
-        for j, c in enumerate(r["choose"]):
-            if not isinstance(c, Mapping) or len(set(c) & {"keep", "max", "min"}) != 1:
-                raise HouseWayError(f"{where}, criterion {j + 1}: one of keep, max or min")
-            kind = next(k for k in ("keep", "max", "min") if k in c)
-            crits.append(Criterion(kind, _compile_fn(c[kind], f"{where}, {kind}", names), str(c[kind])))
-        when = _compile_fn(r["when"], f"{where}, when", names) if r.get("when") is not None else None
-        rules.append(HouseWayRule(str(r["cite"]), when, tuple(crits), where, str(r.get("note", ""))))
-    return HouseWay(id, str(data.get("title", id)), str(data.get("cite", "")), tuple(rules))
-
-
-# ---------------------------------------------------------------------------------------------
-# Engine steps (called by compiler.runtime.engine.Table for the step kinds below)
-# ---------------------------------------------------------------------------------------------
+def compile_house_way(data: Any, game, id: str = "house_way") -> HouseWay:
+    """A house way given as data, compiled against the game's names (see
+    :func:`compiler.lang.houseway.compile_house_way` for the forms accepted)."""
+    ocite = str(((getattr(game, "options", None) or {}).get(id) or {}).get("cite", ""))
+    title, cite, rules = _compile_data(data, _names_of_game(game), id, ocite)
+    return HouseWay(id, title, cite, tuple(
+        HouseWayRule(r.cite, r.when, tuple(Criterion(k, fn, text) for k, fn, text in r.choose), r.where, r.note)
+        for r in rules))
 
 
 def _cs(cards) -> str:
-    from compiler.runtime.cards import card_str
-
     return " ".join(card_str(c) for c in cards if c is not None)
 
 
@@ -215,21 +147,15 @@ def house_way_of(table, step) -> HouseWay | None:
     if val is not None and val != "":
         if isinstance(val, str):
             if val not in table.game.house_ways:
-                from compiler.runtime.engine import RefusedError
-
                 raise RefusedError(f"option {opt!r} names house way {val!r}; the spec has "
                                    f"{sorted(table.game.house_ways)}")
             return table.game.house_ways[val]
-        import json
-
         cache = table.__dict__.setdefault("_house_way_cache", {})
         key = json.dumps(val, sort_keys=True, default=str)
         if key not in cache:
             try:
                 cache[key] = compile_house_way(val, table.game, opt)
             except HouseWayError as e:
-                from compiler.runtime.engine import RefusedError
-
                 raise RefusedError(f"the house way of option {opt!r} cannot be used: {e}") from None
         return cache[key]
     hid = p.get("house_way")
@@ -257,8 +183,6 @@ def _match(cands: Sequence[tuple], pick) -> tuple | None:
 def _house_way_setting(ctx, step, way, legal_fn, cands):
     """(settings, rule): the settings the house way allows among the legal ones (all of them if none is
     legal), equally good, first the one the engine plays; and the house-way rule that chose them."""
-    from compiler.runtime.engine import EngineError
-
     legal = [c for c in cands if _legal(ctx, legal_fn, c)] or cands
     try:
         return choose_setting(ctx, way, legal)
@@ -284,8 +208,6 @@ def set_hands(table, ctx, rnd, step, pending) -> None:
     house way when they leave it to the house; a setting for which ``legal`` is false is played
     and recorded (flag ``flag``).  The dealer sets by the house way; a recorded dealer setting the
     house way does not allow raises the event ``dealer_setting_wrong``."""
-    from compiler.runtime.engine import EngineError, RefusedError
-
     p = step.params
     zone = p.get("zone", "hand")
     hn, ln = int(p["high"]), int(p["low"])
@@ -317,6 +239,8 @@ def set_hands(table, ctx, rnd, step, pending) -> None:
                     return
         rnd.dealer.pop(zone, None)
         rnd.dealer["high"], rnd.dealer["low"] = list(chosen[0]), list(chosen[1])
+        if p.get("face") == "up":  # the hands are placed face up (e.g. § 688a.11(a))
+            rnd.revealed.update(("high", "low"))
         rnd.log("setting", rule.cite, f"dealer sets the high hand {_cs(chosen[0])} and the low hand "
                 f"{_cs(chosen[1])} by the house way ({way.title})" + (f": {rule.note}" if rule.note else ""))
         return
@@ -340,7 +264,7 @@ def set_hands(table, ctx, rnd, step, pending) -> None:
             raise EngineError(f"seat {s.number}: {len(cards)} known cards in {zone!r}; a setting needs "
                               f"{hn} + {ln} ({step.cite})")
         cands = settings(cards, ln)
-        pick = table._strategies(s.number).setting(step.id, cands, table._view(rnd, s))
+        pick = table._strategies(s.number).setting(step.id, cands, view_of(rnd, s))
         how = ""
         if pick is None:
             if way is None:
@@ -361,81 +285,6 @@ def set_hands(table, ctx, rnd, step, pending) -> None:
         if not _legal(ctx, legal_fn, chosen):
             if p.get("flag"):
                 s.flags.add(p["flag"])
-            rnd.log("foul", step.cite, "the high hand does not rank equal to or higher than the low hand",
-                    seat=s.number)
+            rnd.log("foul", step.cite, p.get("foul") or "the setting is not legal", seat=s.number)
     ctx.seat = None
 
-
-def roll(table, ctx, rnd, step) -> None:
-    """``do: roll``: ``dice: N`` six-sided dice (the total) or ``numbers: N`` (a random number
-    generator showing 1..N); the result is ``round.roll``.  A hand history gives the faces."""
-    from compiler.runtime.engine import RefusedError
-
-    p = step.params
-    dice, numbers = p.get("dice"), p.get("numbers")
-    sides, n = (6, int(dice)) if dice else (int(numbers), 1)
-    if rnd.rolls:
-        vals = [int(v) for v in rnd.rolls.pop(0)]
-        if len(vals) != n or not all(1 <= v <= sides for v in vals):
-            raise RefusedError(f"{step.id}: expected {n} value{'s' if n > 1 else ''} from 1 to {sides}, got {vals} "
-                               f"({step.cite})")
-        source = "as recorded"
-    elif table.scripted:
-        raise RefusedError(f"{step.id}: the hand history gives no " + ("dice" if dice else "random number")
-                           + f" for this round ({step.cite})")
-    else:
-        vals = [table.rng.randint(1, sides) for _ in range(n)]
-        source = ""
-    rnd._attrs["roll"] = sum(vals)
-    if dice:
-        text = f"dice {' + '.join(map(str, vals))} = {sum(vals)}"
-    else:
-        text = f"random number generator displays {vals[0]}"
-    rnd.log("roll", step.cite, text + (f" ({source})" if source else ""))
-
-
-def deal_positions(table, ctx, rnd, step) -> None:
-    """``do: deal, to: positions``: ``count`` cards to every betting position, wagered or not, and
-    the dealer, clockwise from the starting position: the position reached by counting ``start``
-    (an expression, e.g. ``round.roll``) from the dealer as one, ``count_order`` (default
-    counterclockwise), every position counted.  Cards of positions without a wager are kept apart
-    (``collect_unwagered`` discards them unseen)."""
-    from compiler.runtime.cards import card_str
-    from compiler.runtime.engine import EngineError
-
-    p = step.params
-    zone, n, face = p.get("zone", "cards"), int(p.get("count", 1)), p.get("face", "down")
-    npos = table.game.max_positions
-    cycle = list(range(1, npos + 1)) + ["dealer"]  # clockwise, from the dealer's left
-    start_fn = step.exprs.get("start")
-    first = cycle[0]
-    if start_fn is not None:
-        k = start_fn(ctx)
-        if k is None or int(k) < 1:
-            raise EngineError(f"{step.id}: no count for the starting position ({step.cite})")
-        k = int(k)
-        direction = p.get("count_order", "counterclockwise")
-        counted = ["dealer"] + (list(range(npos, 0, -1)) if direction == "counterclockwise" else list(range(1, npos + 1)))
-        first = counted[(k - 1) % (npos + 1)]
-        rnd._attrs["start_position"] = 0 if first == "dealer" else first
-        rnd.log("start", step.cite, f"starting position: {'the dealer' if first == 'dealer' else f'position {first}'} "
-                f"(counting {k} from the dealer as one, {direction}, every position counted)")
-    i = cycle.index(first)
-    order = cycle[i:] + cycle[:i]
-    targets = [pos for pos in order for _ in range(n)] if p.get("stack") else [pos for _ in range(n) for pos in order]
-    for pos in targets:
-        if pos == "dealer":
-            c = table._draw(rnd, ("dealer", None, zone))
-            rnd.dealer.setdefault(zone, []).append(c)
-            rnd.log("deal", step.cite, f"dealer: dealt {card_str(c) if c is not None else 'a card'} face {face} ({zone})")
-        elif pos in rnd.seats:
-            c = table._draw(rnd, ("player", pos, zone))
-            rnd.seats[pos].zones.setdefault(zone, []).append(c)
-            rnd.log("deal", step.cite, f"dealt {card_str(c) if c is not None else 'a card'} face {face} ({zone})",
-                    seat=pos)
-        else:
-            c = table._draw(rnd, ("unwagered", pos, zone))
-            rnd.unwagered.setdefault(pos, {}).setdefault(zone, []).append(c)
-    if rnd.unwagered:
-        rnd.log("deal", step.cite, f"position{'s' if len(rnd.unwagered) > 1 else ''} "
-                f"{', '.join(map(str, sorted(rnd.unwagered)))} (no wager): dealt {n} cards each, face {face}")

@@ -3,15 +3,10 @@
 
 Every condition and outcome below is a rule of the chapter, compiled from the rule language;
 the comment above each names its provision and the line of the rulespec it came from.
-The round engine (compiler.runtime.engine) executes PROCEDURE; it knows no chapter.
+The round engine (compiler.runtime.table) executes PROCEDURE; it knows no chapter.
 """
-from decimal import Decimal
-from fractions import Fraction
-
-from compiler.runtime.engine import (CardsDef, Choice, GameDefinition, Irregularity, MeterDef, Paytable, Payout,
-                                     Rule, Step, Table, WagerDef)
-from compiler.runtime.money import Odds
-from compiler.runtime.paigow import Criterion, HouseWay, HouseWayRule
+from compiler.runtime.definition import CardsDef, GameDefinition
+from compiler.runtime.table import Table
 
 SPEC_PATH = 'rulespecs/535-pai-gow.yaml'
 CHAPTER = '535'

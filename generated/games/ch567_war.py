@@ -3,15 +3,13 @@
 
 Every condition and outcome below is a rule of the chapter, compiled from the rule language;
 the comment above each names its provision and the line of the rulespec it came from.
-The round engine (compiler.runtime.engine) executes PROCEDURE; it knows no chapter.
+The round engine (compiler.runtime.table) executes PROCEDURE; it knows no chapter.
 """
-from decimal import Decimal
 from fractions import Fraction
 
-from compiler.runtime.engine import (CardsDef, Choice, GameDefinition, Irregularity, MeterDef, Paytable, Payout,
-                                     Rule, Step, Table, WagerDef)
+from compiler.runtime.definition import CardsDef, Choice, GameDefinition, Irregularity, Payout, Rule, Step, WagerDef
 from compiler.runtime.money import Odds
-from compiler.runtime.paigow import Criterion, HouseWay, HouseWayRule
+from compiler.runtime.table import Table
 
 SPEC_PATH = 'rulespecs/567-war.yaml'
 CHAPTER = '567'
@@ -79,184 +77,172 @@ METERS = {
 
 # § 567.8(a) -- rulespecs/567-war.yaml:139
 # when: 'round.first_after_shuffle or round.new_dealer'
-def _r1(ctx):
+def _burn_first_card_567_8_a_when(ctx):
     return (ctx.round_attr('first_after_shuffle') or ctx.round_attr('new_dealer'))
 
 
 # § 567.8(c)(1) -- rulespecs/567-war.yaml:144
-# when: 'has(initial)'
-def _r2(ctx):
-    return ctx.has('initial')
-
-
-# § 567.9(a); § 567.9(b) -- rulespecs/567-war.yaml:159
-# when: 'has(initial)'
-def _r3(ctx):
+# players: 'has(initial)'
+# also § 567.9(a); § 567.9(b) -- rulespecs/567-war.yaml:159
+# players: 'has(initial)'
+def _deal_players_567_8_c_1_players(ctx):
     return ctx.has('initial')
 
 
 # § 567.9(a)(1) -- rulespecs/567-war.yaml:165
 # when: 'hand(war, player.original) < hand(war, dealer.original)'
-def _r4(ctx):
+def _settle_original_567_9_a_1_when(ctx):
     return (ctx.hand('war', ctx.zone('player', 'original')) < ctx.hand('war', ctx.zone('dealer', 'original')))
 
 
 # § 567.9(a)(1) -- rulespecs/567-war.yaml:165
 # then: 'lose initial; lose tie'
-def _r5(ctx):
+def _settle_original_567_9_a_1_then(ctx):
     ctx.lose('initial', '§ 567.9(a)(1)')
     ctx.lose('tie', '§ 567.9(a)(1)')
 
 
 # § 567.9(a)(2) -- rulespecs/567-war.yaml:168
 # when: 'hand(war, player.original) > hand(war, dealer.original)'
-def _r6(ctx):
+def _settle_original_567_9_a_2_when(ctx):
     return (ctx.hand('war', ctx.zone('player', 'original')) > ctx.hand('war', ctx.zone('dealer', 'original')))
 
 
 # § 567.9(a)(2) -- rulespecs/567-war.yaml:168
 # then: 'win initial; lose tie'
-def _r7(ctx):
+def _settle_original_567_9_a_2_then(ctx):
     ctx.win('initial', '§ 567.9(a)(2)')
     ctx.lose('tie', '§ 567.9(a)(2)')
 
 
 # § 567.9(a)(3) -- rulespecs/567-war.yaml:171
 # when: 'hand(war, player.original) == hand(war, dealer.original)'
-def _r8(ctx):
+def _settle_original_567_9_a_3_when(ctx):
     return (ctx.hand('war', ctx.zone('player', 'original')) == ctx.hand('war', ctx.zone('dealer', 'original')))
 
 
 # § 567.9(a)(3) -- rulespecs/567-war.yaml:171
 # then: 'win tie; set tie_hand'
-def _r9(ctx):
+def _settle_original_567_9_a_3_then(ctx):
     ctx.win('tie', '§ 567.9(a)(3)')
     ctx.set_flag('tie_hand', '§ 567.9(a)(3)')
 
 
 # § 567.9(c) -- rulespecs/567-war.yaml:174
-# when: 'flag(tie_hand)'
-def _r10(ctx):
+# players: 'flag(tie_hand)'
+def _tie_hand_option_567_9_c_players(ctx):
     return ctx.flag('tie_hand')
 
 
 # § 567.9(c)(1) -- rulespecs/567-war.yaml:180
 # then: 'surrender initial 1/2; end'
-def _r11(ctx):
+def _tie_hand_option_surrender_567_9_c_1_then(ctx):
     ctx.surrender('initial', Fraction(1, 2), '§ 567.9(c)(1)')
     ctx.end('§ 567.9(c)(1)')
 
 
 # § 567.9(c)(2); § 567.9(e) -- rulespecs/567-war.yaml:183
 # then: 'place war = wager(initial); lose initial'
-def _r12(ctx):
+def _tie_hand_option_war_567_9_c_2_then(ctx):
     ctx.place('war', ctx.wager('initial'), '§ 567.9(c)(2); § 567.9(e)')
     ctx.lose('initial', '§ 567.9(c)(2); § 567.9(e)')
 
 
 # § 567.9(e) -- rulespecs/567-war.yaml:186
-# when: 'has(war)'
-def _r13(ctx):
+# players: 'has(war)'
+# also § 567.9(f) -- rulespecs/567-war.yaml:200
+# players: 'has(war)'
+# also § 567.9(g); § 567.9(h) -- rulespecs/567-war.yaml:215
+# players: 'has(war)'
+def _offer_war_tie_567_9_e_players(ctx):
     return ctx.has('war')
 
 
 # § 567.9(f) -- rulespecs/567-war.yaml:191
 # when: 'any_player(has(war))'
-def _r14(ctx):
+def _war_deal_567_9_f_when(ctx):
     return ctx.any_player((lambda ctx: ctx.has('war')))
-
-
-# § 567.9(f) -- rulespecs/567-war.yaml:200
-# when: 'has(war)'
-def _r15(ctx):
-    return ctx.has('war')
-
-
-# § 567.9(g); § 567.9(h) -- rulespecs/567-war.yaml:215
-# when: 'has(war)'
-def _r16(ctx):
-    return ctx.has('war')
 
 
 # § 567.9(g)(1) -- rulespecs/567-war.yaml:221
 # when: 'hand(war, player.war) < hand(war, dealer.war)'
-def _r17(ctx):
+def _settle_war_567_9_g_1_when(ctx):
     return (ctx.hand('war', ctx.zone('player', 'war')) < ctx.hand('war', ctx.zone('dealer', 'war')))
 
 
 # § 567.9(g)(1) -- rulespecs/567-war.yaml:221
 # then: 'lose war; lose war_tie'
-def _r18(ctx):
+def _settle_war_567_9_g_1_then(ctx):
     ctx.lose('war', '§ 567.9(g)(1)')
     ctx.lose('war_tie', '§ 567.9(g)(1)')
 
 
 # § 567.9(g)(2) -- rulespecs/567-war.yaml:224
 # when: 'hand(war, player.war) > hand(war, dealer.war)'
-def _r19(ctx):
+def _settle_war_567_9_g_2_when(ctx):
     return (ctx.hand('war', ctx.zone('player', 'war')) > ctx.hand('war', ctx.zone('dealer', 'war')))
 
 
 # § 567.9(g)(2) -- rulespecs/567-war.yaml:224
 # then: 'win war; lose war_tie'
-def _r20(ctx):
+def _settle_war_567_9_g_2_then(ctx):
     ctx.win('war', '§ 567.9(g)(2)')
     ctx.lose('war_tie', '§ 567.9(g)(2)')
 
 
 # § 567.9(g)(3) -- rulespecs/567-war.yaml:227
 # when: 'hand(war, player.war) == hand(war, dealer.war)'
-def _r21(ctx):
+def _settle_war_567_9_g_3_when(ctx):
     return (ctx.hand('war', ctx.zone('player', 'war')) == ctx.hand('war', ctx.zone('dealer', 'war')))
 
 
 # § 567.9(g)(3) -- rulespecs/567-war.yaml:227
 # then: 'win war at war_tie_hand; win war_tie'
-def _r22(ctx):
+def _settle_war_567_9_g_3_then(ctx):
     ctx.win('war', '§ 567.9(g)(3)', payout='war_tie_hand')
     ctx.win('war_tie', '§ 567.9(g)(3)')
 
 
 # § 567.11(a) -- rulespecs/567-war.yaml:237
 # when: 'event.count == 1'
-def _r23(ctx):
+def _face_up_card_in_shoe_567_11_a_when(ctx):
     return (ctx.event_attr('count') == 1)
 
 
 # § 567.11(a) -- rulespecs/567-war.yaml:237
 # then: 'discard card'
-def _r24(ctx):
+def _face_up_card_in_shoe_567_11_a_then(ctx):
     ctx.discard_card('§ 567.11(a)')
 
 
 # § 567.11(a) -- rulespecs/567-war.yaml:238
 # when: 'event.count > 1'
-def _r25(ctx):
+def _face_up_card_in_shoe_567_11_a_when_2(ctx):
     return (ctx.event_attr('count') > 1)
 
 
 # § 567.11(a) -- rulespecs/567-war.yaml:238
 # then: 'void round; reshuffle'
-def _r26(ctx):
+def _face_up_card_in_shoe_567_11_a_then_2(ctx):
     ctx.void_round('§ 567.11(a)')
     ctx.reshuffle('§ 567.11(a)')
 
 
 # § 567.11(b) -- rulespecs/567-war.yaml:244
 # then: 'use card'
-def _r27(ctx):
+def _card_drawn_in_error_567_11_b_then(ctx):
     ctx.use_card('§ 567.11(b)')
 
 
 # § 567.11(c) -- rulespecs/567-war.yaml:250
 # when: 'not placed(war)'
-def _r28(ctx):
+def _card_not_dealt_567_11_c_when(ctx):
     return (not ctx.placed('war'))
 
 
 # § 567.11(c) -- rulespecs/567-war.yaml:250
 # then: "return initial; return tie; end; note 'included in the next round of play'"
-def _r29(ctx):
+def _card_not_dealt_567_11_c_then(ctx):
     ctx.void('initial', '§ 567.11(c)')
     ctx.void('tie', '§ 567.11(c)')
     ctx.end('§ 567.11(c)')
@@ -265,85 +251,65 @@ def _r29(ctx):
 
 # § 567.9(f) -- rulespecs/567-war.yaml:252
 # when: 'placed(war)'
-def _r30(ctx):
+def _card_not_dealt_567_9_f_when(ctx):
     return ctx.placed('war')
 
 
 # § 567.9(f) -- rulespecs/567-war.yaml:252
 # then: "note 'no card dealt in the War deal: § 567.11(c) covers the original deal only; the player is dealt the War deal card and the War wager is settled under § 567.9(g)'"
-def _r31(ctx):
+def _card_not_dealt_567_9_f_then(ctx):
     ctx.note('no card dealt in the War deal: § 567.11(c) covers the original deal only; the player is dealt the War deal card and the War wager is settled under § 567.9(g)', '§ 567.9(f)')
 
 
 # § 567.11(d) -- rulespecs/567-war.yaml:262
 # when: 'option(automated_shuffler)'
-def _r32(ctx):
+# also § 567.3(c)(2) -- rulespecs/567-war.yaml:39
+# when: 'option(automated_shuffler)'
+# also § 567.4(d) -- rulespecs/567-war.yaml:268
+# when: 'option(automated_shuffler)'
+# also § 567.5(h)(2) -- rulespecs/567-war.yaml:272
+# when: 'option(automated_shuffler)'
+# also § 567.5(h)(2)(i) -- rulespecs/567-war.yaml:273
+# when: 'option(automated_shuffler)'
+# also § 567.5(h)(2)(ii) -- rulespecs/567-war.yaml:274
+# when: 'option(automated_shuffler)'
+def _shuffler_malfunction_567_11_d_when(ctx):
     return ctx.option('automated_shuffler')
 
 
 # § 567.11(d) -- rulespecs/567-war.yaml:262
 # then: 'reshuffle'
-def _r33(ctx):
+def _shuffler_malfunction_567_11_d_then(ctx):
     ctx.reshuffle('§ 567.11(d)')
-
-
-# § 567.3(c)(2) -- rulespecs/567-war.yaml:39
-# when: 'option(automated_shuffler)'
-def _r34(ctx):
-    return ctx.option('automated_shuffler')
 
 
 # § 567.7(e) -- rulespecs/567-war.yaml:20
 # when: '1 + option(adjacent_positions)'
-def _r35(ctx):
+def _positions_567_7_e_when(ctx):
     return (1 + ctx.option('adjacent_positions'))
-
-
-# § 567.4(d) -- rulespecs/567-war.yaml:268
-# when: 'option(automated_shuffler)'
-def _r36(ctx):
-    return ctx.option('automated_shuffler')
 
 
 # § 567.5(h)(1) -- rulespecs/567-war.yaml:271
 # when: 'not option(automated_shuffler)'
-def _r37(ctx):
+def _requirement_idle_table_manual_567_5_h_1_when(ctx):
     return (not ctx.option('automated_shuffler'))
 
 
-# § 567.5(h)(2) -- rulespecs/567-war.yaml:272
-# when: 'option(automated_shuffler)'
-def _r38(ctx):
-    return ctx.option('automated_shuffler')
-
-
-# § 567.5(h)(2)(i) -- rulespecs/567-war.yaml:273
-# when: 'option(automated_shuffler)'
-def _r39(ctx):
-    return ctx.option('automated_shuffler')
-
-
-# § 567.5(h)(2)(ii) -- rulespecs/567-war.yaml:274
-# when: 'option(automated_shuffler)'
-def _r40(ctx):
-    return ctx.option('automated_shuffler')
-
-
 # § 567.3(a) -- rulespecs/567-war.yaml:124
-# when: 'option(automated_shuffler) or (option(decks) >= 6 and option(decks) <= 8)'
-def _r41(ctx):
+# require: 'option(automated_shuffler) or (option(decks) >= 6 and option(decks) <= 8)'
+def _constraint_567_3_a_require(ctx):
     return (ctx.option('automated_shuffler') or ((ctx.option('decks') >= 6) and (ctx.option('decks') <= 8)))
 
 
 # § 567.3(c) -- rulespecs/567-war.yaml:127
-# when: 'not option(automated_shuffler) or (option(decks) >= 12 and option(decks) <= 16)'
-def _r42(ctx):
+# require: 'not option(automated_shuffler) or (option(decks) >= 12 and option(decks) <= 16)'
+def _constraint_567_3_c_require(ctx):
     return ((not ctx.option('automated_shuffler')) or ((ctx.option('decks') >= 12) and (ctx.option('decks') <= 16)))
 
 
 # § 567.3(c)(2) -- rulespecs/567-war.yaml:130
-# when: 'not option(automated_shuffler) or option(decks) == 12 or option(decks) == 14 or option(decks) == 16'
-def _r43(ctx):
+# require: 'not option(automated_shuffler) or option(decks) == 12 or option(decks) == 14 or option(decks) == 16'
+def _constraint_567_3_c_2_require(ctx):
     return ((not ctx.option('automated_shuffler')) or (ctx.option('decks') == 12) or (ctx.option('decks') == 14) or (ctx.option('decks') == 16))
 
 
@@ -360,7 +326,7 @@ CARDS = CardsDef(
     reshuffle='cover_card',
     reshuffle_cite='§ 567.5(g); § 567.8(d)',
     batches=2,
-    batches_when=_r34,
+    batches_when=_shuffler_malfunction_567_11_d_when,
     cut_cite='§ 567.5(d)',
     shuffle_cite='§ 567.5(a)',
     cut_offer=(('game_beginning', 'first_player', '§ 567.5(b)(1)'),
@@ -375,51 +341,51 @@ PROCEDURE = (
     Step('no_more_bets', 'announce', '§ 567.8(b)', when=None, players=None,
          order='clockwise', params={'text': 'no more bets'}, source='rulespecs/567-war.yaml:135',
          ),
-    Step('burn_first_card', 'burn', '§ 567.8(a)', when=_r1, players=None,
+    Step('burn_first_card', 'burn', '§ 567.8(a)', when=_burn_first_card_567_8_a_when, players=None,
          order='clockwise', params={'count': 1}, source='rulespecs/567-war.yaml:139',
          ),
-    Step('deal_players', 'deal', '§ 567.8(c)(1)', when=None, players=_r2,
+    Step('deal_players', 'deal', '§ 567.8(c)(1)', when=None, players=_deal_players_567_8_c_1_players,
          order='clockwise', params={'count': 1, 'to': 'players', 'zone': 'original', 'face': 'up'}, source='rulespecs/567-war.yaml:144',
          ),
     Step('deal_dealer', 'deal', '§ 567.8(c)(2)', when=None, players=None,
          order='clockwise', params={'count': 1, 'to': 'dealer', 'zone': 'original', 'face': 'up'}, source='rulespecs/567-war.yaml:152',
          ),
-    Step('settle_original', 'settle', '§ 567.9(a); § 567.9(b)', when=None, players=_r3,
+    Step('settle_original', 'settle', '§ 567.9(a); § 567.9(b)', when=None, players=_deal_players_567_8_c_1_players,
          order='clockwise', params={}, source='rulespecs/567-war.yaml:159',
          rules=(
-             Rule('§ 567.9(a)(1)', _r4, _r5, 'rulespecs/567-war.yaml:165'),
-             Rule('§ 567.9(a)(2)', _r6, _r7, 'rulespecs/567-war.yaml:168'),
-             Rule('§ 567.9(a)(3)', _r8, _r9, 'rulespecs/567-war.yaml:171'),
+             Rule('§ 567.9(a)(1)', _settle_original_567_9_a_1_when, _settle_original_567_9_a_1_then, 'rulespecs/567-war.yaml:165'),
+             Rule('§ 567.9(a)(2)', _settle_original_567_9_a_2_when, _settle_original_567_9_a_2_then, 'rulespecs/567-war.yaml:168'),
+             Rule('§ 567.9(a)(3)', _settle_original_567_9_a_3_when, _settle_original_567_9_a_3_then, 'rulespecs/567-war.yaml:171'),
          ),
          ),
-    Step('tie_hand_option', 'decide', '§ 567.9(c)', when=None, players=_r10,
+    Step('tie_hand_option', 'decide', '§ 567.9(c)', when=None, players=_tie_hand_option_567_9_c_players,
          order='clockwise', params={}, source='rulespecs/567-war.yaml:174',
          choices=(
-             Choice('surrender', '§ 567.9(c)(1)', _r11, None, 'rulespecs/567-war.yaml:180'),
-             Choice('war', '§ 567.9(c)(2); § 567.9(e)', _r12, None, 'rulespecs/567-war.yaml:183'),
+             Choice('surrender', '§ 567.9(c)(1)', _tie_hand_option_surrender_567_9_c_1_then, None, 'rulespecs/567-war.yaml:180'),
+             Choice('war', '§ 567.9(c)(2); § 567.9(e)', _tie_hand_option_war_567_9_c_2_then, None, 'rulespecs/567-war.yaml:183'),
          ),
          ),
-    Step('offer_war_tie', 'offer', '§ 567.9(e)', when=None, players=_r13,
+    Step('offer_war_tie', 'offer', '§ 567.9(e)', when=None, players=_offer_war_tie_567_9_e_players,
          order='clockwise', params={'wager': 'war_tie'}, source='rulespecs/567-war.yaml:186',
          ),
-    Step('war_deal', 'block', '§ 567.9(f)', when=_r14, players=None,
+    Step('war_deal', 'block', '§ 567.9(f)', when=_war_deal_567_9_f_when, players=None,
          order='clockwise', params={}, source='rulespecs/567-war.yaml:191',
          steps=(
              Step('war_burn', 'burn', '§ 567.9(f)', when=None, players=None,
                   order='clockwise', params={'count': 3}, source='rulespecs/567-war.yaml:196',
                   ),
-             Step('war_deal_players', 'deal', '§ 567.9(f)', when=None, players=_r15,
+             Step('war_deal_players', 'deal', '§ 567.9(f)', when=None, players=_offer_war_tie_567_9_e_players,
                   order='clockwise', params={'count': 1, 'to': 'players', 'zone': 'war', 'face': 'up'}, source='rulespecs/567-war.yaml:200',
                   ),
              Step('war_deal_dealer', 'deal', '§ 567.9(f)', when=None, players=None,
                   order='clockwise', params={'count': 1, 'to': 'dealer', 'zone': 'war', 'face': 'up'}, source='rulespecs/567-war.yaml:208',
                   ),
-             Step('settle_war', 'settle', '§ 567.9(g); § 567.9(h)', when=None, players=_r16,
+             Step('settle_war', 'settle', '§ 567.9(g); § 567.9(h)', when=None, players=_offer_war_tie_567_9_e_players,
                   order='clockwise', params={}, source='rulespecs/567-war.yaml:215',
                   rules=(
-                      Rule('§ 567.9(g)(1)', _r17, _r18, 'rulespecs/567-war.yaml:221'),
-                      Rule('§ 567.9(g)(2)', _r19, _r20, 'rulespecs/567-war.yaml:224'),
-                      Rule('§ 567.9(g)(3)', _r21, _r22, 'rulespecs/567-war.yaml:227'),
+                      Rule('§ 567.9(g)(1)', _settle_war_567_9_g_1_when, _settle_war_567_9_g_1_then, 'rulespecs/567-war.yaml:221'),
+                      Rule('§ 567.9(g)(2)', _settle_war_567_9_g_2_when, _settle_war_567_9_g_2_then, 'rulespecs/567-war.yaml:224'),
+                      Rule('§ 567.9(g)(3)', _settle_war_567_9_g_3_when, _settle_war_567_9_g_3_then, 'rulespecs/567-war.yaml:227'),
                   ),
                   ),
          ),
@@ -432,18 +398,18 @@ HOUSE_WAYS = {
 
 IRREGULARITIES = (
     Irregularity('face_up_card_in_shoe', 'face_up_card', '§ 567.11(a)', (
-        Rule('§ 567.11(a)', _r23, _r24, 'rulespecs/567-war.yaml:237'),
-        Rule('§ 567.11(a)', _r25, _r26, 'rulespecs/567-war.yaml:238'),
+        Rule('§ 567.11(a)', _face_up_card_in_shoe_567_11_a_when, _face_up_card_in_shoe_567_11_a_then, 'rulespecs/567-war.yaml:237'),
+        Rule('§ 567.11(a)', _face_up_card_in_shoe_567_11_a_when_2, _face_up_card_in_shoe_567_11_a_then_2, 'rulespecs/567-war.yaml:238'),
     ), title='Card found face up in the dealing shoe while dealing'),
     Irregularity('card_drawn_in_error', 'drawn_in_error', '§ 567.11(b)', (
-        Rule('§ 567.11(b)', None, _r27, 'rulespecs/567-war.yaml:244'),
+        Rule('§ 567.11(b)', None, _card_drawn_in_error_567_11_b_then, 'rulespecs/567-war.yaml:244'),
     ), title='Card drawn in error without its face being exposed'),
     Irregularity('card_not_dealt', 'card_not_dealt', '§ 567.11(c)', (
-        Rule('§ 567.11(c)', _r28, _r29, 'rulespecs/567-war.yaml:250'),
-        Rule('§ 567.9(f)', _r30, _r31, 'rulespecs/567-war.yaml:252'),
+        Rule('§ 567.11(c)', _card_not_dealt_567_11_c_when, _card_not_dealt_567_11_c_then, 'rulespecs/567-war.yaml:250'),
+        Rule('§ 567.9(f)', _card_not_dealt_567_9_f_when, _card_not_dealt_567_9_f_then, 'rulespecs/567-war.yaml:252'),
     ), title="No card dealt to a player's Initial or Tie wager in the original deal"),
     Irregularity('shuffler_malfunction', 'shuffler_malfunction', '§ 567.11(d)', (
-        Rule('§ 567.11(d)', _r32, _r33, 'rulespecs/567-war.yaml:262'),
+        Rule('§ 567.11(d)', _shuffler_malfunction_567_11_d_when, _shuffler_malfunction_567_11_d_then, 'rulespecs/567-war.yaml:262'),
     ), title='Automated card shuffling device jams, stops or fails to complete a shuffle'),
 )
 
@@ -453,13 +419,13 @@ REQUIREMENTS = (
     ('§ 567.4(a)', 'the dealer sorts and inspects each deck face down; the floorperson verifies', None, None),
     ('§ 567.4(b)', 'cards spread face up by suit and sequence for the first player to arrive', None, None),
     ('§ 567.4(c)', 'cards turned face down, washed and stacked', None, None),
-    ('§ 567.4(d)', 'each batch spread for inspection separately', None, _r36),
+    ('§ 567.4(d)', 'each batch spread for inspection separately', None, _shuffler_malfunction_567_11_d_when),
     ('§ 567.5(a)', 'the shuffled cards are placed in a single stack', None, None),
     ('§ 567.5(h)', 'with no gaming activity the cards are removed from the shoe and discard rack and spread for inspection', None, None),
-    ('§ 567.5(h)(1)', 'cards washed, stacked, shuffled and cut under § 567.5', None, _r37),
-    ('§ 567.5(h)(2)', 'cards placed in the shuffler; the batch already in it is removed', None, _r38),
-    ('§ 567.5(h)(2)(i)', 'the shuffler stores a single shuffled batch securely', None, _r39),
-    ('§ 567.5(h)(2)(ii)', 'the stored batch is secured, released and prepared under approved procedures', None, _r40),
+    ('§ 567.5(h)(1)', 'cards washed, stacked, shuffled and cut under § 567.5', None, _requirement_idle_table_manual_567_5_h_1_when),
+    ('§ 567.5(h)(2)', 'cards placed in the shuffler; the batch already in it is removed', None, _shuffler_malfunction_567_11_d_when),
+    ('§ 567.5(h)(2)(i)', 'the shuffler stores a single shuffled batch securely', None, _shuffler_malfunction_567_11_d_when),
+    ('§ 567.5(h)(2)(ii)', 'the stored batch is secured, released and prepared under approved procedures', None, _shuffler_malfunction_567_11_d_when),
     ('§ 567.7(a)', 'wagers are chips or plaques on the layout; no verbal wager with cash', None, None),
     ('§ 567.7(d)', "wagers are placed before ''no more bets'' (except the War and Tie wagers of § 567.9(e)) and not handled afterwards", 'no_more_bets', None),
     ('§ 567.8(b)', 'cards removed from the shoe with the left hand and placed face up with the right', 'deal_players', None),
@@ -471,9 +437,9 @@ REQUIREMENTS = (
 
 # Conditions the casino's Rules Submission selections must meet
 CONSTRAINTS = (
-    ('§ 567.3(a)', 'without an automated card shuffling device War is played with six to eight decks', _r41),
-    ('§ 567.3(c)', 'with an automated card shuffling device War is played with 12 to 16 decks', _r42),
-    ('§ 567.3(c)(2)', 'the decks are separated into two batches with an equal number of decks in each', _r43),
+    ('§ 567.3(a)', 'without an automated card shuffling device War is played with six to eight decks', _constraint_567_3_a_require),
+    ('§ 567.3(c)', 'with an automated card shuffling device War is played with 12 to 16 decks', _constraint_567_3_c_require),
+    ('§ 567.3(c)(2)', 'the decks are separated into two batches with an equal number of decks in each', _constraint_567_3_c_2_require),
 )
 
 GAME = GameDefinition(
@@ -492,7 +458,7 @@ GAME = GameDefinition(
     meters=METERS,
     constraints=CONSTRAINTS,
     requirements=REQUIREMENTS,
-    positions_max=_r35,
+    positions_max=_positions_567_7_e_when,
     positions_adjacent=True,
     positions_cite='§ 567.7(e)',
     house_ways=HOUSE_WAYS,

@@ -3,15 +3,15 @@
 
 Every condition and outcome below is a rule of the chapter, compiled from the rule language;
 the comment above each names its provision and the line of the rulespec it came from.
-The round engine (compiler.runtime.engine) executes PROCEDURE; it knows no chapter.
+The round engine (compiler.runtime.table) executes PROCEDURE; it knows no chapter.
 """
 from decimal import Decimal
 from fractions import Fraction
 
-from compiler.runtime.engine import (CardsDef, Choice, GameDefinition, Irregularity, MeterDef, Paytable, Payout,
-                                     Rule, Step, Table, WagerDef)
+from compiler.runtime.definition import (CardsDef, Choice, GameDefinition, Irregularity, MeterDef, Paytable, Payout,
+                                         Rule, Step, WagerDef)
 from compiler.runtime.money import Odds
-from compiler.runtime.paigow import Criterion, HouseWay, HouseWayRule
+from compiler.runtime.table import Table
 
 SPEC_PATH = 'rulespecs/669a-raise-it-up-stud-poker.yaml'
 CHAPTER = '669a'
@@ -291,14 +291,14 @@ METERS = {
 
 
 # § 669a.7(d)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:345
-# when: 'wager(blind) != wager(ante)'
-def _r1(ctx):
+# players: 'wager(blind) != wager(ante)'
+def _check_blind_equals_ante_669a_7_d_1_players(ctx):
     return (ctx.wager('blind') != ctx.wager('ante'))
 
 
 # § 669a.7(d)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:350
 # then: "return all; end; note 'the Blind Wager must equal the Ante Wager: wagers not accepted, returned'"
-def _r2(ctx):
+def _check_blind_equals_ante_669a_7_d_1_then(ctx):
     ctx.void('*', '§ 669a.7(d)(1)')
     ctx.end('§ 669a.7(d)(1)')
     ctx.note('the Blind Wager must equal the Ante Wager: wagers not accepted, returned', '§ 669a.7(d)(1)')
@@ -306,177 +306,179 @@ def _r2(ctx):
 
 # § 669a.8 -- rulespecs/669a-raise-it-up-stud-poker.yaml:354
 # when: "option(dealing_method) == 'manual_shoe'"
-def _r3(ctx):
+# also § 669a.8(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:592
+# when: "option(dealing_method) == 'manual_shoe'"
+# also § 669a.8(c) -- rulespecs/669a-raise-it-up-stud-poker.yaml:594
+# when: "option(dealing_method) == 'manual_shoe'"
+# also § 669a.8(e); § 669a.8(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:595
+# when: "option(dealing_method) == 'manual_shoe'"
+def _deal_from_manual_shoe_669a_8_when(ctx):
     return (ctx.option('dealing_method') == 'manual_shoe')
 
 
 # § 669a.8(d)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:360
-# when: 'has(ante) and has(blind)'
-def _r4(ctx):
+# players: 'has(ante) and has(blind)'
+# also § 669a.9(b)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:371
+# players: 'has(ante) and has(blind)'
+# also § 669a.10(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:382
+# players: 'has(ante) and has(blind)'
+# also § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:388
+# players: 'has(ante) and has(blind)'
+def _deal_players_shoe_669a_8_d_1_players(ctx):
     return (ctx.has('ante') and ctx.has('blind'))
 
 
 # § 669a.9 -- rulespecs/669a-raise-it-up-stud-poker.yaml:365
 # when: "option(dealing_method) == 'hand'"
-def _r5(ctx):
+# also § 669a.9(a)(2) -- rulespecs/669a-raise-it-up-stud-poker.yaml:597
+# when: "option(dealing_method) == 'hand'"
+# also § 669a.9(c); § 669a.9(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:599
+# when: "option(dealing_method) == 'hand'"
+def _deal_from_hand_669a_9_when(ctx):
     return (ctx.option('dealing_method') == 'hand')
-
-
-# § 669a.9(b)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:371
-# when: 'has(ante) and has(blind)'
-def _r6(ctx):
-    return (ctx.has('ante') and ctx.has('blind'))
 
 
 # § 669a.10 -- rulespecs/669a-raise-it-up-stud-poker.yaml:376
 # when: "option(dealing_method) == 'automated_shoe'"
-def _r7(ctx):
+# also § 669a.13(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:571
+# when: "option(dealing_method) == 'automated_shoe'"
+# also § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:572
+# when: "option(dealing_method) == 'automated_shoe'"
+# also § 669a.10(a)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:601
+# when: "option(dealing_method) == 'automated_shoe'"
+# also § 669a.10(c); § 669a.10(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:603
+# when: "option(dealing_method) == 'automated_shoe'"
+def _deal_from_automated_shoe_669a_10_when(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
-
-
-# § 669a.10(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:382
-# when: 'has(ante) and has(blind)'
-def _r8(ctx):
-    return (ctx.has('ante') and ctx.has('blind'))
-
-
-# § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:388
-# when: 'has(ante) and has(blind)'
-def _r9(ctx):
-    return (ctx.has('ante') and ctx.has('blind'))
 
 
 # § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:394
 # then: 'place play = wager(ante) * 3'
-def _r10(ctx):
+def _first_decision_play_3x_669a_11_b_then(ctx):
     ctx.place('play', (ctx.wager('ante') * 3), '§ 669a.11(b)')
 
 
 # § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:395
 # then: 'place play = wager(ante) * 2'
-def _r11(ctx):
+def _first_decision_play_2x_669a_11_b_then(ctx):
     ctx.place('play', (ctx.wager('ante') * 2), '§ 669a.11(b)')
 
 
 # § 669a.11(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:396
 # then: 'place play = wager(ante)'
-def _r12(ctx):
+def _first_decision_play_1x_669a_11_b_then(ctx):
     ctx.place('play', ctx.wager('ante'), '§ 669a.11(b)')
 
 
 # § 669a.11(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:399
-# when: 'has(ante) and not placed(play)'
-def _r13(ctx):
+# players: 'has(ante) and not placed(play)'
+# also § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:409
+# players: 'has(ante) and not placed(play)'
+def _second_decision_669a_11_d_players(ctx):
     return (ctx.has('ante') and (not ctx.placed('play')))
 
 
 # § 669a.11(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:405
 # then: 'place play = wager(ante) * 2'
-def _r14(ctx):
+def _second_decision_play_2x_669a_11_d_then(ctx):
     ctx.place('play', (ctx.wager('ante') * 2), '§ 669a.11(d)')
 
 
 # § 669a.11(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:406
 # then: 'place play = wager(ante)'
-def _r15(ctx):
+def _second_decision_play_1x_669a_11_d_then(ctx):
     ctx.place('play', ctx.wager('ante'), '§ 669a.11(d)')
-
-
-# § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:409
-# when: 'has(ante) and not placed(play)'
-def _r16(ctx):
-    return (ctx.has('ante') and (not ctx.placed('play')))
 
 
 # § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:415
 # then: 'place play = wager(ante)'
-def _r17(ctx):
+def _third_decision_play_1x_669a_11_f_then(ctx):
     ctx.place('play', ctx.wager('ante'), '§ 669a.11(f)')
 
 
 # § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:416
 # then: 'lose ante; lose blind; set folded'
-def _r18(ctx):
+def _third_decision_fold_669a_11_f_then(ctx):
     ctx.lose('ante', '§ 669a.11(f)')
     ctx.lose('blind', '§ 669a.11(f)')
     ctx.set_flag('folded', '§ 669a.11(f)')
 
 
 # § 669a.11(f); § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:417
-# when: 'flag(folded)'
-def _r19(ctx):
+# players: 'flag(folded)'
+def _folded_hands_669a_11_f_players(ctx):
     return ctx.flag('folded')
 
 
 # § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:422
 # when: 'placed(progressive) or placed(six_card_bonus)'
-def _r20(ctx):
+def _folded_hands_669a_11_f_when(ctx):
     return (ctx.placed('progressive') or ctx.placed('six_card_bonus'))
 
 
 # § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:422
 # then: "note 'folded hand left on the table until the Six Card Bonus Wager and any Envy Bonus are settled'"
-def _r21(ctx):
+def _folded_hands_669a_11_f_then(ctx):
     ctx.note('folded hand left on the table until the Six Card Bonus Wager and any Envy Bonus are settled', '§ 669a.11(f)')
 
 
 # § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:425
 # when: 'not placed(progressive) and not placed(six_card_bonus)'
-def _r22(ctx):
+def _folded_hands_669a_11_f_when_2(ctx):
     return ((not ctx.placed('progressive')) and (not ctx.placed('six_card_bonus')))
 
 
 # § 669a.11(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:425
 # then: "note 'folded hand collected and placed in the discard rack'"
-def _r23(ctx):
+def _folded_hands_669a_11_f_then_2(ctx):
     ctx.note('folded hand collected and placed in the discard rack', '§ 669a.11(f)')
 
 
 # § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:428
 # when: 'placed(progressive)'
-def _r24(ctx):
+def _folded_hands_669a_11_g_when(ctx):
     return ctx.placed('progressive')
 
 
 # § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:428
 # then: "note 'no Play Wager: the right to a Progressive Payout is forfeited; Envy Bonus and Six Card Bonus eligibility kept'"
-def _r25(ctx):
+def _folded_hands_669a_11_g_then(ctx):
     ctx.note('no Play Wager: the right to a Progressive Payout is forfeited; Envy Bonus and Six Card Bonus eligibility kept', '§ 669a.11(g)')
 
 
 # § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:440
 # when: 'has(pair_plus) and at_least(three_card, hand(three_card, player.hand), pair)'
-def _r26(ctx):
+def _settle_hands_669a_11_i_1_when(ctx):
     return (ctx.has('pair_plus') and ctx.at_least('three_card', ctx.hand('three_card', ctx.zone('player', 'hand')), 'pair'))
 
 
 # § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:440
 # then: 'win pair_plus by pair_plus on player.hand'
-def _r27(ctx):
+def _settle_hands_669a_11_i_1_then(ctx):
     ctx.win('pair_plus', '§ 669a.11(i)(1)', paytable='pair_plus', value=ctx.zone('player', 'hand'))
 
 
 # § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:443
 # when: 'has(pair_plus) and not at_least(three_card, hand(three_card, player.hand), pair)'
-def _r28(ctx):
+def _settle_hands_669a_11_i_1_when_2(ctx):
     return (ctx.has('pair_plus') and (not ctx.at_least('three_card', ctx.hand('three_card', ctx.zone('player', 'hand')), 'pair')))
 
 
 # § 669a.11(i)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:443
 # then: 'lose pair_plus'
-def _r29(ctx):
+def _settle_hands_669a_11_i_1_then_2(ctx):
     ctx.lose('pair_plus', '§ 669a.11(i)(1)')
 
 
 # § 669a.11(i)(2)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:447
 # when: "has(ante) and not at_least(five_card, best(five_card, player.hand + community), pair, 'T')"
-def _r30(ctx):
+def _settle_hands_669a_11_i_2_i_when(ctx):
     return (ctx.has('ante') and (not ctx.at_least('five_card', ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))), 'pair', 'T')))
 
 
 # § 669a.11(i)(2)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:447
 # then: 'lose ante; lose blind; lose play'
-def _r31(ctx):
+def _settle_hands_669a_11_i_2_i_then(ctx):
     ctx.lose('ante', '§ 669a.11(i)(2)(i)')
     ctx.lose('blind', '§ 669a.11(i)(2)(i)')
     ctx.lose('play', '§ 669a.11(i)(2)(i)')
@@ -484,13 +486,13 @@ def _r31(ctx):
 
 # § 669a.11(i)(2)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:450
 # when: "has(ante) and at_least(five_card, best(five_card, player.hand + community), pair, 'T')"
-def _r32(ctx):
+def _settle_hands_669a_11_i_2_ii_when(ctx):
     return (ctx.has('ante') and ctx.at_least('five_card', ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))), 'pair', 'T'))
 
 
 # § 669a.11(i)(2)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:450
 # then: 'win ante; win play by play on best(five_card, player.hand + community); win blind by blind on best(five_card, player.hand + community)'
-def _r33(ctx):
+def _settle_hands_669a_11_i_2_ii_then(ctx):
     ctx.win('ante', '§ 669a.11(i)(2)(ii)')
     ctx.win('play', '§ 669a.11(i)(2)(ii)', paytable='play', value=ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))))
     ctx.win('blind', '§ 669a.11(i)(2)(ii)', paytable='blind', value=ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))))
@@ -498,211 +500,203 @@ def _r33(ctx):
 
 # § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:456
 # when: 'has(progressive) and flag(folded)'
-def _r34(ctx):
+def _settle_hands_669a_11_g_when(ctx):
     return (ctx.has('progressive') and ctx.flag('folded'))
 
 
 # § 669a.11(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:456
 # then: 'lose progressive'
-def _r35(ctx):
+def _settle_hands_669a_11_g_then(ctx):
     ctx.lose('progressive', '§ 669a.11(g)')
 
 
 # § 669a.11(i)(3)(i)(D) -- rulespecs/669a-raise-it-up-stud-poker.yaml:459
 # when: 'has(progressive) and is_hand(three_card, player.hand, ace_king_queen_spades)'
-def _r36(ctx):
+def _settle_hands_669a_11_i_3_i_d_when(ctx):
     return (ctx.has('progressive') and ctx.is_hand('three_card', ctx.zone('player', 'hand'), 'ace_king_queen_spades'))
 
 
 # § 669a.11(i)(3)(i)(D) -- rulespecs/669a-raise-it-up-stud-poker.yaml:459
 # then: "note '100% of the progressive meter: not paid from the table inventory container; the cards stay on the table until the documentation is completed'"
-def _r37(ctx):
+def _settle_hands_669a_11_i_3_i_d_then(ctx):
     ctx.note('100% of the progressive meter: not paid from the table inventory container; the cards stay on the table until the documentation is completed', '§ 669a.11(i)(3)(i)(D)')
 
 
 # § 669a.11(i)(3)(i)(D); § 669a.12(e)(4) -- rulespecs/669a-raise-it-up-stud-poker.yaml:462
 # when: 'has(progressive) and at_least(three_card, hand(three_card, player.hand), straight)'
-def _r38(ctx):
+def _settle_hands_669a_11_i_3_i_d_when_2(ctx):
     return (ctx.has('progressive') and ctx.at_least('three_card', ctx.hand('three_card', ctx.zone('player', 'hand')), 'straight'))
 
 
 # § 669a.11(i)(3)(i)(D); § 669a.12(e)(4) -- rulespecs/669a-raise-it-up-stud-poker.yaml:462
 # then: 'win progressive by progressive on player.hand'
-def _r39(ctx):
+def _settle_hands_669a_11_i_3_i_d_then_2(ctx):
     ctx.win('progressive', '§ 669a.11(i)(3)(i)(D); § 669a.12(e)(4)', paytable='progressive', value=ctx.zone('player', 'hand'))
 
 
 # § 669a.11(i)(3)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:465
 # when: 'has(progressive) and not at_least(three_card, hand(three_card, player.hand), straight)'
-def _r40(ctx):
+def _settle_hands_669a_11_i_3_i_when(ctx):
     return (ctx.has('progressive') and (not ctx.at_least('three_card', ctx.hand('three_card', ctx.zone('player', 'hand')), 'straight')))
 
 
 # § 669a.11(i)(3)(i) -- rulespecs/669a-raise-it-up-stud-poker.yaml:465
 # then: 'lose progressive'
-def _r41(ctx):
+def _settle_hands_669a_11_i_3_i_then(ctx):
     ctx.lose('progressive', '§ 669a.11(i)(3)(i)')
 
 
 # § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:470
-# when: 'placed(progressive) and wager(progressive) == 1'
-def _r42(ctx):
+# players: 'placed(progressive) and wager(progressive) == 1'
+def _envy_bonus_1_669a_11_i_3_i_e_players(ctx):
     return (ctx.placed('progressive') and (ctx.wager('progressive') == 1))
 
 
 # § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:470
-# when: 'active() and (not flag(folded) or placed(progressive) or placed(six_card_bonus)) and is_hand(three_card, player.hand, ace_king_queen_straight_flush)'
-def _r43(ctx):
+# qualifying: 'active() and (not flag(folded) or placed(progressive) or placed(six_card_bonus)) and is_hand(three_card, player.hand, ace_king_queen_straight_flush)'
+# also § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:480
+# qualifying: 'active() and (not flag(folded) or placed(progressive) or placed(six_card_bonus)) and is_hand(three_card, player.hand, ace_king_queen_straight_flush)'
+def _envy_bonus_1_669a_11_i_3_i_e_qualifying(ctx):
     return (ctx.active() and ((not ctx.flag('folded')) or ctx.placed('progressive') or ctx.placed('six_card_bonus')) and ctx.is_hand('three_card', ctx.zone('player', 'hand'), 'ace_king_queen_straight_flush'))
 
 
 # § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:470
-# when: 'player.hand'
-def _r44(ctx):
+# hand: 'player.hand'
+# also § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:480
+# hand: 'player.hand'
+def _envy_bonus_1_669a_11_i_3_i_e_hand(ctx):
     return ctx.zone('player', 'hand')
 
 
 # § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:480
-# when: 'placed(progressive) and wager(progressive) == 5'
-def _r45(ctx):
+# players: 'placed(progressive) and wager(progressive) == 5'
+def _envy_bonus_5_669a_11_i_3_i_e_players(ctx):
     return (ctx.placed('progressive') and (ctx.wager('progressive') == 5))
 
 
-# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:480
-# when: 'active() and (not flag(folded) or placed(progressive) or placed(six_card_bonus)) and is_hand(three_card, player.hand, ace_king_queen_straight_flush)'
-def _r46(ctx):
-    return (ctx.active() and ((not ctx.flag('folded')) or ctx.placed('progressive') or ctx.placed('six_card_bonus')) and ctx.is_hand('three_card', ctx.zone('player', 'hand'), 'ace_king_queen_straight_flush'))
-
-
-# § 669a.11(i)(3)(i)(E) -- rulespecs/669a-raise-it-up-stud-poker.yaml:480
-# when: 'player.hand'
-def _r47(ctx):
-    return ctx.zone('player', 'hand')
-
-
 # § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:491
-# when: 'has(six_card_bonus)'
-def _r48(ctx):
+# players: 'has(six_card_bonus)'
+def _settle_six_card_bonus_669a_11_i_3_ii_players(ctx):
     return ctx.has('six_card_bonus')
 
 
 # § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:497
 # when: 'at_least(five_card, best(five_card, player.hand + community), three_of_a_kind)'
-def _r49(ctx):
+def _settle_six_card_bonus_669a_11_i_3_ii_when(ctx):
     return ctx.at_least('five_card', ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))), 'three_of_a_kind')
 
 
 # § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:497
 # then: 'win six_card_bonus by six_card_bonus on player.hand + community'
-def _r50(ctx):
+def _settle_six_card_bonus_669a_11_i_3_ii_then(ctx):
     ctx.win('six_card_bonus', '§ 669a.11(i)(3)(ii)', paytable='six_card_bonus', value=(ctx.zone('player', 'hand') + ctx.zone('community', None)))
 
 
 # § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:500
 # when: 'not at_least(five_card, best(five_card, player.hand + community), three_of_a_kind)'
-def _r51(ctx):
+def _settle_six_card_bonus_669a_11_i_3_ii_when_2(ctx):
     return (not ctx.at_least('five_card', ctx.best('five_card', (ctx.zone('player', 'hand') + ctx.zone('community', None))), 'three_of_a_kind'))
 
 
 # § 669a.11(i)(3)(ii) -- rulespecs/669a-raise-it-up-stud-poker.yaml:500
 # then: 'lose six_card_bonus'
-def _r52(ctx):
+def _settle_six_card_bonus_669a_11_i_3_ii_then_2(ctx):
     ctx.lose('six_card_bonus', '§ 669a.11(i)(3)(ii)')
 
 
 # § 669a.5(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:510
 # when: 'option(counting_shuffler)'
-def _r53(ctx):
+def _wrong_deck_count_669a_5_b_when(ctx):
     return ctx.option('counting_shuffler')
 
 
 # § 669a.5(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:510
 # then: 'remove deck'
-def _r54(ctx):
+def _wrong_deck_count_669a_5_b_then(ctx):
     ctx.remove_deck('§ 669a.5(b)')
 
 
 # § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:516
 # when: "option(dealing_method) == 'manual_shoe' and event.misdealt"
-def _r55(ctx):
+def _stub_count_wrong_669a_8_h_when(ctx):
     return ((ctx.option('dealing_method') == 'manual_shoe') and ctx.event_attr('misdealt'))
 
 
 # § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:516
 # then: "void round; note 'misdealt, 52 cards in the deck'"
-def _r56(ctx):
+def _stub_count_wrong_669a_8_h_then(ctx):
     ctx.void_round('§ 669a.8(h)')
     ctx.note('misdealt, 52 cards in the deck', '§ 669a.8(h)')
 
 
 # § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:517
 # when: "option(dealing_method) == 'manual_shoe' and not event.misdealt"
-def _r57(ctx):
+def _stub_count_wrong_669a_8_h_when_2(ctx):
     return ((ctx.option('dealing_method') == 'manual_shoe') and (not ctx.event_attr('misdealt')))
 
 
 # § 669a.8(h) -- rulespecs/669a-raise-it-up-stud-poker.yaml:517
 # then: 'void round; remove deck'
-def _r58(ctx):
+def _stub_count_wrong_669a_8_h_then_2(ctx):
     ctx.void_round('§ 669a.8(h)')
     ctx.remove_deck('§ 669a.8(h)')
 
 
 # § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:518
 # when: "option(dealing_method) == 'hand' and event.misdealt"
-def _r59(ctx):
+def _stub_count_wrong_669a_9_f_when(ctx):
     return ((ctx.option('dealing_method') == 'hand') and ctx.event_attr('misdealt'))
 
 
 # § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:518
 # then: "void round; note 'misdealt, 52 cards in the deck'"
-def _r60(ctx):
+def _stub_count_wrong_669a_9_f_then(ctx):
     ctx.void_round('§ 669a.9(f)')
     ctx.note('misdealt, 52 cards in the deck', '§ 669a.9(f)')
 
 
 # § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:519
 # when: "option(dealing_method) == 'hand' and not event.misdealt"
-def _r61(ctx):
+def _stub_count_wrong_669a_9_f_when_2(ctx):
     return ((ctx.option('dealing_method') == 'hand') and (not ctx.event_attr('misdealt')))
 
 
 # § 669a.9(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:519
 # then: 'void round; remove deck'
-def _r62(ctx):
+def _stub_count_wrong_669a_9_f_then_2(ctx):
     ctx.void_round('§ 669a.9(f)')
     ctx.remove_deck('§ 669a.9(f)')
 
 
 # § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:520
 # when: "option(dealing_method) == 'automated_shoe' and event.misdealt"
-def _r63(ctx):
+def _stub_count_wrong_669a_10_f_when(ctx):
     return ((ctx.option('dealing_method') == 'automated_shoe') and ctx.event_attr('misdealt'))
 
 
 # § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:520
 # then: "void round; note 'misdealt, 52 cards in the deck'"
-def _r64(ctx):
+def _stub_count_wrong_669a_10_f_then(ctx):
     ctx.void_round('§ 669a.10(f)')
     ctx.note('misdealt, 52 cards in the deck', '§ 669a.10(f)')
 
 
 # § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:521
 # when: "option(dealing_method) == 'automated_shoe' and not event.misdealt"
-def _r65(ctx):
+def _stub_count_wrong_669a_10_f_when_2(ctx):
     return ((ctx.option('dealing_method') == 'automated_shoe') and (not ctx.event_attr('misdealt')))
 
 
 # § 669a.10(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:521
 # then: 'void round; remove deck'
-def _r66(ctx):
+def _stub_count_wrong_669a_10_f_then_2(ctx):
     ctx.void_round('§ 669a.10(f)')
     ctx.remove_deck('§ 669a.10(f)')
 
 
 # § 669a.7(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:527
 # then: "lose all; end; note 'wagers abandoned, treated as losing wagers'"
-def _r67(ctx):
+def _player_left_table_669a_7_b_then(ctx):
     ctx.lose('*', '§ 669a.7(b)')
     ctx.end('§ 669a.7(b)')
     ctx.note('wagers abandoned, treated as losing wagers', '§ 669a.7(b)')
@@ -710,271 +704,193 @@ def _r67(ctx):
 
 # § 669a.11(a)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:533
 # then: 'lose all; end'
-def _r68(ctx):
+def _information_exchanged_669a_11_a_3_then(ctx):
     ctx.lose('*', '§ 669a.11(a)(3)')
     ctx.end('§ 669a.11(a)(3)')
 
 
 # § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:539
 # when: 'event.count == 1'
-def _r69(ctx):
+def _face_up_card_669a_13_a_when(ctx):
     return (ctx.event_attr('count') == 1)
 
 
 # § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:539
 # then: 'discard card'
-def _r70(ctx):
+def _face_up_card_669a_13_a_then(ctx):
     ctx.discard_card('§ 669a.13(a)')
 
 
 # § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:540
 # when: 'event.count > 1'
-def _r71(ctx):
+def _face_up_card_669a_13_a_when_2(ctx):
     return (ctx.event_attr('count') > 1)
 
 
 # § 669a.13(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:540
 # then: 'void round; reshuffle'
-def _r72(ctx):
+def _face_up_card_669a_13_a_then_2(ctx):
     ctx.void_round('§ 669a.13(a)')
     ctx.reshuffle('§ 669a.13(a)')
 
 
 # § 669a.13(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:546
 # then: 'use card'
-def _r73(ctx):
+def _drawn_in_error_669a_13_b_then(ctx):
     ctx.use_card('§ 669a.13(b)')
 
 
 # § 669a.13(c) -- rulespecs/669a-raise-it-up-stud-poker.yaml:552
 # then: 'void round; reshuffle'
-def _r74(ctx):
+def _wrong_card_count_669a_13_c_then(ctx):
     ctx.void_round('§ 669a.13(c)')
     ctx.reshuffle('§ 669a.13(c)')
 
 
 # § 669a.13(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:558
 # then: 'void round; reshuffle'
-def _r75(ctx):
+def _community_exposed_669a_13_d_then(ctx):
     ctx.void_round('§ 669a.13(d)')
     ctx.reshuffle('§ 669a.13(d)')
 
 
 # § 669a.13(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:564
 # when: 'option(automated_shuffler)'
-def _r76(ctx):
+# also § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:565
+# when: 'option(automated_shuffler)'
+# also § 669a.5(c)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:583
+# when: 'option(automated_shuffler)'
+def _shuffler_malfunction_669a_13_e_when(ctx):
     return ctx.option('automated_shuffler')
 
 
 # § 669a.13(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:564
 # then: 'reshuffle'
-def _r77(ctx):
+def _shuffler_malfunction_669a_13_e_then(ctx):
     ctx.reshuffle('§ 669a.13(e)')
 
 
 # § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:565
-# when: 'option(automated_shuffler)'
-def _r78(ctx):
-    return ctx.option('automated_shuffler')
-
-
-# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:565
 # then: "note 'if the device cannot be used it is covered or signed out of order before any other method of shuffling is used'"
-def _r79(ctx):
+def _shuffler_malfunction_669a_13_g_then(ctx):
     ctx.note('if the device cannot be used it is covered or signed out of order before any other method of shuffling is used', '§ 669a.13(g)')
 
 
 # § 669a.13(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:571
-# when: "option(dealing_method) == 'automated_shoe'"
-def _r80(ctx):
-    return (ctx.option('dealing_method') == 'automated_shoe')
-
-
-# § 669a.13(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:571
 # then: "void round; reshuffle; note 'cards removed from the device and reshuffled with any cards already dealt'"
-def _r81(ctx):
+def _dealing_shoe_malfunction_669a_13_f_then(ctx):
     ctx.void_round('§ 669a.13(f)')
     ctx.reshuffle('§ 669a.13(f)')
     ctx.note('cards removed from the device and reshuffled with any cards already dealt', '§ 669a.13(f)')
 
 
 # § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:572
-# when: "option(dealing_method) == 'automated_shoe'"
-def _r82(ctx):
-    return (ctx.option('dealing_method') == 'automated_shoe')
-
-
-# § 669a.13(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:572
 # then: "note 'if the device cannot be used it is covered or signed out of order before any other method of dealing is used'"
-def _r83(ctx):
+def _dealing_shoe_malfunction_669a_13_g_then(ctx):
     ctx.note('if the device cannot be used it is covered or signed out of order before any other method of dealing is used', '§ 669a.13(g)')
 
 
 # § 669a.3(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:44
 # when: 'option(decks) == 2'
-def _r84(ctx):
+# also § 669a.4(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:580
+# when: 'option(decks) == 2'
+def _batches_669a_3_b_when(ctx):
     return (ctx.option('decks') == 2)
 
 
 # § 669a.7(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:19
 # when: '1'
-def _r85(ctx):
+def _positions_669a_7_e_when(ctx):
     return 1
-
-
-# § 669a.4(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:580
-# when: 'option(decks) == 2'
-def _r86(ctx):
-    return (ctx.option('decks') == 2)
-
-
-# § 669a.5(c)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:583
-# when: 'option(automated_shuffler)'
-def _r87(ctx):
-    return ctx.option('automated_shuffler')
 
 
 # § 669a.5(c)(2); § 669a.5(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:584
 # when: 'not option(automated_shuffler)'
-def _r88(ctx):
+def _requirement_cut_after_manual_shuffle_669a_5_c_2_when(ctx):
     return (not ctx.option('automated_shuffler'))
 
 
 # § 669a.5(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:587
 # when: 'option(reshuffling_device)'
-def _r89(ctx):
+def _requirement_reshuffling_device_669a_5_g_when(ctx):
     return ctx.option('reshuffling_device')
 
 
 # § 669a.7(d)(4) -- rulespecs/669a-raise-it-up-stud-poker.yaml:591
 # when: 'option(progressive_offered)'
-def _r90(ctx):
+# also § 669a.11(i)(3)(i)(A) -- rulespecs/669a-raise-it-up-stud-poker.yaml:607
+# when: 'option(progressive_offered)'
+# also § 669a.11(i)(3)(i)(B) -- rulespecs/669a-raise-it-up-stud-poker.yaml:608
+# when: 'option(progressive_offered)'
+# also § 669a.11(i)(3)(i)(C) -- rulespecs/669a-raise-it-up-stud-poker.yaml:609
+# when: 'option(progressive_offered)'
+def _requirement_progressive_acceptance_669a_7_d_4_when(ctx):
     return ctx.option('progressive_offered')
-
-
-# § 669a.8(a) -- rulespecs/669a-raise-it-up-stud-poker.yaml:592
-# when: "option(dealing_method) == 'manual_shoe'"
-def _r91(ctx):
-    return (ctx.option('dealing_method') == 'manual_shoe')
 
 
 # § 669a.8(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:593
 # when: "option(progressive_offered) and option(dealing_method) == 'manual_shoe'"
-def _r92(ctx):
+def _requirement_progressive_lockout_shoe_669a_8_b_when(ctx):
     return (ctx.option('progressive_offered') and (ctx.option('dealing_method') == 'manual_shoe'))
-
-
-# § 669a.8(c) -- rulespecs/669a-raise-it-up-stud-poker.yaml:594
-# when: "option(dealing_method) == 'manual_shoe'"
-def _r93(ctx):
-    return (ctx.option('dealing_method') == 'manual_shoe')
-
-
-# § 669a.8(e); § 669a.8(g) -- rulespecs/669a-raise-it-up-stud-poker.yaml:595
-# when: "option(dealing_method) == 'manual_shoe'"
-def _r94(ctx):
-    return (ctx.option('dealing_method') == 'manual_shoe')
 
 
 # § 669a.8(f) -- rulespecs/669a-raise-it-up-stud-poker.yaml:596
 # when: "option(dealing_method) == 'manual_shoe' and not option(counting_shuffler)"
-def _r95(ctx):
+def _requirement_stub_count_shoe_669a_8_f_when(ctx):
     return ((ctx.option('dealing_method') == 'manual_shoe') and (not ctx.option('counting_shuffler')))
-
-
-# § 669a.9(a)(2) -- rulespecs/669a-raise-it-up-stud-poker.yaml:597
-# when: "option(dealing_method) == 'hand'"
-def _r96(ctx):
-    return (ctx.option('dealing_method') == 'hand')
 
 
 # § 669a.9(a)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:598
 # when: "option(progressive_offered) and option(dealing_method) == 'hand'"
-def _r97(ctx):
+def _requirement_progressive_lockout_hand_669a_9_a_3_when(ctx):
     return (ctx.option('progressive_offered') and (ctx.option('dealing_method') == 'hand'))
-
-
-# § 669a.9(c); § 669a.9(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:599
-# when: "option(dealing_method) == 'hand'"
-def _r98(ctx):
-    return (ctx.option('dealing_method') == 'hand')
 
 
 # § 669a.9(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:600
 # when: "option(dealing_method) == 'hand' and not option(counting_shuffler)"
-def _r99(ctx):
+def _requirement_stub_count_hand_669a_9_d_when(ctx):
     return ((ctx.option('dealing_method') == 'hand') and (not ctx.option('counting_shuffler')))
-
-
-# § 669a.10(a)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:601
-# when: "option(dealing_method) == 'automated_shoe'"
-def _r100(ctx):
-    return (ctx.option('dealing_method') == 'automated_shoe')
 
 
 # § 669a.10(a)(2) -- rulespecs/669a-raise-it-up-stud-poker.yaml:602
 # when: "option(progressive_offered) and option(dealing_method) == 'automated_shoe'"
-def _r101(ctx):
+def _requirement_progressive_lockout_auto_669a_10_a_2_when(ctx):
     return (ctx.option('progressive_offered') and (ctx.option('dealing_method') == 'automated_shoe'))
-
-
-# § 669a.10(c); § 669a.10(e) -- rulespecs/669a-raise-it-up-stud-poker.yaml:603
-# when: "option(dealing_method) == 'automated_shoe'"
-def _r102(ctx):
-    return (ctx.option('dealing_method') == 'automated_shoe')
 
 
 # § 669a.10(d) -- rulespecs/669a-raise-it-up-stud-poker.yaml:604
 # when: "option(dealing_method) == 'automated_shoe' and not option(counting_shuffler)"
-def _r103(ctx):
+def _requirement_stub_count_auto_669a_10_d_when(ctx):
     return ((ctx.option('dealing_method') == 'automated_shoe') and (not ctx.option('counting_shuffler')))
 
 
-# § 669a.11(i)(3)(i)(A) -- rulespecs/669a-raise-it-up-stud-poker.yaml:607
-# when: 'option(progressive_offered)'
-def _r104(ctx):
-    return ctx.option('progressive_offered')
-
-
-# § 669a.11(i)(3)(i)(B) -- rulespecs/669a-raise-it-up-stud-poker.yaml:608
-# when: 'option(progressive_offered)'
-def _r105(ctx):
-    return ctx.option('progressive_offered')
-
-
-# § 669a.11(i)(3)(i)(C) -- rulespecs/669a-raise-it-up-stud-poker.yaml:609
-# when: 'option(progressive_offered)'
-def _r106(ctx):
-    return ctx.option('progressive_offered')
-
-
 # § 669a.3(a); § 669a.3(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:326
-# when: 'option(decks) == 1 or option(automated_shuffler)'
-def _r107(ctx):
+# require: 'option(decks) == 1 or option(automated_shuffler)'
+def _constraint_669a_3_a_require(ctx):
     return ((ctx.option('decks') == 1) or ctx.option('automated_shuffler'))
 
 
 # § 669a.9(a)(1) -- rulespecs/669a-raise-it-up-stud-poker.yaml:329
-# when: "option(dealing_method) != 'hand' or option(automated_shuffler)"
-def _r108(ctx):
+# require: "option(dealing_method) != 'hand' or option(automated_shuffler)"
+def _constraint_669a_9_a_1_require(ctx):
     return ((ctx.option('dealing_method') != 'hand') or ctx.option('automated_shuffler'))
 
 
 # § 669a.5(b) -- rulespecs/669a-raise-it-up-stud-poker.yaml:332
-# when: 'not option(counting_shuffler) or option(automated_shuffler)'
-def _r109(ctx):
+# require: 'not option(counting_shuffler) or option(automated_shuffler)'
+def _constraint_669a_5_b_require(ctx):
     return ((not ctx.option('counting_shuffler')) or ctx.option('automated_shuffler'))
 
 
 # § 669a.12(e)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:335
-# when: 'not option(progressive_offered) or option(rate_of_progression) >= 14'
-def _r110(ctx):
+# require: 'not option(progressive_offered) or option(rate_of_progression) >= 14'
+def _constraint_669a_12_e_3_require(ctx):
     return ((not ctx.option('progressive_offered')) or (ctx.option('rate_of_progression') >= 14))
 
 
 # § 669a.12(e)(3) -- rulespecs/669a-raise-it-up-stud-poker.yaml:338
-# when: 'not option(progressive_offered) or option(progressive_reset_amount) >= 1000'
-def _r111(ctx):
+# require: 'not option(progressive_offered) or option(progressive_reset_amount) >= 1000'
+def _constraint_669a_12_e_3_require_2(ctx):
     return ((not ctx.option('progressive_offered')) or (ctx.option('progressive_reset_amount') >= 1000))
 
 
@@ -991,7 +907,7 @@ CARDS = CardsDef(
     reshuffle='every_round',
     reshuffle_cite='§ 669a.5(a)',
     batches=2,
-    batches_when=_r84,
+    batches_when=_batches_669a_3_b_when,
     cut_cite='§ 669a.5(d)',
     shuffle_cite='§ 669a.5(a)',
     cut_offer=(),
@@ -1000,19 +916,19 @@ CARDS = CardsDef(
 )
 
 PROCEDURE = (
-    Step('check_blind_equals_ante', 'settle', '§ 669a.7(d)(1)', when=None, players=_r1,
+    Step('check_blind_equals_ante', 'settle', '§ 669a.7(d)(1)', when=None, players=_check_blind_equals_ante_669a_7_d_1_players,
          order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:345',
          rules=(
-             Rule('§ 669a.7(d)(1)', None, _r2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:350'),
+             Rule('§ 669a.7(d)(1)', None, _check_blind_equals_ante_669a_7_d_1_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:350'),
          ),
          ),
-    Step('deal_from_manual_shoe', 'block', '§ 669a.8', when=_r3, players=None,
+    Step('deal_from_manual_shoe', 'block', '§ 669a.8', when=_deal_from_manual_shoe_669a_8_when, players=None,
          order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:354',
          steps=(
              Step('no_more_bets_shoe', 'announce', '§ 669a.8(b)', when=None, players=None,
                   order='clockwise', params={'text': 'no more bets'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:359',
                   ),
-             Step('deal_players_shoe', 'deal', '§ 669a.8(d)(1)', when=None, players=_r4,
+             Step('deal_players_shoe', 'deal', '§ 669a.8(d)(1)', when=None, players=_deal_players_shoe_669a_8_d_1_players,
                   order='clockwise', params={'count': 3, 'to': 'players', 'zone': 'hand', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:360',
                   ),
              Step('deal_4th_street_shoe', 'deal', '§ 669a.8(d)(2)', when=None, players=None,
@@ -1026,13 +942,13 @@ PROCEDURE = (
                   ),
          ),
          ),
-    Step('deal_from_hand', 'block', '§ 669a.9', when=_r5, players=None,
+    Step('deal_from_hand', 'block', '§ 669a.9', when=_deal_from_hand_669a_9_when, players=None,
          order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:365',
          steps=(
              Step('no_more_bets_hand', 'announce', '§ 669a.9(a)(3)', when=None, players=None,
                   order='clockwise', params={'text': 'no more bets'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:370',
                   ),
-             Step('deal_players_hand', 'deal', '§ 669a.9(b)(1)', when=None, players=_r6,
+             Step('deal_players_hand', 'deal', '§ 669a.9(b)(1)', when=None, players=_deal_players_shoe_669a_8_d_1_players,
                   order='clockwise', params={'count': 3, 'to': 'players', 'zone': 'hand', 'face': 'down'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:371',
                   ),
              Step('deal_4th_street_hand', 'deal', '§ 669a.9(b)(2)', when=None, players=None,
@@ -1046,13 +962,13 @@ PROCEDURE = (
                   ),
          ),
          ),
-    Step('deal_from_automated_shoe', 'block', '§ 669a.10', when=_r7, players=None,
+    Step('deal_from_automated_shoe', 'block', '§ 669a.10', when=_deal_from_automated_shoe_669a_10_when, players=None,
          order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:376',
          steps=(
              Step('no_more_bets_auto', 'announce', '§ 669a.10(a)(2)', when=None, players=None,
                   order='clockwise', params={'text': 'no more bets'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:381',
                   ),
-             Step('deal_players_auto', 'deal', '§ 669a.10(b)', when=None, players=_r8,
+             Step('deal_players_auto', 'deal', '§ 669a.10(b)', when=None, players=_deal_players_shoe_669a_8_d_1_players,
                   order='clockwise', params={'count': 3, 'to': 'players', 'zone': 'hand', 'face': 'down', 'stack': True}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:382',
                   ),
              Step('deal_4th_street_auto', 'deal', '§ 669a.10(b)', when=None, players=None,
@@ -1066,42 +982,42 @@ PROCEDURE = (
                   ),
          ),
          ),
-    Step('first_decision', 'decide', '§ 669a.11(b)', when=None, players=_r9,
+    Step('first_decision', 'decide', '§ 669a.11(b)', when=None, players=_deal_players_shoe_669a_8_d_1_players,
          order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:388',
          choices=(
-             Choice('play_3x', '§ 669a.11(b)', _r10, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:394'),
-             Choice('play_2x', '§ 669a.11(b)', _r11, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:395'),
-             Choice('play_1x', '§ 669a.11(b)', _r12, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:396'),
+             Choice('play_3x', '§ 669a.11(b)', _first_decision_play_3x_669a_11_b_then, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:394'),
+             Choice('play_2x', '§ 669a.11(b)', _first_decision_play_2x_669a_11_b_then, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:395'),
+             Choice('play_1x', '§ 669a.11(b)', _first_decision_play_1x_669a_11_b_then, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:396'),
              Choice('check', '§ 669a.11(b)', None, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:397'),
          ),
          ),
     Step('reveal_4th_street', 'reveal', '§ 669a.11(c)', when=None, players=None,
          order='clockwise', params={'zone': 'fourth_street'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:398',
          ),
-    Step('second_decision', 'decide', '§ 669a.11(d)', when=None, players=_r13,
+    Step('second_decision', 'decide', '§ 669a.11(d)', when=None, players=_second_decision_669a_11_d_players,
          order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:399',
          choices=(
-             Choice('play_2x', '§ 669a.11(d)', _r14, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:405'),
-             Choice('play_1x', '§ 669a.11(d)', _r15, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:406'),
+             Choice('play_2x', '§ 669a.11(d)', _second_decision_play_2x_669a_11_d_then, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:405'),
+             Choice('play_1x', '§ 669a.11(d)', _second_decision_play_1x_669a_11_d_then, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:406'),
              Choice('check', '§ 669a.11(d)', None, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:407'),
          ),
          ),
     Step('reveal_5th_street', 'reveal', '§ 669a.11(e)', when=None, players=None,
          order='clockwise', params={'zone': 'fifth_street'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:408',
          ),
-    Step('third_decision', 'decide', '§ 669a.11(f)', when=None, players=_r16,
+    Step('third_decision', 'decide', '§ 669a.11(f)', when=None, players=_second_decision_669a_11_d_players,
          order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:409',
          choices=(
-             Choice('play_1x', '§ 669a.11(f)', _r17, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:415'),
-             Choice('fold', '§ 669a.11(f)', _r18, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:416'),
+             Choice('play_1x', '§ 669a.11(f)', _third_decision_play_1x_669a_11_f_then, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:415'),
+             Choice('fold', '§ 669a.11(f)', _third_decision_fold_669a_11_f_then, None, 'rulespecs/669a-raise-it-up-stud-poker.yaml:416'),
          ),
          ),
-    Step('folded_hands', 'settle', '§ 669a.11(f); § 669a.11(g)', when=None, players=_r19,
+    Step('folded_hands', 'settle', '§ 669a.11(f); § 669a.11(g)', when=None, players=_folded_hands_669a_11_f_players,
          order='clockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:417',
          rules=(
-             Rule('§ 669a.11(f)', _r20, _r21, 'rulespecs/669a-raise-it-up-stud-poker.yaml:422'),
-             Rule('§ 669a.11(f)', _r22, _r23, 'rulespecs/669a-raise-it-up-stud-poker.yaml:425'),
-             Rule('§ 669a.11(g)', _r24, _r25, 'rulespecs/669a-raise-it-up-stud-poker.yaml:428'),
+             Rule('§ 669a.11(f)', _folded_hands_669a_11_f_when, _folded_hands_669a_11_f_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:422'),
+             Rule('§ 669a.11(f)', _folded_hands_669a_11_f_when_2, _folded_hands_669a_11_f_then_2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:425'),
+             Rule('§ 669a.11(g)', _folded_hands_669a_11_g_when, _folded_hands_669a_11_g_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:428'),
          ),
          ),
     Step('reveal_6th_street', 'reveal', '§ 669a.11(h)', when=None, players=None,
@@ -1110,29 +1026,29 @@ PROCEDURE = (
     Step('settle_hands', 'settle', '§ 669a.11(i)', when=None, players=None,
          order='counterclockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:434',
          rules=(
-             Rule('§ 669a.11(i)(1)', _r26, _r27, 'rulespecs/669a-raise-it-up-stud-poker.yaml:440'),
-             Rule('§ 669a.11(i)(1)', _r28, _r29, 'rulespecs/669a-raise-it-up-stud-poker.yaml:443'),
-             Rule('§ 669a.11(i)(2)(i)', _r30, _r31, 'rulespecs/669a-raise-it-up-stud-poker.yaml:447'),
-             Rule('§ 669a.11(i)(2)(ii)', _r32, _r33, 'rulespecs/669a-raise-it-up-stud-poker.yaml:450'),
-             Rule('§ 669a.11(g)', _r34, _r35, 'rulespecs/669a-raise-it-up-stud-poker.yaml:456'),
-             Rule('§ 669a.11(i)(3)(i)(D)', _r36, _r37, 'rulespecs/669a-raise-it-up-stud-poker.yaml:459'),
-             Rule('§ 669a.11(i)(3)(i)(D); § 669a.12(e)(4)', _r38, _r39, 'rulespecs/669a-raise-it-up-stud-poker.yaml:462'),
-             Rule('§ 669a.11(i)(3)(i)', _r40, _r41, 'rulespecs/669a-raise-it-up-stud-poker.yaml:465'),
+             Rule('§ 669a.11(i)(1)', _settle_hands_669a_11_i_1_when, _settle_hands_669a_11_i_1_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:440'),
+             Rule('§ 669a.11(i)(1)', _settle_hands_669a_11_i_1_when_2, _settle_hands_669a_11_i_1_then_2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:443'),
+             Rule('§ 669a.11(i)(2)(i)', _settle_hands_669a_11_i_2_i_when, _settle_hands_669a_11_i_2_i_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:447'),
+             Rule('§ 669a.11(i)(2)(ii)', _settle_hands_669a_11_i_2_ii_when, _settle_hands_669a_11_i_2_ii_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:450'),
+             Rule('§ 669a.11(g)', _settle_hands_669a_11_g_when, _settle_hands_669a_11_g_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:456'),
+             Rule('§ 669a.11(i)(3)(i)(D)', _settle_hands_669a_11_i_3_i_d_when, _settle_hands_669a_11_i_3_i_d_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:459'),
+             Rule('§ 669a.11(i)(3)(i)(D); § 669a.12(e)(4)', _settle_hands_669a_11_i_3_i_d_when_2, _settle_hands_669a_11_i_3_i_d_then_2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:462'),
+             Rule('§ 669a.11(i)(3)(i)', _settle_hands_669a_11_i_3_i_when, _settle_hands_669a_11_i_3_i_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:465'),
          ),
          ),
-    Step('envy_bonus_1', 'envy', '§ 669a.11(i)(3)(i)(E)', when=None, players=_r42,
+    Step('envy_bonus_1', 'envy', '§ 669a.11(i)(3)(i)(E)', when=None, players=_envy_bonus_1_669a_11_i_3_i_e_players,
          order='counterclockwise', params={'wager': 'progressive', 'paytable': 'envy_progressive_1', 'name': 'Envy Bonus'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:470',
-         exprs={ 'qualifying': _r43, 'hand': _r44, },
+         exprs={ 'qualifying': _envy_bonus_1_669a_11_i_3_i_e_qualifying, 'hand': _envy_bonus_1_669a_11_i_3_i_e_hand, },
          ),
-    Step('envy_bonus_5', 'envy', '§ 669a.11(i)(3)(i)(E)', when=None, players=_r45,
+    Step('envy_bonus_5', 'envy', '§ 669a.11(i)(3)(i)(E)', when=None, players=_envy_bonus_5_669a_11_i_3_i_e_players,
          order='counterclockwise', params={'wager': 'progressive', 'paytable': 'envy_progressive_5', 'name': 'Envy Bonus'}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:480',
-         exprs={ 'qualifying': _r46, 'hand': _r47, },
+         exprs={ 'qualifying': _envy_bonus_1_669a_11_i_3_i_e_qualifying, 'hand': _envy_bonus_1_669a_11_i_3_i_e_hand, },
          ),
-    Step('settle_six_card_bonus', 'settle', '§ 669a.11(i)(3)(ii)', when=None, players=_r48,
+    Step('settle_six_card_bonus', 'settle', '§ 669a.11(i)(3)(ii)', when=None, players=_settle_six_card_bonus_669a_11_i_3_ii_players,
          order='counterclockwise', params={}, source='rulespecs/669a-raise-it-up-stud-poker.yaml:491',
          rules=(
-             Rule('§ 669a.11(i)(3)(ii)', _r49, _r50, 'rulespecs/669a-raise-it-up-stud-poker.yaml:497'),
-             Rule('§ 669a.11(i)(3)(ii)', _r51, _r52, 'rulespecs/669a-raise-it-up-stud-poker.yaml:500'),
+             Rule('§ 669a.11(i)(3)(ii)', _settle_six_card_bonus_669a_11_i_3_ii_when, _settle_six_card_bonus_669a_11_i_3_ii_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:497'),
+             Rule('§ 669a.11(i)(3)(ii)', _settle_six_card_bonus_669a_11_i_3_ii_when_2, _settle_six_card_bonus_669a_11_i_3_ii_then_2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:500'),
          ),
          ),
 )
@@ -1143,42 +1059,42 @@ HOUSE_WAYS = {
 
 IRREGULARITIES = (
     Irregularity('wrong_deck_count', 'wrong_deck_count', '§ 669a.5(b)', (
-        Rule('§ 669a.5(b)', _r53, _r54, 'rulespecs/669a-raise-it-up-stud-poker.yaml:510'),
+        Rule('§ 669a.5(b)', _wrong_deck_count_669a_5_b_when, _wrong_deck_count_669a_5_b_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:510'),
     ), title='The counting shuffler shows that the deck does not hold 52 cards'),
     Irregularity('stub_count_wrong', 'stub_count_wrong', '§ 669a.8(h); § 669a.9(f); § 669a.10(f)', (
-        Rule('§ 669a.8(h)', _r55, _r56, 'rulespecs/669a-raise-it-up-stud-poker.yaml:516'),
-        Rule('§ 669a.8(h)', _r57, _r58, 'rulespecs/669a-raise-it-up-stud-poker.yaml:517'),
-        Rule('§ 669a.9(f)', _r59, _r60, 'rulespecs/669a-raise-it-up-stud-poker.yaml:518'),
-        Rule('§ 669a.9(f)', _r61, _r62, 'rulespecs/669a-raise-it-up-stud-poker.yaml:519'),
-        Rule('§ 669a.10(f)', _r63, _r64, 'rulespecs/669a-raise-it-up-stud-poker.yaml:520'),
-        Rule('§ 669a.10(f)', _r65, _r66, 'rulespecs/669a-raise-it-up-stud-poker.yaml:521'),
+        Rule('§ 669a.8(h)', _stub_count_wrong_669a_8_h_when, _stub_count_wrong_669a_8_h_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:516'),
+        Rule('§ 669a.8(h)', _stub_count_wrong_669a_8_h_when_2, _stub_count_wrong_669a_8_h_then_2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:517'),
+        Rule('§ 669a.9(f)', _stub_count_wrong_669a_9_f_when, _stub_count_wrong_669a_9_f_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:518'),
+        Rule('§ 669a.9(f)', _stub_count_wrong_669a_9_f_when_2, _stub_count_wrong_669a_9_f_then_2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:519'),
+        Rule('§ 669a.10(f)', _stub_count_wrong_669a_10_f_when, _stub_count_wrong_669a_10_f_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:520'),
+        Rule('§ 669a.10(f)', _stub_count_wrong_669a_10_f_when_2, _stub_count_wrong_669a_10_f_then_2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:521'),
     ), title='The count of the stub shows a wrong number of cards in the deck'),
     Irregularity('player_left_table', 'player_left_table', '§ 669a.7(b)', (
-        Rule('§ 669a.7(b)', None, _r67, 'rulespecs/669a-raise-it-up-stud-poker.yaml:527'),
+        Rule('§ 669a.7(b)', None, _player_left_table_669a_7_b_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:527'),
     ), title='A player leaves the table during the round of play'),
     Irregularity('information_exchanged', 'information_exchanged', '§ 669a.11(a)(3)', (
-        Rule('§ 669a.11(a)(3)', None, _r68, 'rulespecs/669a-raise-it-up-stud-poker.yaml:533'),
+        Rule('§ 669a.11(a)(3)', None, _information_exchanged_669a_11_a_3_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:533'),
     ), title='A player exchanges or communicates information about his hand before all community cards are revealed'),
     Irregularity('face_up_card', 'face_up_card', '§ 669a.13(a)', (
-        Rule('§ 669a.13(a)', _r69, _r70, 'rulespecs/669a-raise-it-up-stud-poker.yaml:539'),
-        Rule('§ 669a.13(a)', _r71, _r72, 'rulespecs/669a-raise-it-up-stud-poker.yaml:540'),
+        Rule('§ 669a.13(a)', _face_up_card_669a_13_a_when, _face_up_card_669a_13_a_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:539'),
+        Rule('§ 669a.13(a)', _face_up_card_669a_13_a_when_2, _face_up_card_669a_13_a_then_2, 'rulespecs/669a-raise-it-up-stud-poker.yaml:540'),
     ), title='Card found face up in the shoe or the deck while dealing'),
     Irregularity('drawn_in_error', 'drawn_in_error', '§ 669a.13(b)', (
-        Rule('§ 669a.13(b)', None, _r73, 'rulespecs/669a-raise-it-up-stud-poker.yaml:546'),
+        Rule('§ 669a.13(b)', None, _drawn_in_error_669a_13_b_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:546'),
     ), title='Card drawn in error without its face being exposed'),
     Irregularity('wrong_card_count', 'wrong_card_count', '§ 669a.13(c)', (
-        Rule('§ 669a.13(c)', None, _r74, 'rulespecs/669a-raise-it-up-stud-poker.yaml:552'),
+        Rule('§ 669a.13(c)', None, _wrong_card_count_669a_13_c_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:552'),
     ), title='A player or the community card area dealt an incorrect number of cards'),
     Irregularity('community_exposed', 'community_exposed', '§ 669a.13(d)', (
-        Rule('§ 669a.13(d)', None, _r75, 'rulespecs/669a-raise-it-up-stud-poker.yaml:558'),
+        Rule('§ 669a.13(d)', None, _community_exposed_669a_13_d_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:558'),
     ), title='A community card exposed before the dealer reveals it'),
     Irregularity('shuffler_malfunction', 'shuffler_malfunction', '§ 669a.13(e)', (
-        Rule('§ 669a.13(e)', _r76, _r77, 'rulespecs/669a-raise-it-up-stud-poker.yaml:564'),
-        Rule('§ 669a.13(g)', _r78, _r79, 'rulespecs/669a-raise-it-up-stud-poker.yaml:565'),
+        Rule('§ 669a.13(e)', _shuffler_malfunction_669a_13_e_when, _shuffler_malfunction_669a_13_e_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:564'),
+        Rule('§ 669a.13(g)', _shuffler_malfunction_669a_13_e_when, _shuffler_malfunction_669a_13_g_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:565'),
     ), title='Automated card shuffling device jams, stops or fails to complete a shuffle'),
     Irregularity('dealing_shoe_malfunction', 'dealing_shoe_malfunction', '§ 669a.13(f)', (
-        Rule('§ 669a.13(f)', _r80, _r81, 'rulespecs/669a-raise-it-up-stud-poker.yaml:571'),
-        Rule('§ 669a.13(g)', _r82, _r83, 'rulespecs/669a-raise-it-up-stud-poker.yaml:572'),
+        Rule('§ 669a.13(f)', _deal_from_automated_shoe_669a_10_when, _dealing_shoe_malfunction_669a_13_f_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:571'),
+        Rule('§ 669a.13(g)', _deal_from_automated_shoe_669a_10_when, _dealing_shoe_malfunction_669a_13_g_then, 'rulespecs/669a-raise-it-up-stud-poker.yaml:572'),
     ), title='Automated dealing shoe jams, stops dealing or fails to deal during a round'),
 )
 
@@ -1189,47 +1105,47 @@ REQUIREMENTS = (
     ('§ 669a.4(a)', 'the dealer inspects the cards for defects; the floorperson verifies the inspection', None, None),
     ('§ 669a.4(b)', 'cards spread face up in fan shaped columns by deck, suit and sequence for the first player to arrive', None, None),
     ('§ 669a.4(c)', 'cards turned face down, washed, stacked and shuffled under § 669a.5', None, None),
-    ('§ 669a.4(d)', 'each deck spread, mixed, stacked and shuffled under § 669a.4(a)-(c)', None, _r86),
+    ('§ 669a.4(d)', 'each deck spread, mixed, stacked and shuffled under § 669a.4(a)-(c)', None, _batches_669a_3_b_when),
     ('§ 669a.4(e)', 'decks preinspected and preshuffled under § 603a.16(u) or (v) skip § 669a.4(a)-(d)', None, None),
     ('§ 669a.5(a)', 'after the shuffle the deck is placed in a single stack; a shuffler may insert it directly into a dealing shoe', None, None),
-    ('§ 669a.5(c)(1)', 'cards shuffled by an automated card shuffling device are dealt without a cut', None, _r87),
-    ('§ 669a.5(c)(2); § 669a.5(d)', 'cards shuffled manually or preshuffled are cut: cover card at least ten cards from the top, the cards above it and the cover card moved to the bottom', None, _r88),
+    ('§ 669a.5(c)(1)', 'cards shuffled by an automated card shuffling device are dealt without a cut', None, _shuffler_malfunction_669a_13_e_when),
+    ('§ 669a.5(c)(2); § 669a.5(d)', 'cards shuffled manually or preshuffled are cut: cover card at least ten cards from the top, the cards above it and the cover card moved to the bottom', None, _requirement_cut_after_manual_shuffle_669a_5_c_2_when),
     ('§ 669a.5(e)', 'a floorperson or above may require a recut before any card is dealt', None, None),
     ('§ 669a.5(f)', 'with no gaming activity the cards are removed from the shoe and the discard rack, spread face down (face up on request), inspected and shuffled again under § 669a.4(c) and § 669a.5', None, None),
-    ('§ 669a.5(g)', 'an approved automatic reshuffling and counting device is used; § 669a.5(d)-(f) do not apply', None, _r89),
+    ('§ 669a.5(g)', 'an approved automatic reshuffling and counting device is used; § 669a.5(d)-(f) do not apply', None, _requirement_reshuffling_device_669a_5_g_when),
     ('§ 669a.7(a)', 'wagers are value chips, plaques or other approved instruments on the layout; no verbal wager with cash', None, None),
     ('§ 669a.7(b)', 'only seated players wager; a player who has wagered and received cards stays seated until the round is complete', None, None),
     ('§ 669a.7(c)', "every wager except the Play Wager (§ 669a.11(b), (d), (f)) is placed before ''no more bets''; none is made, increased or withdrawn afterwards", None, None),
-    ('§ 669a.7(d)(4)', "the Progressive Payout Wager is a value chip placed in the player's progressive wagering device after the Ante and Blind; each player verifies its acceptance", None, _r90),
-    ('§ 669a.8(a)', 'the shoe is in an approved location; the stacked deck is placed in it by the dealer or the shuffler', 'no_more_bets_shoe', _r91),
-    ('§ 669a.8(b)', 'the progressive system locks out further Progressive Payout Wagers; chips counted against the accepted wagers and put in the table inventory container', 'no_more_bets_shoe', _r92),
-    ('§ 669a.8(c)', 'each card is removed with the hand closest to the shoe and placed with the other', 'deal_players_shoe', _r93),
-    ('§ 669a.8(e); § 669a.8(g)', 'the stub is removed from the shoe and placed in the discard rack unexposed', 'deal_6th_street_shoe', _r94),
-    ('§ 669a.8(f)', 'the stub is counted face down at least once every 5 rounds of play', 'deal_6th_street_shoe', _r95),
-    ('§ 669a.9(a)(2)', 'the dealer holds the deck in one chosen hand for the whole round, over the table inventory container', 'deal_players_hand', _r96),
-    ('§ 669a.9(a)(3)', 'the progressive system locks out further Progressive Payout Wagers; chips counted against the accepted wagers and put in the table inventory container', 'no_more_bets_hand', _r97),
-    ('§ 669a.9(c); § 669a.9(e)', 'the stub is placed in the discard rack unexposed', 'deal_6th_street_hand', _r98),
-    ('§ 669a.9(d)', 'the stub is counted face down at least once every 5 rounds of play', 'deal_6th_street_hand', _r99),
-    ('§ 669a.10(a)(1)', 'the cards are placed in the automated dealing shoe after § 669a.5', 'no_more_bets_auto', _r100),
-    ('§ 669a.10(a)(2)', 'the progressive system locks out further Progressive Payout Wagers; chips counted against the accepted wagers and put in the table inventory container', 'no_more_bets_auto', _r101),
-    ('§ 669a.10(c); § 669a.10(e)', 'the stub is removed from the automated dealing shoe and placed in the discard rack unexposed', 'deal_6th_street_auto', _r102),
-    ('§ 669a.10(d)', 'the stub is counted face down at least once every 5 rounds of play', 'deal_6th_street_auto', _r103),
+    ('§ 669a.7(d)(4)', "the Progressive Payout Wager is a value chip placed in the player's progressive wagering device after the Ante and Blind; each player verifies its acceptance", None, _requirement_progressive_acceptance_669a_7_d_4_when),
+    ('§ 669a.8(a)', 'the shoe is in an approved location; the stacked deck is placed in it by the dealer or the shuffler', 'no_more_bets_shoe', _deal_from_manual_shoe_669a_8_when),
+    ('§ 669a.8(b)', 'the progressive system locks out further Progressive Payout Wagers; chips counted against the accepted wagers and put in the table inventory container', 'no_more_bets_shoe', _requirement_progressive_lockout_shoe_669a_8_b_when),
+    ('§ 669a.8(c)', 'each card is removed with the hand closest to the shoe and placed with the other', 'deal_players_shoe', _deal_from_manual_shoe_669a_8_when),
+    ('§ 669a.8(e); § 669a.8(g)', 'the stub is removed from the shoe and placed in the discard rack unexposed', 'deal_6th_street_shoe', _deal_from_manual_shoe_669a_8_when),
+    ('§ 669a.8(f)', 'the stub is counted face down at least once every 5 rounds of play', 'deal_6th_street_shoe', _requirement_stub_count_shoe_669a_8_f_when),
+    ('§ 669a.9(a)(2)', 'the dealer holds the deck in one chosen hand for the whole round, over the table inventory container', 'deal_players_hand', _deal_from_hand_669a_9_when),
+    ('§ 669a.9(a)(3)', 'the progressive system locks out further Progressive Payout Wagers; chips counted against the accepted wagers and put in the table inventory container', 'no_more_bets_hand', _requirement_progressive_lockout_hand_669a_9_a_3_when),
+    ('§ 669a.9(c); § 669a.9(e)', 'the stub is placed in the discard rack unexposed', 'deal_6th_street_hand', _deal_from_hand_669a_9_when),
+    ('§ 669a.9(d)', 'the stub is counted face down at least once every 5 rounds of play', 'deal_6th_street_hand', _requirement_stub_count_hand_669a_9_d_when),
+    ('§ 669a.10(a)(1)', 'the cards are placed in the automated dealing shoe after § 669a.5', 'no_more_bets_auto', _deal_from_automated_shoe_669a_10_when),
+    ('§ 669a.10(a)(2)', 'the progressive system locks out further Progressive Payout Wagers; chips counted against the accepted wagers and put in the table inventory container', 'no_more_bets_auto', _requirement_progressive_lockout_auto_669a_10_a_2_when),
+    ('§ 669a.10(c); § 669a.10(e)', 'the stub is removed from the automated dealing shoe and placed in the discard rack unexposed', 'deal_6th_street_auto', _deal_from_automated_shoe_669a_10_when),
+    ('§ 669a.10(d)', 'the stub is counted face down at least once every 5 rounds of play', 'deal_6th_street_auto', _requirement_stub_count_auto_669a_10_d_when),
     ('§ 669a.11(a)(1)', "only the dealer and the player may touch the player's cards", 'first_decision', None),
     ('§ 669a.11(a)(2)', 'the player keeps his cards in full view of the dealer', 'first_decision', None),
-    ('§ 669a.11(i)(3)(i)(A)', 'the dealer verifies that the Progressive Payout hand is a winning hand', 'settle_hands', _r104),
-    ('§ 669a.11(i)(3)(i)(B)', 'the dealer verifies that the light of the progressive table game system is illuminated', 'settle_hands', _r105),
-    ('§ 669a.11(i)(3)(i)(C)', 'a floorperson or above validates the progressive payout under the approved internal controls', 'settle_hands', _r106),
+    ('§ 669a.11(i)(3)(i)(A)', 'the dealer verifies that the Progressive Payout hand is a winning hand', 'settle_hands', _requirement_progressive_acceptance_669a_7_d_4_when),
+    ('§ 669a.11(i)(3)(i)(B)', 'the dealer verifies that the light of the progressive table game system is illuminated', 'settle_hands', _requirement_progressive_acceptance_669a_7_d_4_when),
+    ('§ 669a.11(i)(3)(i)(C)', 'a floorperson or above validates the progressive payout under the approved internal controls', 'settle_hands', _requirement_progressive_acceptance_669a_7_d_4_when),
     ('§ 669a.11(j)', 'after all wagers are settled the cards go to the discard rack so that each hand can be reconstructed', 'settle_six_card_bonus', None),
     ('§ 669a.13(g)', 'a shuffler or automated dealing shoe that cannot be used is covered or signed out of order before another method of shuffling or dealing is used', None, None),
 )
 
 # Conditions the casino's Rules Submission selections must meet
 CONSTRAINTS = (
-    ('§ 669a.3(a); § 669a.3(b)', 'Raise It Up Stud Poker is played with one deck, or with two decks only if an automated card shuffling device is used', _r107),
-    ('§ 669a.9(a)(1)', "if the cards are dealt from the dealer's hand an automated shuffling device shall be used to shuffle them", _r108),
-    ('§ 669a.5(b)', 'a counting shuffler is an automated card shuffling device', _r109),
-    ('§ 669a.12(e)(3)', 'the rate of progression must be in the Rules Submission and be at least 14%', _r110),
-    ('§ 669a.12(e)(3)', 'the initial and reset amount must be in the Rules Submission and be at least $1,000', _r111),
+    ('§ 669a.3(a); § 669a.3(b)', 'Raise It Up Stud Poker is played with one deck, or with two decks only if an automated card shuffling device is used', _constraint_669a_3_a_require),
+    ('§ 669a.9(a)(1)', "if the cards are dealt from the dealer's hand an automated shuffling device shall be used to shuffle them", _constraint_669a_9_a_1_require),
+    ('§ 669a.5(b)', 'a counting shuffler is an automated card shuffling device', _constraint_669a_5_b_require),
+    ('§ 669a.12(e)(3)', 'the rate of progression must be in the Rules Submission and be at least 14%', _constraint_669a_12_e_3_require),
+    ('§ 669a.12(e)(3)', 'the initial and reset amount must be in the Rules Submission and be at least $1,000', _constraint_669a_12_e_3_require_2),
 )
 
 GAME = GameDefinition(
@@ -1248,7 +1164,7 @@ GAME = GameDefinition(
     meters=METERS,
     constraints=CONSTRAINTS,
     requirements=REQUIREMENTS,
-    positions_max=_r85,
+    positions_max=_positions_669a_7_e_when,
     positions_adjacent=False,
     positions_cite='§ 669a.7(e)',
     house_ways=HOUSE_WAYS,

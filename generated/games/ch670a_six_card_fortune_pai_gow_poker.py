@@ -3,15 +3,15 @@
 
 Every condition and outcome below is a rule of the chapter, compiled from the rule language;
 the comment above each names its provision and the line of the rulespec it came from.
-The round engine (compiler.runtime.engine) executes PROCEDURE; it knows no chapter.
+The round engine (compiler.runtime.table) executes PROCEDURE; it knows no chapter.
 """
 from decimal import Decimal
 from fractions import Fraction
 
-from compiler.runtime.engine import (CardsDef, Choice, GameDefinition, Irregularity, MeterDef, Paytable, Payout,
-                                     Rule, Step, Table, WagerDef)
+from compiler.runtime.definition import (CardsDef, Criterion, GameDefinition, HouseWay, HouseWayRule, Irregularity,
+                                         MeterDef, Paytable, Payout, Rule, Step, WagerDef)
 from compiler.runtime.money import Odds
-from compiler.runtime.paigow import Criterion, HouseWay, HouseWayRule
+from compiler.runtime.table import Table
 
 SPEC_PATH = 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml'
 CHAPTER = '670a'
@@ -310,633 +310,599 @@ METERS = {
 
 
 # § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:430
-# when: '(placed(fortune_bonus) and wager(fortune_bonus) >= 5) or (placed(progressive) and wager(progressive) >= 5)'
-def _r1(ctx):
+# players: '(placed(fortune_bonus) and wager(fortune_bonus) >= 5) or (placed(progressive) and wager(progressive) >= 5)'
+def _envy_lammers_670a_8_b_1_players(ctx):
     return ((ctx.placed('fortune_bonus') and (ctx.wager('fortune_bonus') >= 5)) or (ctx.placed('progressive') and (ctx.wager('progressive') >= 5)))
 
 
 # § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:435
 # when: 'placed(fortune_bonus) and wager(fortune_bonus) >= 5'
-def _r2(ctx):
+def _envy_lammers_670a_8_b_1_when(ctx):
     return (ctx.placed('fortune_bonus') and (ctx.wager('fortune_bonus') >= 5))
 
 
 # § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:435
 # then: "set fortune_lammer; note 'Qualifying Wager (Fortune Bonus of at least $5): Envy lammer placed'"
-def _r3(ctx):
+def _envy_lammers_670a_8_b_1_then(ctx):
     ctx.set_flag('fortune_lammer', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1')
     ctx.note('Qualifying Wager (Fortune Bonus of at least $5): Envy lammer placed', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1')
 
 
 # § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:438
 # when: 'placed(progressive) and wager(progressive) >= 5'
-def _r4(ctx):
+def _envy_lammers_670a_8_b_1_when_2(ctx):
     return (ctx.placed('progressive') and (ctx.wager('progressive') >= 5))
 
 
 # § 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1 -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:438
 # then: "set progressive_lammer; note 'Qualifying Wager (Progressive Payout of at least $5): Envy lammer placed'"
-def _r5(ctx):
+def _envy_lammers_670a_8_b_1_then_2(ctx):
     ctx.set_flag('progressive_lammer', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1')
     ctx.note('Qualifying Wager (Progressive Payout of at least $5): Envy lammer placed', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1')
 
 
 # § 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:441
 # when: 'option(progressive_offered)'
-def _r6(ctx):
+# also § 670a.11(h)(3)(i)(B)(I) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:803
+# when: 'option(progressive_offered)'
+# also § 670a.11(h)(3)(i)(B)(II) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:804
+# when: 'option(progressive_offered)'
+# also § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:805
+# when: 'option(progressive_offered)'
+def _progressive_lockout_670a_8_b_2_when(ctx):
     return ctx.option('progressive_offered')
 
 
 # § 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:441
-# when: 'placed(progressive)'
-def _r7(ctx):
+# players: 'placed(progressive)'
+def _progressive_lockout_670a_8_b_2_players(ctx):
     return ctx.placed('progressive')
 
 
 # § 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:447
 # then: "note 'Progressive Payout Wager locked out, collected, counted against the progressive system and put in the table inventory container'"
-def _r8(ctx):
+def _progressive_lockout_670a_8_b_2_then(ctx):
     ctx.note('Progressive Payout Wager locked out, collected, counted against the progressive system and put in the table inventory container', '§ 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii)')
 
 
 # § 670a.5(i)(1)(i); § 670a.5(i)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:451
 # when: "option(starting_position) == 'shaker'"
-def _r9(ctx):
+# also § 670a.5(i)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:782
+# when: "option(starting_position) == 'shaker'"
+# also § 670a.5(i)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:783
+# when: "option(starting_position) == 'shaker'"
+# also § 670a.5(i)(1)(iv) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:784
+# when: "option(starting_position) == 'shaker'"
+def _shake_dice_670a_5_i_1_i_when(ctx):
     return (ctx.option('starting_position') == 'shaker')
 
 
 # § 670a.5(i)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:456
 # when: "option(starting_position) == 'random_number_generator'"
-def _r10(ctx):
+def _random_number_670a_5_i_2_when(ctx):
     return (ctx.option('starting_position') == 'random_number_generator')
 
 
 # § 670a.8(d); § 670a.9(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:461
 # when: "option(dealing_method) != 'automated_shoe'"
-def _r11(ctx):
+def _deal_manual_or_hand_670a_8_d_when(ctx):
     return (ctx.option('dealing_method') != 'automated_shoe')
 
 
 # § 670a.5(i)(1)(iii); § 670a.8(c); § 670a.8(d); § 670a.9(b); § 670a.9(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:466
-# when: 'round.roll'
-def _r12(ctx):
+# start: 'round.roll'
+# also § 670a.5(i)(1)(iii); § 670a.10(b); § 670a.10(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:480
+# start: 'round.roll'
+def _deal_hands_670a_5_i_1_iii_start(ctx):
     return ctx.round_attr('roll')
 
 
 # § 670a.10(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:475
 # when: "option(dealing_method) == 'automated_shoe'"
-def _r13(ctx):
+# also § 670a.13(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:733
+# when: "option(dealing_method) == 'automated_shoe'"
+# also § 670a.13(m) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:746
+# when: "option(dealing_method) == 'automated_shoe'"
+# also § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747
+# when: "option(dealing_method) == 'automated_shoe'"
+# also § 670a.10(a)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:796
+# when: "option(dealing_method) == 'automated_shoe'"
+# also § 670a.10(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:797
+# when: "option(dealing_method) == 'automated_shoe'"
+def _deal_automated_shoe_670a_10_c_when(ctx):
     return (ctx.option('dealing_method') == 'automated_shoe')
 
 
-# § 670a.5(i)(1)(iii); § 670a.10(b); § 670a.10(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:480
-# when: 'round.roll'
-def _r14(ctx):
-    return ctx.round_attr('roll')
-
-
 # § 670a.11(c); § 670a.7(e)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:495
-# when: 'has(pai_gow)'
-def _r15(ctx):
+# players: 'has(pai_gow)'
+# also § 670a.11(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:501
+# players: 'has(pai_gow)'
+# also § 670a.11(e); § 670a.11(f); § 670a.11(g) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:527
+# players: 'has(pai_gow)'
+def _offer_double_down_670a_11_c_players(ctx):
     return ctx.has('pai_gow')
 
 
 # § 670a.11(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:501
-# when: 'has(pai_gow)'
-def _r16(ctx):
-    return ctx.has('pai_gow')
-
-
-# § 670a.11(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:501
-# when: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
-def _r17(ctx):
+# legal: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
+# also § 670a.11(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:515
+# legal: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
+def _players_set_hands_670a_11_b_legal(ctx):
     return (ctx.rank('five_card', ctx.zone('setting', 'high')) >= ctx.rank('five_card', ctx.zone('setting', 'low')))
-
-
-# § 670a.11(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:514
-# when: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
-def _r18(ctx):
-    return (ctx.rank('five_card', ctx.zone('setting', 'high')) >= ctx.rank('five_card', ctx.zone('setting', 'low')))
-
-
-# § 670a.11(e); § 670a.11(f); § 670a.11(g) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:527
-# when: 'has(pai_gow)'
-def _r19(ctx):
-    return ctx.has('pai_gow')
 
 
 # § 670a.11(f)(1)(v) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:533
 # when: 'flag(foul)'
-def _r20(ctx):
+def _settle_pai_gow_670a_11_f_1_v_when(ctx):
     return ctx.flag('foul')
 
 
 # § 670a.11(f)(1)(v) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:533
 # then: 'lose pai_gow; set pai_gow_lost'
-def _r21(ctx):
+def _settle_pai_gow_670a_11_f_1_v_then(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(v)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(v)')
 
 
 # § 670a.11(f)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:536
 # when: 'not flag(foul) and hand(five_card, player.high) < hand(five_card, dealer.high) and hand(low_hand, player.low) < hand(low_hand, dealer.low)'
-def _r22(ctx):
+def _settle_pai_gow_670a_11_f_1_i_when(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) < ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) < ctx.hand('low_hand', ctx.zone('dealer', 'low'))))
 
 
 # § 670a.11(f)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:536
 # then: 'lose pai_gow; set pai_gow_lost'
-def _r23(ctx):
+def _settle_pai_gow_670a_11_f_1_i_then(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(i)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(i)')
 
 
 # § 670a.11(f)(1)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:541
 # when: 'not flag(foul) and hand(five_card, player.high) < hand(five_card, dealer.high) and hand(low_hand, player.low) == hand(low_hand, dealer.low) and not is_hand(low_hand, player.low, joker)'
-def _r24(ctx):
+def _settle_pai_gow_670a_11_f_1_ii_when(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) < ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) == ctx.hand('low_hand', ctx.zone('dealer', 'low'))) and (not ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker')))
 
 
 # § 670a.11(f)(1)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:541
 # then: 'lose pai_gow; set pai_gow_lost'
-def _r25(ctx):
+def _settle_pai_gow_670a_11_f_1_ii_then(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(ii); § 670a.6(c)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(ii); § 670a.6(c)')
 
 
 # § 670a.11(f)(1)(iii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:546
 # when: 'not flag(foul) and hand(five_card, player.high) == hand(five_card, dealer.high) and hand(low_hand, player.low) < hand(low_hand, dealer.low)'
-def _r26(ctx):
+def _settle_pai_gow_670a_11_f_1_iii_when(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) == ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) < ctx.hand('low_hand', ctx.zone('dealer', 'low'))))
 
 
 # § 670a.11(f)(1)(iii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:546
 # then: 'lose pai_gow; set pai_gow_lost'
-def _r27(ctx):
+def _settle_pai_gow_670a_11_f_1_iii_then(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(iii); § 670a.6(c)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(iii); § 670a.6(c)')
 
 
 # § 670a.11(f)(1)(iv); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:551
 # when: 'not flag(foul) and hand(five_card, player.high) == hand(five_card, dealer.high) and hand(low_hand, player.low) == hand(low_hand, dealer.low) and not is_hand(low_hand, player.low, joker)'
-def _r28(ctx):
+def _settle_pai_gow_670a_11_f_1_iv_when(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) == ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) == ctx.hand('low_hand', ctx.zone('dealer', 'low'))) and (not ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker')))
 
 
 # § 670a.11(f)(1)(iv); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:551
 # then: 'lose pai_gow; set pai_gow_lost'
-def _r29(ctx):
+def _settle_pai_gow_670a_11_f_1_iv_then(ctx):
     ctx.lose('pai_gow', '§ 670a.11(f)(1)(iv); § 670a.6(c)')
     ctx.set_flag('pai_gow_lost', '§ 670a.11(f)(1)(iv); § 670a.6(c)')
 
 
 # § 670a.11(f)(2)(i); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:556
 # when: 'not flag(foul) and hand(five_card, player.high) > hand(five_card, dealer.high) and hand(low_hand, player.low) <= hand(low_hand, dealer.low) and not is_hand(low_hand, player.low, joker)'
-def _r30(ctx):
+def _settle_pai_gow_670a_11_f_2_i_when(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) > ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) <= ctx.hand('low_hand', ctx.zone('dealer', 'low'))) and (not ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker')))
 
 
 # § 670a.11(f)(2)(i); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:556
 # then: 'push pai_gow; set pai_gow_tied'
-def _r31(ctx):
+def _settle_pai_gow_670a_11_f_2_i_then(ctx):
     ctx.push('pai_gow', '§ 670a.11(f)(2)(i); § 670a.6(c)')
     ctx.set_flag('pai_gow_tied', '§ 670a.11(f)(2)(i); § 670a.6(c)')
 
 
 # § 670a.11(f)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:561
 # when: 'not flag(foul) and hand(five_card, player.high) < hand(five_card, dealer.high) and (is_hand(low_hand, player.low, joker) or hand(low_hand, player.low) > hand(low_hand, dealer.low))'
-def _r32(ctx):
+def _settle_pai_gow_670a_11_f_2_ii_when(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) < ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker') or (ctx.hand('low_hand', ctx.zone('player', 'low')) > ctx.hand('low_hand', ctx.zone('dealer', 'low')))))
 
 
 # § 670a.11(f)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:561
 # then: 'push pai_gow; set pai_gow_tied'
-def _r33(ctx):
+def _settle_pai_gow_670a_11_f_2_ii_then(ctx):
     ctx.push('pai_gow', '§ 670a.11(f)(2)(ii)')
     ctx.set_flag('pai_gow_tied', '§ 670a.11(f)(2)(ii)')
 
 
 # § 670a.11(f)(2)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:566
 # when: 'not flag(foul) and hand(five_card, player.high) == hand(five_card, dealer.high) and (is_hand(low_hand, player.low, joker) or hand(low_hand, player.low) > hand(low_hand, dealer.low))'
-def _r34(ctx):
+def _settle_pai_gow_670a_11_f_2_ii_when_2(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) == ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker') or (ctx.hand('low_hand', ctx.zone('player', 'low')) > ctx.hand('low_hand', ctx.zone('dealer', 'low')))))
 
 
 # § 670a.11(f)(2)(ii); § 670a.6(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:566
 # then: 'push pai_gow; set pai_gow_tied'
-def _r35(ctx):
+def _settle_pai_gow_670a_11_f_2_ii_then_2(ctx):
     ctx.push('pai_gow', '§ 670a.11(f)(2)(ii); § 670a.6(c)')
     ctx.set_flag('pai_gow_tied', '§ 670a.11(f)(2)(ii); § 670a.6(c)')
 
 
 # § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:571
 # when: 'not flag(foul) and hand(five_card, player.high) > hand(five_card, dealer.high) and (is_hand(low_hand, player.low, joker) or hand(low_hand, player.low) > hand(low_hand, dealer.low))'
-def _r36(ctx):
+def _settle_pai_gow_670a_11_f_3_when(ctx):
     return ((not ctx.flag('foul')) and (ctx.hand('five_card', ctx.zone('player', 'high')) > ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.is_hand('low_hand', ctx.zone('player', 'low'), 'joker') or (ctx.hand('low_hand', ctx.zone('player', 'low')) > ctx.hand('low_hand', ctx.zone('dealer', 'low')))))
 
 
 # § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:571
 # then: 'win pai_gow; set pai_gow_won'
-def _r37(ctx):
+def _settle_pai_gow_670a_11_f_3_then(ctx):
     ctx.win('pai_gow', '§ 670a.11(f)(3)')
     ctx.set_flag('pai_gow_won', '§ 670a.11(f)(3)')
 
 
 # § 670a.11(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:577
 # when: 'has(double_down) and not is_hand(five_card, dealer.cards, pair_of_8s_or_better)'
-def _r38(ctx):
+def _settle_pai_gow_670a_11_g_2_when(ctx):
     return (ctx.has('double_down') and (not ctx.is_hand('five_card', ctx.zone('dealer', 'cards'), 'pair_of_8s_or_better')))
 
 
 # § 670a.11(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:577
 # then: 'return double_down'
-def _r39(ctx):
+def _settle_pai_gow_670a_11_g_2_then(ctx):
     ctx.void('double_down', '§ 670a.11(g)(2)')
 
 
 # § 670a.11(g)(1); § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:580
 # when: 'has(double_down) and flag(pai_gow_won)'
-def _r40(ctx):
+def _settle_pai_gow_670a_11_g_1_when(ctx):
     return (ctx.has('double_down') and ctx.flag('pai_gow_won'))
 
 
 # § 670a.11(g)(1); § 670a.11(f)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:580
 # then: 'win double_down'
-def _r41(ctx):
+def _settle_pai_gow_670a_11_g_1_then(ctx):
     ctx.win('double_down', '§ 670a.11(g)(1); § 670a.11(f)(3)')
 
 
 # § 670a.11(g)(1); § 670a.11(f)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:583
 # when: 'has(double_down) and flag(pai_gow_tied)'
-def _r42(ctx):
+def _settle_pai_gow_670a_11_g_1_when_2(ctx):
     return (ctx.has('double_down') and ctx.flag('pai_gow_tied'))
 
 
 # § 670a.11(g)(1); § 670a.11(f)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:583
 # then: 'push double_down'
-def _r43(ctx):
+def _settle_pai_gow_670a_11_g_1_then_2(ctx):
     ctx.push('double_down', '§ 670a.11(g)(1); § 670a.11(f)(2)')
 
 
 # § 670a.11(g)(1); § 670a.11(f)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:586
 # when: 'has(double_down) and flag(pai_gow_lost)'
-def _r44(ctx):
+def _settle_pai_gow_670a_11_g_1_when_3(ctx):
     return (ctx.has('double_down') and ctx.flag('pai_gow_lost'))
 
 
 # § 670a.11(g)(1); § 670a.11(f)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:586
 # then: 'lose double_down'
-def _r45(ctx):
+def _settle_pai_gow_670a_11_g_1_then_3(ctx):
     ctx.lose('double_down', '§ 670a.11(g)(1); § 670a.11(f)(1)')
 
 
 # § 670a.11(h) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:591
-# when: 'placed(fortune_bonus) or placed(insurance) or placed(progressive) or any_player(flag(fortune_lammer) or flag(progressive_lammer))'
-def _r46(ctx):
+# players: 'placed(fortune_bonus) or placed(insurance) or placed(progressive) or any_player(flag(fortune_lammer) or flag(progressive_lammer))'
+def _rearrange_hands_670a_11_h_players(ctx):
     return (ctx.placed('fortune_bonus') or ctx.placed('insurance') or ctx.placed('progressive') or ctx.any_player((lambda ctx: (ctx.flag('fortune_lammer') or ctx.flag('progressive_lammer')))))
 
 
 # § 670a.11(h) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:599
 # then: "note 'the six cards are rearranged to form the highest ranking hand'"
-def _r47(ctx):
+def _rearrange_hands_670a_11_h_then(ctx):
     ctx.note('the six cards are rearranged to form the highest ranking hand', '§ 670a.11(h)')
 
 
 # § 670a.11(h)(1)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:606
 # when: 'has(fortune_bonus) and not at_least(five_card, best(five_card, player.cards), three_of_a_kind)'
-def _r48(ctx):
+def _settle_fortune_bonus_670a_11_h_1_i_a_when(ctx):
     return (ctx.has('fortune_bonus') and (not ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'three_of_a_kind')))
 
 
 # § 670a.11(h)(1)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:606
 # then: 'lose fortune_bonus'
-def _r49(ctx):
+def _settle_fortune_bonus_670a_11_h_1_i_a_then(ctx):
     ctx.lose('fortune_bonus', '§ 670a.11(h)(1)(i)(A)')
 
 
 # § 670a.11(h)(1)(i)(B) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:609
 # when: 'has(fortune_bonus) and at_least(five_card, best(five_card, player.cards), three_of_a_kind)'
-def _r50(ctx):
+def _settle_fortune_bonus_670a_11_h_1_i_b_when(ctx):
     return (ctx.has('fortune_bonus') and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'three_of_a_kind'))
 
 
 # § 670a.11(h)(1)(i)(B) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:609
 # then: 'win fortune_bonus by fortune_bonus on player.cards'
-def _r51(ctx):
+def _settle_fortune_bonus_670a_11_h_1_i_b_then(ctx):
     ctx.win('fortune_bonus', '§ 670a.11(h)(1)(i)(B)', paytable='fortune_bonus', value=ctx.zone('player', 'cards'))
 
 
 # § 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:612
 # when: 'at_least(five_card, best(five_card, player.cards), full_house) and any_player(flag(fortune_lammer))'
-def _r52(ctx):
+def _settle_fortune_bonus_670a_11_h_1_i_b_when_2(ctx):
     return (ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'full_house') and ctx.any_player((lambda ctx: ctx.flag('fortune_lammer'))))
 
 
 # § 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:612
 # then: "note 'Envy Bonus Qualifying Hand (Fortune Bonus) acknowledged; the cards are left face up'"
-def _r53(ctx):
+def _settle_fortune_bonus_670a_11_h_1_i_b_then_2(ctx):
     ctx.note('Envy Bonus Qualifying Hand (Fortune Bonus) acknowledged; the cards are left face up', '§ 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C)')
 
 
 # § 670a.11(h)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:615
-# when: 'flag(fortune_lammer)'
-def _r54(ctx):
+# players: 'flag(fortune_lammer)'
+def _fortune_envy_bonus_670a_11_h_1_ii_players(ctx):
     return ctx.flag('fortune_lammer')
 
 
 # § 670a.11(h)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:615
-# when: 'active() and at_least(five_card, best(five_card, player.cards), full_house)'
-def _r55(ctx):
+# qualifying: 'active() and at_least(five_card, best(five_card, player.cards), full_house)'
+def _fortune_envy_bonus_670a_11_h_1_ii_qualifying(ctx):
     return (ctx.active() and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'full_house'))
 
 
 # § 670a.11(h)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:615
-# when: 'player.cards'
-def _r56(ctx):
+# hand: 'player.cards'
+# also § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:657
+# hand: 'player.cards'
+def _fortune_envy_bonus_670a_11_h_1_ii_hand(ctx):
     return ctx.zone('player', 'cards')
 
 
 # § 670a.11(h)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:625
-# when: 'has(insurance)'
-def _r57(ctx):
+# players: 'has(insurance)'
+def _settle_insurance_670a_11_h_2_players(ctx):
     return ctx.has('insurance')
 
 
 # § 670a.11(h)(2)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:631
 # when: "category(best(five_card, player.cards)) != 'high_card' or is_hand(five_card, player.cards, ace_high)"
-def _r58(ctx):
+def _settle_insurance_670a_11_h_2_i_when(ctx):
     return ((ctx.category(ctx.best('five_card', ctx.zone('player', 'cards'))) != 'high_card') or ctx.is_hand('five_card', ctx.zone('player', 'cards'), 'ace_high'))
 
 
 # § 670a.11(h)(2)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:631
 # then: 'lose insurance'
-def _r59(ctx):
+def _settle_insurance_670a_11_h_2_i_then(ctx):
     ctx.lose('insurance', '§ 670a.11(h)(2)(i)')
 
 
 # § 670a.11(h)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:634
 # when: "category(best(five_card, player.cards)) == 'high_card' and not is_hand(five_card, player.cards, ace_high)"
-def _r60(ctx):
+def _settle_insurance_670a_11_h_2_ii_when(ctx):
     return ((ctx.category(ctx.best('five_card', ctx.zone('player', 'cards'))) == 'high_card') and (not ctx.is_hand('five_card', ctx.zone('player', 'cards'), 'ace_high')))
 
 
 # § 670a.11(h)(2)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:634
 # then: 'win insurance by insurance on player.cards'
-def _r61(ctx):
+def _settle_insurance_670a_11_h_2_ii_then(ctx):
     ctx.win('insurance', '§ 670a.11(h)(2)(ii)', paytable='insurance', value=ctx.zone('player', 'cards'))
 
 
 # § 670a.11(h)(3)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:642
 # when: 'has(progressive) and not at_least(five_card, best(five_card, player.cards), straight)'
-def _r62(ctx):
+def _settle_progressive_670a_11_h_3_i_a_when(ctx):
     return (ctx.has('progressive') and (not ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'straight')))
 
 
 # § 670a.11(h)(3)(i)(A) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:642
 # then: "lose progressive; note 'the cards are placed in the discard rack'"
-def _r63(ctx):
+def _settle_progressive_670a_11_h_3_i_a_then(ctx):
     ctx.lose('progressive', '§ 670a.11(h)(3)(i)(A)')
     ctx.note('the cards are placed in the discard rack', '§ 670a.11(h)(3)(i)(A)')
 
 
 # § 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:645
 # when: 'has(progressive) and at_least(five_card, best(five_card, player.cards), straight)'
-def _r64(ctx):
+# also § 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:651
+# when: 'has(progressive) and at_least(five_card, best(five_card, player.cards), straight)'
+def _settle_progressive_670a_11_h_3_i_b_i_when(ctx):
     return (ctx.has('progressive') and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'straight'))
 
 
 # § 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:645
 # then: "note 'winning hand verified, light of the progressive system checked, payout validated by a floorperson or above'"
-def _r65(ctx):
+def _settle_progressive_670a_11_h_3_i_b_i_then(ctx):
     ctx.note('winning hand verified, light of the progressive system checked, payout validated by a floorperson or above', '§ 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III)')
 
 
 # § 670a.11(h)(3)(i)(B)(IV) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:648
 # when: 'has(progressive) and at_least(five_card, best(five_card, player.cards), royal_flush)'
-def _r66(ctx):
+def _settle_progressive_670a_11_h_3_i_b_iv_when(ctx):
     return (ctx.has('progressive') and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'royal_flush'))
 
 
 # § 670a.11(h)(3)(i)(B)(IV) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:648
 # then: "note 'a percentage of the progressive meter: not paid from the table inventory container; the cards stay on the table until the documentation is completed'"
-def _r67(ctx):
+def _settle_progressive_670a_11_h_3_i_b_iv_then(ctx):
     ctx.note('a percentage of the progressive meter: not paid from the table inventory container; the cards stay on the table until the documentation is completed', '§ 670a.11(h)(3)(i)(B)(IV)')
 
 
 # § 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:651
-# when: 'has(progressive) and at_least(five_card, best(five_card, player.cards), straight)'
-def _r68(ctx):
-    return (ctx.has('progressive') and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'straight'))
-
-
-# § 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:651
 # then: 'win progressive by progressive on player.cards'
-def _r69(ctx):
+def _settle_progressive_670a_11_h_3_i_b_iv_then_2(ctx):
     ctx.win('progressive', '§ 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3)', paytable='progressive', value=ctx.zone('player', 'cards'))
 
 
 # § 670a.11(h)(3)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:654
 # when: 'at_least(five_card, best(five_card, player.cards), four_of_a_kind) and any_player(flag(progressive_lammer))'
-def _r70(ctx):
+def _settle_progressive_670a_11_h_3_i_c_when(ctx):
     return (ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'four_of_a_kind') and ctx.any_player((lambda ctx: ctx.flag('progressive_lammer'))))
 
 
 # § 670a.11(h)(3)(i)(C) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:654
 # then: "note 'Envy Bonus Qualifying Hand (Progressive Payout) acknowledged; the cards are left face up'"
-def _r71(ctx):
+def _settle_progressive_670a_11_h_3_i_c_then(ctx):
     ctx.note('Envy Bonus Qualifying Hand (Progressive Payout) acknowledged; the cards are left face up', '§ 670a.11(h)(3)(i)(C)')
 
 
 # § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:657
-# when: 'flag(progressive_lammer)'
-def _r72(ctx):
+# players: 'flag(progressive_lammer)'
+def _progressive_envy_bonus_670a_11_h_3_ii_players(ctx):
     return ctx.flag('progressive_lammer')
 
 
 # § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:657
-# when: 'active() and at_least(five_card, best(five_card, player.cards), four_of_a_kind)'
-def _r73(ctx):
+# qualifying: 'active() and at_least(five_card, best(five_card, player.cards), four_of_a_kind)'
+def _progressive_envy_bonus_670a_11_h_3_ii_qualifying(ctx):
     return (ctx.active() and ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'four_of_a_kind'))
-
-
-# § 670a.11(h)(3)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:657
-# when: 'player.cards'
-def _r74(ctx):
-    return ctx.zone('player', 'cards')
 
 
 # § 670a.11(d)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:369
 # when: 'groups(five_card, setting.cards, 3) == 2'
-def _r75(ctx):
+def _six_card_fortune_670a_11_d_1_i_when(ctx):
     return (ctx.groups('five_card', ctx.zone('setting', 'cards'), 3) == 2)
 
 
 # § 670a.11(d)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:369
 # value: 'hand(low_hand, setting.low)'
-def _r76(ctx):
+# also § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:374
+# value: 'hand(low_hand, setting.low)'
+# also § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:380
+# value: 'hand(low_hand, setting.low)'
+# also § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388
+# value: 'hand(low_hand, setting.low)'
+# also § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:396
+# value: 'hand(low_hand, setting.low)'
+# also § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402
+# value: 'hand(low_hand, setting.low)'
+# also § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:413
+# value: 'hand(low_hand, setting.low)'
+# also § 670a.11(d)(6) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:419
+# value: 'hand(low_hand, setting.low)'
+def _six_card_fortune_max_670a_11_d_1_i_value(ctx):
     return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
 # § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:374
 # when: 'groups(five_card, setting.cards, 2) == 3'
-def _r77(ctx):
+def _six_card_fortune_670a_11_d_1_ii_when(ctx):
     return (ctx.groups('five_card', ctx.zone('setting', 'cards'), 2) == 3)
 
 
 # § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:374
 # value: 'groups(five_card, setting.high, 2) == 2'
-def _r78(ctx):
+def _six_card_fortune_keep_670a_11_d_1_ii_value(ctx):
     return (ctx.groups('five_card', ctx.zone('setting', 'high'), 2) == 2)
-
-
-# § 670a.11(d)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:374
-# value: 'hand(low_hand, setting.low)'
-def _r79(ctx):
-    return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
 # § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:380
 # when: "can(category(hand(five_card, setting.high)) == 'flush') and can(category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush')"
-def _r80(ctx):
+def _six_card_fortune_670a_11_d_5_when(ctx):
     return (ctx.can((lambda ctx: (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush'))) and ctx.can((lambda ctx: ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush')))))
 
 
 # § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:380
 # value: "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"
-def _r81(ctx):
+# also § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388
+# value: "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"
+def _six_card_fortune_keep_670a_11_d_5_value(ctx):
     return ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush'))
-
-
-# § 670a.11(d)(5) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:380
-# value: 'hand(low_hand, setting.low)'
-def _r82(ctx):
-    return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
 # § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388
 # when: "can(category(hand(five_card, setting.high)) == 'straight') and can(category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush')"
-def _r83(ctx):
+def _six_card_fortune_670a_11_d_4_when(ctx):
     return (ctx.can((lambda ctx: (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight'))) and ctx.can((lambda ctx: ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush')))))
-
-
-# § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388
-# value: "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"
-def _r84(ctx):
-    return ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush'))
-
-
-# § 670a.11(d)(4) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388
-# value: 'hand(low_hand, setting.low)'
-def _r85(ctx):
-    return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
 # § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:396
 # when: "can(category(hand(five_card, setting.high)) == 'straight') and can(category(hand(five_card, setting.high)) == 'flush')"
-def _r86(ctx):
+def _six_card_fortune_670a_11_d_3_when(ctx):
     return (ctx.can((lambda ctx: (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight'))) and ctx.can((lambda ctx: (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush'))))
 
 
 # § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:396
 # value: "category(hand(five_card, setting.high)) == 'flush'"
-def _r87(ctx):
+def _six_card_fortune_keep_670a_11_d_3_value(ctx):
     return (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush')
-
-
-# § 670a.11(d)(3) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:396
-# value: 'hand(low_hand, setting.low)'
-def _r88(ctx):
-    return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
 # § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402
 # when: "can(category(hand(five_card, setting.high)) == 'straight' or category(hand(five_card, setting.high)) == 'flush' or\n    category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush')"
-def _r89(ctx):
+def _six_card_fortune_670a_11_d_2_when(ctx):
     return ctx.can((lambda ctx: ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush'))))
 
 
 # § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402
 # value: "category(hand(five_card, setting.high)) == 'straight' or category(hand(five_card, setting.high)) == 'flush' or category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"
-def _r90(ctx):
+def _six_card_fortune_keep_670a_11_d_2_value(ctx):
     return ((ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'straight_flush') or (ctx.category(ctx.hand('five_card', ctx.zone('setting', 'high'))) == 'royal_flush'))
 
 
 # § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402
-# value: 'hand(low_hand, setting.low)'
-def _r91(ctx):
-    return ctx.hand('low_hand', ctx.zone('setting', 'low'))
-
-
-# § 670a.11(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402
 # value: 'hand(five_card, setting.high)'
-def _r92(ctx):
+def _six_card_fortune_min_670a_11_d_2_value(ctx):
     return ctx.hand('five_card', ctx.zone('setting', 'high'))
 
 
 # § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:413
 # when: 'groups(five_card, setting.cards, 2) > 0'
-def _r93(ctx):
+def _six_card_fortune_670a_11_d_1_when(ctx):
     return (ctx.groups('five_card', ctx.zone('setting', 'cards'), 2) > 0)
 
 
 # § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:413
 # value: 'category_rank(hand(five_card, setting.high))'
-def _r94(ctx):
+def _six_card_fortune_max_670a_11_d_1_value(ctx):
     return ctx.category_rank(ctx.hand('five_card', ctx.zone('setting', 'high')))
-
-
-# § 670a.11(d)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:413
-# value: 'hand(low_hand, setting.low)'
-def _r95(ctx):
-    return ctx.hand('low_hand', ctx.zone('setting', 'low'))
-
-
-# § 670a.11(d)(6) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:419
-# value: 'hand(low_hand, setting.low)'
-def _r96(ctx):
-    return ctx.hand('low_hand', ctx.zone('setting', 'low'))
 
 
 # § 670a.13(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:674
 # when: "event.cause == 'not_flat'"
-def _r97(ctx):
+def _no_roll_670a_13_a_when(ctx):
     return (ctx.event_attr('cause') == 'not_flat')
 
 
 # § 670a.13(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:674
 # then: 'note "\'\'no roll\'\' called: the dice are reshaken"'
-def _r98(ctx):
+def _no_roll_670a_13_a_then(ctx):
     ctx.note("''no roll'' called: the dice are reshaken", '§ 670a.13(a)')
 
 
 # § 670a.13(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:678
 # when: "event.cause == 'fell_out'"
-def _r99(ctx):
+def _no_roll_670a_13_b_when(ctx):
     return (ctx.event_attr('cause') == 'fell_out')
 
 
 # § 670a.13(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:678
 # then: 'note "\'\'no roll\'\' called: the dice are reshaken"'
-def _r100(ctx):
+def _no_roll_670a_13_b_then(ctx):
     ctx.note("''no roll'' called: the dice are reshaken", '§ 670a.13(b)')
 
 
 # § 670a.13(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:687
 # then: 'void round; reshuffle'
-def _r101(ctx):
+def _wrong_dice_total_670a_13_c_then(ctx):
     ctx.void_round('§ 670a.13(c)')
     ctx.reshuffle('§ 670a.13(c)')
 
 
 # § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:693
 # when: 'event.voids'
-def _r102(ctx):
+def _exposed_card_670a_13_d_when(ctx):
     return ctx.event_attr('voids')
 
 
 # § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:693
 # then: "return all; end; note 'the player voids the hand (decided without looking at the unexposed cards)'"
-def _r103(ctx):
+def _exposed_card_670a_13_d_then(ctx):
     ctx.void('*', '§ 670a.13(d)')
     ctx.end('§ 670a.13(d)')
     ctx.note('the player voids the hand (decided without looking at the unexposed cards)', '§ 670a.13(d)')
@@ -944,159 +910,141 @@ def _r103(ctx):
 
 # § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694
 # when: 'not event.voids'
-def _r104(ctx):
+def _exposed_card_670a_13_d_when_2(ctx):
     return (not ctx.event_attr('voids'))
 
 
 # § 670a.13(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694
 # then: "note 'the player plays out the hand (decided without looking at the unexposed cards)'"
-def _r105(ctx):
+def _exposed_card_670a_13_d_then_2(ctx):
     ctx.note('the player plays out the hand (decided without looking at the unexposed cards)', '§ 670a.13(d)')
 
 
 # § 670a.13(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:700
 # then: 'void round; reshuffle'
-def _r106(ctx):
+def _dealer_card_exposed_670a_13_e_then(ctx):
     ctx.void_round('§ 670a.13(e)')
     ctx.reshuffle('§ 670a.13(e)')
 
 
 # § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:706
 # when: 'event.count == 1'
-def _r107(ctx):
+def _face_up_card_670a_13_f_when(ctx):
     return (ctx.event_attr('count') == 1)
 
 
 # § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:706
 # then: 'discard card'
-def _r108(ctx):
+def _face_up_card_670a_13_f_then(ctx):
     ctx.discard_card('§ 670a.13(f)')
 
 
 # § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707
 # when: 'event.count > 1'
-def _r109(ctx):
+def _face_up_card_670a_13_f_when_2(ctx):
     return (ctx.event_attr('count') > 1)
 
 
 # § 670a.13(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707
 # then: 'void round; reshuffle'
-def _r110(ctx):
+def _face_up_card_670a_13_f_then_2(ctx):
     ctx.void_round('§ 670a.13(f)')
     ctx.reshuffle('§ 670a.13(f)')
 
 
 # § 670a.13(g) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:713
 # then: 'use card'
-def _r111(ctx):
+def _drawn_in_error_670a_13_g_then(ctx):
     ctx.use_card('§ 670a.13(g)')
 
 
 # § 670a.13(h); § 670a.13(k) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:719
 # then: 'void round; reshuffle'
-def _r112(ctx):
+def _wrong_card_count_670a_13_h_then(ctx):
     ctx.void_round('§ 670a.13(h); § 670a.13(k)')
     ctx.reshuffle('§ 670a.13(h); § 670a.13(k)')
 
 
 # § 670a.13(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:725
 # then: 'note "the dealer\'s hands are reset in accordance with § 670a.11(d) and the round is completed"'
-def _r113(ctx):
+def _dealer_setting_wrong_670a_13_i_then(ctx):
     ctx.note("the dealer's hands are reset in accordance with § 670a.11(d) and the round is completed", '§ 670a.13(i)')
 
 
 # § 670a.13(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:733
-# when: "option(dealing_method) == 'automated_shoe'"
-def _r114(ctx):
-    return (ctx.option('dealing_method') == 'automated_shoe')
-
-
-# § 670a.13(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:733
 # then: 'void round; reshuffle'
-def _r115(ctx):
+def _stack_card_exposed_670a_13_j_then(ctx):
     ctx.void_round('§ 670a.13(j)')
     ctx.reshuffle('§ 670a.13(j)')
 
 
 # § 670a.13(l) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:739
 # when: 'option(automated_shuffler)'
-def _r116(ctx):
+# also § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740
+# when: 'option(automated_shuffler)'
+# also § 670a.5(b)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:773
+# when: 'option(automated_shuffler)'
+# also § 670a.5(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:780
+# when: 'option(automated_shuffler)'
+def _shuffler_malfunction_670a_13_l_when(ctx):
     return ctx.option('automated_shuffler')
 
 
 # § 670a.13(l) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:739
 # then: 'reshuffle'
-def _r117(ctx):
+def _shuffler_malfunction_670a_13_l_then(ctx):
     ctx.reshuffle('§ 670a.13(l)')
 
 
 # § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740
-# when: 'option(automated_shuffler)'
-def _r118(ctx):
-    return ctx.option('automated_shuffler')
-
-
-# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740
 # then: "note 'if the device cannot be used it is covered or signed out of order before any other method of shuffling is used'"
-def _r119(ctx):
+def _shuffler_malfunction_670a_13_n_then(ctx):
     ctx.note('if the device cannot be used it is covered or signed out of order before any other method of shuffling is used', '§ 670a.13(n)')
 
 
 # § 670a.13(m) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:746
-# when: "option(dealing_method) == 'automated_shoe'"
-def _r120(ctx):
-    return (ctx.option('dealing_method') == 'automated_shoe')
-
-
-# § 670a.13(m) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:746
 # then: "void round; reshuffle; note 'cards removed from the device and reshuffled with any cards already dealt'"
-def _r121(ctx):
+def _dealing_shoe_malfunction_670a_13_m_then(ctx):
     ctx.void_round('§ 670a.13(m)')
     ctx.reshuffle('§ 670a.13(m)')
     ctx.note('cards removed from the device and reshuffled with any cards already dealt', '§ 670a.13(m)')
 
 
 # § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747
-# when: "option(dealing_method) == 'automated_shoe'"
-def _r122(ctx):
-    return (ctx.option('dealing_method') == 'automated_shoe')
-
-
-# § 670a.13(n) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747
 # then: "note 'if the device cannot be used it is covered or signed out of order before any other method of dealing is used'"
-def _r123(ctx):
+def _dealing_shoe_malfunction_670a_13_n_then(ctx):
     ctx.note('if the device cannot be used it is covered or signed out of order before any other method of dealing is used', '§ 670a.13(n)')
 
 
 # § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:753
 # when: 'event.misdealt'
-def _r124(ctx):
+def _stub_count_wrong_670a_8_f_when(ctx):
     return ctx.event_attr('misdealt')
 
 
 # § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:753
 # then: "void round; note 'misdealt: a position or the dealer has more or fewer than 6 cards'"
-def _r125(ctx):
+def _stub_count_wrong_670a_8_f_then(ctx):
     ctx.void_round('§ 670a.8(f); § 670a.9(e); § 670a.10(e)')
     ctx.note('misdealt: a position or the dealer has more or fewer than 6 cards', '§ 670a.8(f); § 670a.9(e); § 670a.10(e)')
 
 
 # § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754
 # when: 'not event.misdealt'
-def _r126(ctx):
+def _stub_count_wrong_670a_8_f_when_2(ctx):
     return (not ctx.event_attr('misdealt'))
 
 
 # § 670a.8(f); § 670a.9(e); § 670a.10(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754
 # then: 'void round; remove deck'
-def _r127(ctx):
+def _stub_count_wrong_670a_8_f_then_2(ctx):
     ctx.void_round('§ 670a.8(f); § 670a.9(e); § 670a.10(e)')
     ctx.remove_deck('§ 670a.8(f); § 670a.9(e); § 670a.10(e)')
 
 
 # § 670a.7(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:760
 # then: "lose all; end; note 'wagers abandoned, treated as losing wagers'"
-def _r128(ctx):
+def _player_left_table_670a_7_b_then(ctx):
     ctx.lose('*', '§ 670a.7(b)')
     ctx.end('§ 670a.7(b)')
     ctx.note('wagers abandoned, treated as losing wagers', '§ 670a.7(b)')
@@ -1104,187 +1052,99 @@ def _r128(ctx):
 
 # § 670a.3(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:53
 # when: 'option(decks) == 2'
-def _r129(ctx):
+# also § 670a.4(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:770
+# when: 'option(decks) == 2'
+def _batches_670a_3_b_when(ctx):
     return (ctx.option('decks') == 2)
 
 
 # § 670a.7(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:19
 # when: '1 + option(adjacent_positions)'
-def _r130(ctx):
+def _positions_670a_7_f_when(ctx):
     return (1 + ctx.option('adjacent_positions'))
 
 
 # § 670a.4(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:767
 # when: 'option(two_joker_decks)'
-def _r131(ctx):
+def _requirement_second_joker_torn_670a_4_b_when(ctx):
     return ctx.option('two_joker_decks')
-
-
-# § 670a.4(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:770
-# when: 'option(decks) == 2'
-def _r132(ctx):
-    return (ctx.option('decks') == 2)
-
-
-# § 670a.5(b)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:773
-# when: 'option(automated_shuffler)'
-def _r133(ctx):
-    return ctx.option('automated_shuffler')
 
 
 # § 670a.5(b)(2); § 670a.5(c) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:774
 # when: 'not option(automated_shuffler)'
-def _r134(ctx):
-    return (not ctx.option('automated_shuffler'))
-
-
-# § 670a.5(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:775
+# also § 670a.5(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:775
 # when: 'not option(automated_shuffler)'
-def _r135(ctx):
+# also § 670a.5(g)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:779
+# when: 'not option(automated_shuffler)'
+def _requirement_cut_after_manual_shuffle_670a_5_b_2_when(ctx):
     return (not ctx.option('automated_shuffler'))
 
 
 # § 670a.5(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:776
 # when: 'option(bottom_cover_card)'
-def _r136(ctx):
+def _requirement_bottom_cover_card_670a_5_e_when(ctx):
     return ctx.option('bottom_cover_card')
-
-
-# § 670a.5(g)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:779
-# when: 'not option(automated_shuffler)'
-def _r137(ctx):
-    return (not ctx.option('automated_shuffler'))
-
-
-# § 670a.5(g)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:780
-# when: 'option(automated_shuffler)'
-def _r138(ctx):
-    return ctx.option('automated_shuffler')
 
 
 # § 670a.5(h) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:781
 # when: 'option(reshuffling_device)'
-def _r139(ctx):
+def _requirement_reshuffling_device_670a_5_h_when(ctx):
     return ctx.option('reshuffling_device')
-
-
-# § 670a.5(i)(1)(i) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:782
-# when: "option(starting_position) == 'shaker'"
-def _r140(ctx):
-    return (ctx.option('starting_position') == 'shaker')
-
-
-# § 670a.5(i)(1)(ii) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:783
-# when: "option(starting_position) == 'shaker'"
-def _r141(ctx):
-    return (ctx.option('starting_position') == 'shaker')
-
-
-# § 670a.5(i)(1)(iv) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:784
-# when: "option(starting_position) == 'shaker'"
-def _r142(ctx):
-    return (ctx.option('starting_position') == 'shaker')
 
 
 # § 670a.5(j) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:785
 # when: 'option(start_marker)'
-def _r143(ctx):
+def _requirement_start_marker_670a_5_j_when(ctx):
     return ctx.option('start_marker')
 
 
 # § 670a.7(f) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:789
 # when: 'option(adjacent_positions) > 0'
-def _r144(ctx):
+def _requirement_adjacent_positions_played_separately_670a_7_f_when(ctx):
     return (ctx.option('adjacent_positions') > 0)
 
 
 # § 670a.8(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:790
 # when: "option(dealing_method) == 'manual_shoe'"
-def _r145(ctx):
-    return (ctx.option('dealing_method') == 'manual_shoe')
-
-
-# § 670a.8(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:791
+# also § 670a.8(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:791
 # when: "option(dealing_method) == 'manual_shoe'"
-def _r146(ctx):
-    return (ctx.option('dealing_method') == 'manual_shoe')
-
-
-# § 670a.8(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:792
+# also § 670a.8(e) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:792
 # when: "option(dealing_method) == 'manual_shoe'"
-def _r147(ctx):
+def _requirement_manual_shoe_location_670a_8_a_when(ctx):
     return (ctx.option('dealing_method') == 'manual_shoe')
 
 
 # § 670a.9(a)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:793
 # when: "option(dealing_method) == 'hand'"
-def _r148(ctx):
-    return (ctx.option('dealing_method') == 'hand')
-
-
-# § 670a.9(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:794
+# also § 670a.9(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:794
 # when: "option(dealing_method) == 'hand'"
-def _r149(ctx):
-    return (ctx.option('dealing_method') == 'hand')
-
-
-# § 670a.9(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:795
+# also § 670a.9(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:795
 # when: "option(dealing_method) == 'hand'"
-def _r150(ctx):
+def _requirement_dealing_hand_670a_9_a_2_when(ctx):
     return (ctx.option('dealing_method') == 'hand')
-
-
-# § 670a.10(a)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:796
-# when: "option(dealing_method) == 'automated_shoe'"
-def _r151(ctx):
-    return (ctx.option('dealing_method') == 'automated_shoe')
-
-
-# § 670a.10(d) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:797
-# when: "option(dealing_method) == 'automated_shoe'"
-def _r152(ctx):
-    return (ctx.option('dealing_method') == 'automated_shoe')
-
-
-# § 670a.11(h)(3)(i)(B)(I) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:803
-# when: 'option(progressive_offered)'
-def _r153(ctx):
-    return ctx.option('progressive_offered')
-
-
-# § 670a.11(h)(3)(i)(B)(II) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:804
-# when: 'option(progressive_offered)'
-def _r154(ctx):
-    return ctx.option('progressive_offered')
-
-
-# § 670a.11(h)(3)(i)(B)(III) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:805
-# when: 'option(progressive_offered)'
-def _r155(ctx):
-    return ctx.option('progressive_offered')
 
 
 # § 670a.3(a); § 670a.3(b) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:348
-# when: 'option(decks) == 1 or option(automated_shuffler)'
-def _r156(ctx):
+# require: 'option(decks) == 1 or option(automated_shuffler)'
+def _constraint_670a_3_a_require(ctx):
     return ((ctx.option('decks') == 1) or ctx.option('automated_shuffler'))
 
 
 # § 670a.9(a)(1) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:351
-# when: "option(dealing_method) != 'hand' or option(automated_shuffler)"
-def _r157(ctx):
+# require: "option(dealing_method) != 'hand' or option(automated_shuffler)"
+def _constraint_670a_9_a_1_require(ctx):
     return ((ctx.option('dealing_method') != 'hand') or ctx.option('automated_shuffler'))
 
 
 # § 670a.5(a) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:354
-# when: "not option(shuffler_into_shoe) or (option(automated_shuffler) and option(dealing_method) != 'hand')"
-def _r158(ctx):
+# require: "not option(shuffler_into_shoe) or (option(automated_shuffler) and option(dealing_method) != 'hand')"
+def _constraint_670a_5_a_require(ctx):
     return ((not ctx.option('shuffler_into_shoe')) or (ctx.option('automated_shuffler') and (ctx.option('dealing_method') != 'hand')))
 
 
 # § 670a.12(d)(2) -- rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:357
-# when: 'not option(progressive_offered) or option(progressive_reset_amount) >= 5000'
-def _r159(ctx):
+# require: 'not option(progressive_offered) or option(progressive_reset_amount) >= 5000'
+def _constraint_670a_12_d_2_require(ctx):
     return ((not ctx.option('progressive_offered')) or (ctx.option('progressive_reset_amount') >= 5000))
 
 
@@ -1301,7 +1161,7 @@ CARDS = CardsDef(
     reshuffle='every_round',
     reshuffle_cite='§ 670a.5(a)',
     batches=2,
-    batches_when=_r129,
+    batches_when=_batches_670a_3_b_when,
     cut_cite='§ 670a.5(e)',
     shuffle_cite='§ 670a.5(a)',
     cut_offer=(('game_beginning', 'first_player', '§ 670a.5(d)(1)'),
@@ -1316,35 +1176,35 @@ PROCEDURE = (
     Step('no_more_bets', 'announce', '§ 670a.8(b); § 670a.9(a)(3); § 670a.10(a)(2); § 670a.7(c)', when=None, players=None,
          order='clockwise', params={'text': 'no more bets'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:426',
          ),
-    Step('envy_lammers', 'settle', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i)', when=None, players=_r1,
+    Step('envy_lammers', 'settle', '§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i)', when=None, players=_envy_lammers_670a_8_b_1_players,
          order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:430',
          rules=(
-             Rule('§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1', _r2, _r3, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:435'),
-             Rule('§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1', _r4, _r5, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:438'),
+             Rule('§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1', _envy_lammers_670a_8_b_1_when, _envy_lammers_670a_8_b_1_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:435'),
+             Rule('§ 670a.8(b)(1); § 670a.9(a)(3)(i); § 670a.10(a)(2)(i); § 670a.1', _envy_lammers_670a_8_b_1_when_2, _envy_lammers_670a_8_b_1_then_2, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:438'),
          ),
          ),
-    Step('progressive_lockout', 'settle', '§ 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii)', when=_r6, players=_r7,
+    Step('progressive_lockout', 'settle', '§ 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii)', when=_progressive_lockout_670a_8_b_2_when, players=_progressive_lockout_670a_8_b_2_players,
          order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:441',
          rules=(
-             Rule('§ 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii)', None, _r8, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:447'),
+             Rule('§ 670a.8(b)(2); § 670a.9(a)(3)(ii); § 670a.10(a)(2)(ii)', None, _progressive_lockout_670a_8_b_2_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:447'),
          ),
          ),
-    Step('shake_dice', 'roll', '§ 670a.5(i)(1)(i); § 670a.5(i)(1)(ii)', when=_r9, players=None,
+    Step('shake_dice', 'roll', '§ 670a.5(i)(1)(i); § 670a.5(i)(1)(ii)', when=_shake_dice_670a_5_i_1_i_when, players=None,
          order='clockwise', params={'dice': 3}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:451',
          ),
-    Step('random_number', 'roll', '§ 670a.5(i)(2)', when=_r10, players=None,
+    Step('random_number', 'roll', '§ 670a.5(i)(2)', when=_random_number_670a_5_i_2_when, players=None,
          order='clockwise', params={'numbers': 7}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:456',
          ),
-    Step('deal_manual_or_hand', 'block', '§ 670a.8(d); § 670a.9(c)', when=_r11, players=None,
+    Step('deal_manual_or_hand', 'block', '§ 670a.8(d); § 670a.9(c)', when=_deal_manual_or_hand_670a_8_d_when, players=None,
          order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:461',
          steps=(
              Step('deal_hands', 'deal', '§ 670a.5(i)(1)(iii); § 670a.8(c); § 670a.8(d); § 670a.9(b); § 670a.9(c)', when=None, players=None,
                   order='clockwise', params={'count': 6, 'to': 'positions', 'zone': 'hand', 'face': 'down', 'count_order': 'counterclockwise'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:466',
-                  exprs={ 'start': _r12, },
+                  exprs={ 'start': _deal_hands_670a_5_i_1_iii_start, },
                   ),
          ),
          ),
-    Step('deal_automated_shoe', 'block', '§ 670a.10(c)', when=_r13, players=None,
+    Step('deal_automated_shoe', 'block', '§ 670a.10(c)', when=_deal_automated_shoe_670a_10_c_when, players=None,
          order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:475',
          steps=(
              Step('deliver_stacks', 'deal', '§ 670a.5(i)(1)(iii); § 670a.10(b); § 670a.10(c)', when=None, players=None,
@@ -1354,171 +1214,172 @@ PROCEDURE = (
  'face': 'down',
  'stack': True,
  'count_order': 'counterclockwise'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:480',
-                  exprs={ 'start': _r14, },
+                  exprs={ 'start': _deal_hands_670a_5_i_1_iii_start, },
                   ),
          ),
          ),
     Step('collect_unwagered_stacks', 'collect_unwagered', '§ 670a.8(g); § 670a.9(f); § 670a.10(f)', when=None, players=None,
          order='clockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:490',
          ),
-    Step('offer_double_down', 'offer', '§ 670a.11(c); § 670a.7(e)(1)', when=None, players=_r15,
+    Step('offer_double_down', 'offer', '§ 670a.11(c); § 670a.7(e)(1)', when=None, players=_offer_double_down_670a_11_c_players,
          order='clockwise', params={'wager': 'double_down', 'equal_to': 'pai_gow'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:495',
          ),
-    Step('players_set_hands', 'set_hands', '§ 670a.11(b)', when=None, players=_r16,
+    Step('players_set_hands', 'set_hands', '§ 670a.11(b)', when=None, players=_offer_double_down_670a_11_c_players,
          order='counterclockwise', params={'to': 'players',
  'zone': 'hand',
  'high': 5,
  'low': 1,
- 'house_way': 'six_card_fortune',
  'flag': 'foul',
+ 'foul': 'the high hand does not rank equal to or higher than the low hand',
+ 'house_way': 'six_card_fortune',
  'larger_first': 'pai_gow'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:501',
-         exprs={ 'legal': _r17, },
+         exprs={ 'legal': _players_set_hands_670a_11_b_legal, },
          ),
     Step('dealer_sets_hands', 'set_hands', '§ 670a.11(d)', when=None, players=None,
-         order='clockwise', params={'to': 'dealer', 'zone': 'hand', 'high': 5, 'low': 1, 'house_way': 'six_card_fortune'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:514',
-         exprs={ 'legal': _r18, },
+         order='clockwise', params={'to': 'dealer', 'zone': 'hand', 'high': 5, 'low': 1, 'house_way': 'six_card_fortune'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:515',
+         exprs={ 'legal': _players_set_hands_670a_11_b_legal, },
          ),
-    Step('settle_pai_gow', 'settle', '§ 670a.11(e); § 670a.11(f); § 670a.11(g)', when=None, players=_r19,
+    Step('settle_pai_gow', 'settle', '§ 670a.11(e); § 670a.11(f); § 670a.11(g)', when=None, players=_offer_double_down_670a_11_c_players,
          order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:527',
          rules=(
-             Rule('§ 670a.11(f)(1)(v)', _r20, _r21, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:533'),
-             Rule('§ 670a.11(f)(1)(i)', _r22, _r23, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:536'),
-             Rule('§ 670a.11(f)(1)(ii); § 670a.6(c)', _r24, _r25, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:541'),
-             Rule('§ 670a.11(f)(1)(iii); § 670a.6(c)', _r26, _r27, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:546'),
-             Rule('§ 670a.11(f)(1)(iv); § 670a.6(c)', _r28, _r29, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:551'),
-             Rule('§ 670a.11(f)(2)(i); § 670a.6(c)', _r30, _r31, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:556'),
-             Rule('§ 670a.11(f)(2)(ii)', _r32, _r33, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:561'),
-             Rule('§ 670a.11(f)(2)(ii); § 670a.6(c)', _r34, _r35, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:566'),
-             Rule('§ 670a.11(f)(3)', _r36, _r37, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:571'),
-             Rule('§ 670a.11(g)(2)', _r38, _r39, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:577'),
-             Rule('§ 670a.11(g)(1); § 670a.11(f)(3)', _r40, _r41, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:580'),
-             Rule('§ 670a.11(g)(1); § 670a.11(f)(2)', _r42, _r43, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:583'),
-             Rule('§ 670a.11(g)(1); § 670a.11(f)(1)', _r44, _r45, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:586'),
+             Rule('§ 670a.11(f)(1)(v)', _settle_pai_gow_670a_11_f_1_v_when, _settle_pai_gow_670a_11_f_1_v_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:533'),
+             Rule('§ 670a.11(f)(1)(i)', _settle_pai_gow_670a_11_f_1_i_when, _settle_pai_gow_670a_11_f_1_i_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:536'),
+             Rule('§ 670a.11(f)(1)(ii); § 670a.6(c)', _settle_pai_gow_670a_11_f_1_ii_when, _settle_pai_gow_670a_11_f_1_ii_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:541'),
+             Rule('§ 670a.11(f)(1)(iii); § 670a.6(c)', _settle_pai_gow_670a_11_f_1_iii_when, _settle_pai_gow_670a_11_f_1_iii_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:546'),
+             Rule('§ 670a.11(f)(1)(iv); § 670a.6(c)', _settle_pai_gow_670a_11_f_1_iv_when, _settle_pai_gow_670a_11_f_1_iv_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:551'),
+             Rule('§ 670a.11(f)(2)(i); § 670a.6(c)', _settle_pai_gow_670a_11_f_2_i_when, _settle_pai_gow_670a_11_f_2_i_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:556'),
+             Rule('§ 670a.11(f)(2)(ii)', _settle_pai_gow_670a_11_f_2_ii_when, _settle_pai_gow_670a_11_f_2_ii_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:561'),
+             Rule('§ 670a.11(f)(2)(ii); § 670a.6(c)', _settle_pai_gow_670a_11_f_2_ii_when_2, _settle_pai_gow_670a_11_f_2_ii_then_2, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:566'),
+             Rule('§ 670a.11(f)(3)', _settle_pai_gow_670a_11_f_3_when, _settle_pai_gow_670a_11_f_3_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:571'),
+             Rule('§ 670a.11(g)(2)', _settle_pai_gow_670a_11_g_2_when, _settle_pai_gow_670a_11_g_2_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:577'),
+             Rule('§ 670a.11(g)(1); § 670a.11(f)(3)', _settle_pai_gow_670a_11_g_1_when, _settle_pai_gow_670a_11_g_1_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:580'),
+             Rule('§ 670a.11(g)(1); § 670a.11(f)(2)', _settle_pai_gow_670a_11_g_1_when_2, _settle_pai_gow_670a_11_g_1_then_2, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:583'),
+             Rule('§ 670a.11(g)(1); § 670a.11(f)(1)', _settle_pai_gow_670a_11_g_1_when_3, _settle_pai_gow_670a_11_g_1_then_3, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:586'),
          ),
          ),
-    Step('rearrange_hands', 'settle', '§ 670a.11(h)', when=None, players=_r46,
+    Step('rearrange_hands', 'settle', '§ 670a.11(h)', when=None, players=_rearrange_hands_670a_11_h_players,
          order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:591',
          rules=(
-             Rule('§ 670a.11(h)', None, _r47, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:599'),
+             Rule('§ 670a.11(h)', None, _rearrange_hands_670a_11_h_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:599'),
          ),
          ),
     Step('settle_fortune_bonus', 'settle', '§ 670a.11(h)(1)(i)', when=None, players=None,
          order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:601',
          rules=(
-             Rule('§ 670a.11(h)(1)(i)(A)', _r48, _r49, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:606'),
-             Rule('§ 670a.11(h)(1)(i)(B)', _r50, _r51, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:609'),
-             Rule('§ 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C)', _r52, _r53, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:612'),
+             Rule('§ 670a.11(h)(1)(i)(A)', _settle_fortune_bonus_670a_11_h_1_i_a_when, _settle_fortune_bonus_670a_11_h_1_i_a_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:606'),
+             Rule('§ 670a.11(h)(1)(i)(B)', _settle_fortune_bonus_670a_11_h_1_i_b_when, _settle_fortune_bonus_670a_11_h_1_i_b_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:609'),
+             Rule('§ 670a.11(h)(1)(i)(B); § 670a.11(h)(1)(i)(C)', _settle_fortune_bonus_670a_11_h_1_i_b_when_2, _settle_fortune_bonus_670a_11_h_1_i_b_then_2, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:612'),
          ),
          ),
-    Step('fortune_envy_bonus', 'envy', '§ 670a.11(h)(1)(ii)', when=None, players=_r54,
+    Step('fortune_envy_bonus', 'envy', '§ 670a.11(h)(1)(ii)', when=None, players=_fortune_envy_bonus_670a_11_h_1_ii_players,
          order='counterclockwise', params={'wager': 'fortune_bonus', 'paytable': 'envy_fortune_bonus_5', 'name': 'Envy Bonus (Fortune Bonus)'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:615',
-         exprs={ 'qualifying': _r55, 'hand': _r56, },
+         exprs={ 'qualifying': _fortune_envy_bonus_670a_11_h_1_ii_qualifying, 'hand': _fortune_envy_bonus_670a_11_h_1_ii_hand, },
          ),
-    Step('settle_insurance', 'settle', '§ 670a.11(h)(2)', when=None, players=_r57,
+    Step('settle_insurance', 'settle', '§ 670a.11(h)(2)', when=None, players=_settle_insurance_670a_11_h_2_players,
          order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:625',
          rules=(
-             Rule('§ 670a.11(h)(2)(i)', _r58, _r59, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:631'),
-             Rule('§ 670a.11(h)(2)(ii)', _r60, _r61, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:634'),
+             Rule('§ 670a.11(h)(2)(i)', _settle_insurance_670a_11_h_2_i_when, _settle_insurance_670a_11_h_2_i_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:631'),
+             Rule('§ 670a.11(h)(2)(ii)', _settle_insurance_670a_11_h_2_ii_when, _settle_insurance_670a_11_h_2_ii_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:634'),
          ),
          ),
     Step('settle_progressive', 'settle', '§ 670a.11(h)(3)(i)', when=None, players=None,
          order='counterclockwise', params={}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:637',
          rules=(
-             Rule('§ 670a.11(h)(3)(i)(A)', _r62, _r63, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:642'),
-             Rule('§ 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III)', _r64, _r65, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:645'),
-             Rule('§ 670a.11(h)(3)(i)(B)(IV)', _r66, _r67, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:648'),
-             Rule('§ 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3)', _r68, _r69, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:651'),
-             Rule('§ 670a.11(h)(3)(i)(C)', _r70, _r71, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:654'),
+             Rule('§ 670a.11(h)(3)(i)(A)', _settle_progressive_670a_11_h_3_i_a_when, _settle_progressive_670a_11_h_3_i_a_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:642'),
+             Rule('§ 670a.11(h)(3)(i)(B)(I); § 670a.11(h)(3)(i)(B)(II); § 670a.11(h)(3)(i)(B)(III)', _settle_progressive_670a_11_h_3_i_b_i_when, _settle_progressive_670a_11_h_3_i_b_i_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:645'),
+             Rule('§ 670a.11(h)(3)(i)(B)(IV)', _settle_progressive_670a_11_h_3_i_b_iv_when, _settle_progressive_670a_11_h_3_i_b_iv_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:648'),
+             Rule('§ 670a.11(h)(3)(i)(B)(IV); § 670a.12(d)(3)', _settle_progressive_670a_11_h_3_i_b_i_when, _settle_progressive_670a_11_h_3_i_b_iv_then_2, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:651'),
+             Rule('§ 670a.11(h)(3)(i)(C)', _settle_progressive_670a_11_h_3_i_c_when, _settle_progressive_670a_11_h_3_i_c_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:654'),
          ),
          ),
-    Step('progressive_envy_bonus', 'envy', '§ 670a.11(h)(3)(ii)', when=None, players=_r72,
+    Step('progressive_envy_bonus', 'envy', '§ 670a.11(h)(3)(ii)', when=None, players=_progressive_envy_bonus_670a_11_h_3_ii_players,
          order='counterclockwise', params={'wager': 'progressive', 'paytable': 'envy_progressive_5', 'name': 'Envy Bonus (Progressive Payout)'}, source='rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:657',
-         exprs={ 'qualifying': _r73, 'hand': _r74, },
+         exprs={ 'qualifying': _progressive_envy_bonus_670a_11_h_3_ii_qualifying, 'hand': _fortune_envy_bonus_670a_11_h_1_ii_hand, },
          ),
 )
 
 # House ways: how hands are set (pai gow); the first rule whose condition holds chooses
 HOUSE_WAYS = {
     'six_card_fortune': HouseWay('six_card_fortune', 'house way of § 670a.11(d)', '§ 670a.11(d)', (
-        HouseWayRule('§ 670a.11(d)(1)(i)', _r75, (
-            Criterion('max', _r76, 'hand(low_hand, setting.low)'),
+        HouseWayRule('§ 670a.11(d)(1)(i)', _six_card_fortune_670a_11_d_1_i_when, (
+            Criterion('max', _six_card_fortune_max_670a_11_d_1_i_value, 'hand(low_hand, setting.low)'),
         ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:369', 'two three-of-a-kinds; the lower is played as the three-of-a-kind, the higher as a pair and its third card as the low hand'),
-        HouseWayRule('§ 670a.11(d)(1)(ii)', _r77, (
-            Criterion('keep', _r78, 'groups(five_card, setting.high, 2) == 2'),
-            Criterion('max', _r79, 'hand(low_hand, setting.low)'),
+        HouseWayRule('§ 670a.11(d)(1)(ii)', _six_card_fortune_670a_11_d_1_ii_when, (
+            Criterion('keep', _six_card_fortune_keep_670a_11_d_1_ii_value, 'groups(five_card, setting.high, 2) == 2'),
+            Criterion('max', _six_card_fortune_max_670a_11_d_1_i_value, 'hand(low_hand, setting.low)'),
         ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:374', 'three pairs; the two lower pairs in the high hand, the highest card of the third pair as the low hand'),
-        HouseWayRule('§ 670a.11(d)(5)', _r80, (
-            Criterion('keep', _r81, "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"),
-            Criterion('max', _r82, 'hand(low_hand, setting.low)'),
+        HouseWayRule('§ 670a.11(d)(5)', _six_card_fortune_670a_11_d_5_when, (
+            Criterion('keep', _six_card_fortune_keep_670a_11_d_5_value, "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"),
+            Criterion('max', _six_card_fortune_max_670a_11_d_1_i_value, 'hand(low_hand, setting.low)'),
         ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:380', 'a flush and a straight flush; the straight flush is the high hand, the remaining card the low hand'),
-        HouseWayRule('§ 670a.11(d)(4)', _r83, (
-            Criterion('keep', _r84, "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"),
-            Criterion('max', _r85, 'hand(low_hand, setting.low)'),
+        HouseWayRule('§ 670a.11(d)(4)', _six_card_fortune_670a_11_d_4_when, (
+            Criterion('keep', _six_card_fortune_keep_670a_11_d_5_value, "category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"),
+            Criterion('max', _six_card_fortune_max_670a_11_d_1_i_value, 'hand(low_hand, setting.low)'),
         ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:388', 'a straight and a straight flush; the straight flush is the high hand'),
-        HouseWayRule('§ 670a.11(d)(3)', _r86, (
-            Criterion('keep', _r87, "category(hand(five_card, setting.high)) == 'flush'"),
-            Criterion('max', _r88, 'hand(low_hand, setting.low)'),
+        HouseWayRule('§ 670a.11(d)(3)', _six_card_fortune_670a_11_d_3_when, (
+            Criterion('keep', _six_card_fortune_keep_670a_11_d_3_value, "category(hand(five_card, setting.high)) == 'flush'"),
+            Criterion('max', _six_card_fortune_max_670a_11_d_1_i_value, 'hand(low_hand, setting.low)'),
         ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:396', 'a straight and a flush; the flush is the high hand'),
-        HouseWayRule('§ 670a.11(d)(2)', _r89, (
-            Criterion('keep', _r90, "category(hand(five_card, setting.high)) == 'straight' or category(hand(five_card, setting.high)) == 'flush' or category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"),
-            Criterion('max', _r91, 'hand(low_hand, setting.low)'),
-            Criterion('min', _r92, 'hand(five_card, setting.high)'),
+        HouseWayRule('§ 670a.11(d)(2)', _six_card_fortune_670a_11_d_2_when, (
+            Criterion('keep', _six_card_fortune_keep_670a_11_d_2_value, "category(hand(five_card, setting.high)) == 'straight' or category(hand(five_card, setting.high)) == 'flush' or category(hand(five_card, setting.high)) == 'straight_flush' or category(hand(five_card, setting.high)) == 'royal_flush'"),
+            Criterion('max', _six_card_fortune_max_670a_11_d_1_i_value, 'hand(low_hand, setting.low)'),
+            Criterion('min', _six_card_fortune_min_670a_11_d_2_value, 'hand(five_card, setting.high)'),
         ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:402', 'the lowest possible straight, flush or straight flush, the highest ranking card in the low hand'),
-        HouseWayRule('§ 670a.11(d)(1)', _r93, (
-            Criterion('max', _r94, 'category_rank(hand(five_card, setting.high))'),
-            Criterion('max', _r95, 'hand(low_hand, setting.low)'),
+        HouseWayRule('§ 670a.11(d)(1)', _six_card_fortune_670a_11_d_1_when, (
+            Criterion('max', _six_card_fortune_max_670a_11_d_1_value, 'category_rank(hand(five_card, setting.high))'),
+            Criterion('max', _six_card_fortune_max_670a_11_d_1_i_value, 'hand(low_hand, setting.low)'),
         ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:413', 'no set is broken to play a higher card in the low hand; the highest ranking card left is the low hand'),
         HouseWayRule('§ 670a.11(d)(6)', None, (
-            Criterion('max', _r96, 'hand(low_hand, setting.low)'),
+            Criterion('max', _six_card_fortune_max_670a_11_d_1_i_value, 'hand(low_hand, setting.low)'),
         ), 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:419', 'no pair, straight or flush; the highest card in the high hand, the second highest as the low hand'),
     )),
 }
 
 IRREGULARITIES = (
     Irregularity('no_roll', 'no_roll', '§ 670a.13(a); § 670a.13(b)', (
-        Rule('§ 670a.13(a)', _r97, _r98, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:674'),
-        Rule('§ 670a.13(b)', _r99, _r100, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:678'),
+        Rule('§ 670a.13(a)', _no_roll_670a_13_a_when, _no_roll_670a_13_a_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:674'),
+        Rule('§ 670a.13(b)', _no_roll_670a_13_b_when, _no_roll_670a_13_b_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:678'),
     ), title='The dice do not all land flat on the bottom of the shaker, or a die falls out'),
     Irregularity('wrong_dice_total', 'wrong_dice_total', '§ 670a.13(c)', (
-        Rule('§ 670a.13(c)', None, _r101, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:687'),
+        Rule('§ 670a.13(c)', None, _wrong_dice_total_670a_13_c_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:687'),
     ), title='The dealer totals the dice incorrectly and deals the first card to the wrong position'),
     Irregularity('exposed_card', 'exposed_card', '§ 670a.13(d)', (
-        Rule('§ 670a.13(d)', _r102, _r103, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:693'),
-        Rule('§ 670a.13(d)', _r104, _r105, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694'),
+        Rule('§ 670a.13(d)', _exposed_card_670a_13_d_when, _exposed_card_670a_13_d_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:693'),
+        Rule('§ 670a.13(d)', _exposed_card_670a_13_d_when_2, _exposed_card_670a_13_d_then_2, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:694'),
     ), title='The dealer exposes a card dealt to a player'),
     Irregularity('dealer_card_exposed', 'dealer_card_exposed', '§ 670a.13(e)', (
-        Rule('§ 670a.13(e)', None, _r106, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:700'),
+        Rule('§ 670a.13(e)', None, _dealer_card_exposed_670a_13_e_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:700'),
     ), title="A card of the dealer's hand is exposed"),
     Irregularity('face_up_card', 'face_up_card', '§ 670a.13(f)', (
-        Rule('§ 670a.13(f)', _r107, _r108, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:706'),
-        Rule('§ 670a.13(f)', _r109, _r110, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707'),
+        Rule('§ 670a.13(f)', _face_up_card_670a_13_f_when, _face_up_card_670a_13_f_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:706'),
+        Rule('§ 670a.13(f)', _face_up_card_670a_13_f_when_2, _face_up_card_670a_13_f_then_2, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:707'),
     ), title='Card found face up in the shoe or the deck while dealing'),
     Irregularity('drawn_in_error', 'drawn_in_error', '§ 670a.13(g)', (
-        Rule('§ 670a.13(g)', None, _r111, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:713'),
+        Rule('§ 670a.13(g)', None, _drawn_in_error_670a_13_g_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:713'),
     ), title='Card drawn in error without its face being exposed'),
     Irregularity('wrong_card_count', 'wrong_card_count', '§ 670a.13(h); § 670a.13(k)', (
-        Rule('§ 670a.13(h); § 670a.13(k)', None, _r112, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:719'),
+        Rule('§ 670a.13(h); § 670a.13(k)', None, _wrong_card_count_670a_13_h_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:719'),
     ), title='A player position or the dealer is dealt an incorrect number of cards'),
     Irregularity('dealer_setting_wrong', 'dealer_setting_wrong', '§ 670a.13(i)', (
-        Rule('§ 670a.13(i)', None, _r113, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:725'),
+        Rule('§ 670a.13(i)', None, _dealer_setting_wrong_670a_13_i_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:725'),
     ), title='The dealer does not set his hands in accordance with § 670a.11(d)'),
     Irregularity('stack_card_exposed', 'stack_card_exposed', '§ 670a.13(j)', (
-        Rule('§ 670a.13(j)', _r114, _r115, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:733'),
+        Rule('§ 670a.13(j)', _deal_automated_shoe_670a_10_c_when, _stack_card_exposed_670a_13_j_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:733'),
     ), title='A card is exposed while the seven stacks are dealt from the automated dealing shoe'),
     Irregularity('shuffler_malfunction', 'shuffler_malfunction', '§ 670a.13(l)', (
-        Rule('§ 670a.13(l)', _r116, _r117, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:739'),
-        Rule('§ 670a.13(n)', _r118, _r119, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740'),
+        Rule('§ 670a.13(l)', _shuffler_malfunction_670a_13_l_when, _shuffler_malfunction_670a_13_l_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:739'),
+        Rule('§ 670a.13(n)', _shuffler_malfunction_670a_13_l_when, _shuffler_malfunction_670a_13_n_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:740'),
     ), title='Automated card shuffling device jams, stops or fails to complete a shuffle'),
     Irregularity('dealing_shoe_malfunction', 'dealing_shoe_malfunction', '§ 670a.13(m)', (
-        Rule('§ 670a.13(m)', _r120, _r121, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:746'),
-        Rule('§ 670a.13(n)', _r122, _r123, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747'),
+        Rule('§ 670a.13(m)', _deal_automated_shoe_670a_10_c_when, _dealing_shoe_malfunction_670a_13_m_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:746'),
+        Rule('§ 670a.13(n)', _deal_automated_shoe_670a_10_c_when, _dealing_shoe_malfunction_670a_13_n_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:747'),
     ), title='Automated dealing shoe jams, stops dealing or fails to deal all cards during a round'),
     Irregularity('stub_count_wrong', 'stub_count_wrong', '§ 670a.8(f); § 670a.9(e); § 670a.10(e)', (
-        Rule('§ 670a.8(f); § 670a.9(e); § 670a.10(e)', _r124, _r125, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:753'),
-        Rule('§ 670a.8(f); § 670a.9(e); § 670a.10(e)', _r126, _r127, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754'),
+        Rule('§ 670a.8(f); § 670a.9(e); § 670a.10(e)', _stub_count_wrong_670a_8_f_when, _stub_count_wrong_670a_8_f_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:753'),
+        Rule('§ 670a.8(f); § 670a.9(e); § 670a.10(e)', _stub_count_wrong_670a_8_f_when_2, _stub_count_wrong_670a_8_f_then_2, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:754'),
     ), title='More or fewer than 11 cards remain after the deal'),
     Irregularity('player_left_table', 'player_left_table', '§ 670a.7(b)', (
-        Rule('§ 670a.7(b)', None, _r128, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:760'),
+        Rule('§ 670a.7(b)', None, _player_left_table_670a_7_b_then, 'rulespecs/670a-six-card-fortune-pai-gow-poker.yaml:760'),
     ), title='A player leaves the table during the round of play'),
 )
 
@@ -1528,45 +1389,45 @@ REQUIREMENTS = (
     ('§ 670a.2(b)', 'the layout is submitted to and approved by the Bureau of Gaming Operations under § 601a.10(a)', None, None),
     ('§ 670a.3(a)', 'the deck holds one joker; a deck manufactured with two jokers may be used only if one joker is used for gaming', None, None),
     ('§ 670a.4(a)', 'the dealer inspects the cards for defects; the floorperson verifies the inspection', None, None),
-    ('§ 670a.4(b)', 'the dealer and a floorperson ensure that one joker is used; the other is torn in half and placed in the box, envelope or container the deck came from', None, _r131),
+    ('§ 670a.4(b)', 'the dealer and a floorperson ensure that one joker is used; the other is torn in half and placed in the box, envelope or container the deck came from', None, _requirement_second_joker_torn_670a_4_b_when),
     ('§ 670a.4(b)', 'cards spread face up in horizontal fan shaped columns by deck, suit and sequence, with the one joker, for the first player to arrive', None, None),
     ('§ 670a.4(c)', 'cards turned face down, washed, stacked and shuffled under § 670a.5', None, None),
-    ('§ 670a.4(d)', 'each deck spread, mixed, stacked and shuffled under § 670a.4(a)-(c)', None, _r132),
+    ('§ 670a.4(d)', 'each deck spread, mixed, stacked and shuffled under § 670a.4(a)-(c)', None, _batches_670a_3_b_when),
     ('§ 670a.4(e)', 'decks preinspected and preshuffled under § 603a.16(u) or (v) skip § 670a.4(a)-(d)', None, None),
     ('§ 670a.5(a)', 'after the shuffle the deck is placed in a single stack; a shuffler may insert it directly into a dealing shoe', None, None),
-    ('§ 670a.5(b)(1)', 'cards shuffled by an automated card shuffling device are not cut: the starting position is determined and the cards dealt', None, _r133),
-    ('§ 670a.5(b)(2); § 670a.5(c)', 'cards shuffled manually are placed on a cover card and cut; if no player accepts the cut the dealer cuts', None, _r134),
-    ('§ 670a.5(e)', 'the second cover card goes at least ten cards from the top or bottom; the cards above it go to the bottom, then the first cover card', None, _r135),
-    ('§ 670a.5(e)', 'one cover card is inserted four cards from the bottom of the deck (otherwise it goes to the discard rack)', None, _r136),
+    ('§ 670a.5(b)(1)', 'cards shuffled by an automated card shuffling device are not cut: the starting position is determined and the cards dealt', None, _shuffler_malfunction_670a_13_l_when),
+    ('§ 670a.5(b)(2); § 670a.5(c)', 'cards shuffled manually are placed on a cover card and cut; if no player accepts the cut the dealer cuts', None, _requirement_cut_after_manual_shuffle_670a_5_b_2_when),
+    ('§ 670a.5(e)', 'the second cover card goes at least ten cards from the top or bottom; the cards above it go to the bottom, then the first cover card', None, _requirement_cut_after_manual_shuffle_670a_5_b_2_when),
+    ('§ 670a.5(e)', 'one cover card is inserted four cards from the bottom of the deck (otherwise it goes to the discard rack)', None, _requirement_bottom_cover_card_670a_5_e_when),
     ('§ 670a.5(f)', 'a floorperson or above may require a recut before any card is dealt, by the player who last cut or the next entitled', None, None),
     ('§ 670a.5(g)', 'with no gaming activity the cards are removed from the shoe and the discard rack and spread face down (face up on request) for the first player to arrive', None, None),
-    ('§ 670a.5(g)(1)', 'the cards are washed, stacked, shuffled and cut under § 670a.5', None, _r137),
-    ('§ 670a.5(g)(2)', 'the cards are stacked and placed in the shuffler; the deck already in it is removed and may be dealt without inspection if stored securely', None, _r138),
-    ('§ 670a.5(h)', 'an approved automatic reshuffling and counting device is used; § 670a.5(b)-(g) do not apply', None, _r139),
-    ('§ 670a.5(i)(1)(i)', 'the dealer shakes the shaker at least three times', 'shake_dice', _r140),
-    ('§ 670a.5(i)(1)(ii)', 'the uncovered shaker is placed on the layout; the dealer totals the dice and announces the total', 'shake_dice', _r141),
-    ('§ 670a.5(i)(1)(iv)', "after the deal the dealer covers the shaker, shakes it once and places it to the dealer's right", 'collect_unwagered_stacks', _r142),
-    ('§ 670a.5(j)', 'the starting position is marked with an additional cover card, flat button or similar object', 'deal_hands', _r143),
+    ('§ 670a.5(g)(1)', 'the cards are washed, stacked, shuffled and cut under § 670a.5', None, _requirement_cut_after_manual_shuffle_670a_5_b_2_when),
+    ('§ 670a.5(g)(2)', 'the cards are stacked and placed in the shuffler; the deck already in it is removed and may be dealt without inspection if stored securely', None, _shuffler_malfunction_670a_13_l_when),
+    ('§ 670a.5(h)', 'an approved automatic reshuffling and counting device is used; § 670a.5(b)-(g) do not apply', None, _requirement_reshuffling_device_670a_5_h_when),
+    ('§ 670a.5(i)(1)(i)', 'the dealer shakes the shaker at least three times', 'shake_dice', _shake_dice_670a_5_i_1_i_when),
+    ('§ 670a.5(i)(1)(ii)', 'the uncovered shaker is placed on the layout; the dealer totals the dice and announces the total', 'shake_dice', _shake_dice_670a_5_i_1_i_when),
+    ('§ 670a.5(i)(1)(iv)', "after the deal the dealer covers the shaker, shakes it once and places it to the dealer's right", 'collect_unwagered_stacks', _shake_dice_670a_5_i_1_i_when),
+    ('§ 670a.5(j)', 'the starting position is marked with an additional cover card, flat button or similar object', 'deal_hands', _requirement_start_marker_670a_5_j_when),
     ('§ 670a.7(a)', 'wagers are value chips, plaques or other approved instruments on the layout; no verbal wager with cash', None, None),
     ('§ 670a.7(b)', 'only seated players wager; a player who has wagered and received cards stays seated until the round is complete', None, None),
     ('§ 670a.7(c)', "every wager except the Double Down Wager is placed before ''no more bets''; none is made, increased or withdrawn afterwards", 'no_more_bets', None),
-    ('§ 670a.7(f)', 'the cards of each of two adjacent areas are played separately; the hand with the larger wager is set first, equal wagers counterclockwise; a hand set face down is not changed', 'players_set_hands', _r144),
-    ('§ 670a.8(a)', 'the shoe is in an approved location; the stacked deck is placed in it by the dealer or the shuffler', 'no_more_bets', _r145),
-    ('§ 670a.8(d)', 'each card is removed from the shoe with the hand closest to it and placed face down with the other', 'deal_hands', _r146),
-    ('§ 670a.8(e)', 'the stub is removed and spread face down to check that 11 cards are left, then placed unexposed in the discard rack', 'collect_unwagered_stacks', _r147),
-    ('§ 670a.9(a)(2)', 'the dealer holds the deck in one chosen hand for the whole round, over the table inventory container', 'deal_hands', _r148),
-    ('§ 670a.9(b)', 'the other hand removes the top card and places it face down on the layout', 'deal_hands', _r149),
-    ('§ 670a.9(d)', 'the 11 remaining cards are spread face down, counted and placed unexposed in the discard rack', 'collect_unwagered_stacks', _r150),
-    ('§ 670a.10(a)(1)', 'the cards are placed in the automated dealing shoe after § 670a.5', 'no_more_bets', _r151),
-    ('§ 670a.10(d)', 'the remaining cards are removed from the shoe, spread face down to check that 11 are left and placed unexposed in the discard rack', 'collect_unwagered_stacks', _r152),
+    ('§ 670a.7(f)', 'the cards of each of two adjacent areas are played separately; the hand with the larger wager is set first, equal wagers counterclockwise; a hand set face down is not changed', 'players_set_hands', _requirement_adjacent_positions_played_separately_670a_7_f_when),
+    ('§ 670a.8(a)', 'the shoe is in an approved location; the stacked deck is placed in it by the dealer or the shuffler', 'no_more_bets', _requirement_manual_shoe_location_670a_8_a_when),
+    ('§ 670a.8(d)', 'each card is removed from the shoe with the hand closest to it and placed face down with the other', 'deal_hands', _requirement_manual_shoe_location_670a_8_a_when),
+    ('§ 670a.8(e)', 'the stub is removed and spread face down to check that 11 cards are left, then placed unexposed in the discard rack', 'collect_unwagered_stacks', _requirement_manual_shoe_location_670a_8_a_when),
+    ('§ 670a.9(a)(2)', 'the dealer holds the deck in one chosen hand for the whole round, over the table inventory container', 'deal_hands', _requirement_dealing_hand_670a_9_a_2_when),
+    ('§ 670a.9(b)', 'the other hand removes the top card and places it face down on the layout', 'deal_hands', _requirement_dealing_hand_670a_9_a_2_when),
+    ('§ 670a.9(d)', 'the 11 remaining cards are spread face down, counted and placed unexposed in the discard rack', 'collect_unwagered_stacks', _requirement_dealing_hand_670a_9_a_2_when),
+    ('§ 670a.10(a)(1)', 'the cards are placed in the automated dealing shoe after § 670a.5', 'no_more_bets', _deal_automated_shoe_670a_10_c_when),
+    ('§ 670a.10(d)', 'the remaining cards are removed from the shoe, spread face down to check that 11 are left and placed unexposed in the discard rack', 'collect_unwagered_stacks', _deal_automated_shoe_670a_10_c_when),
     ('§ 670a.11(a)(1)', 'each player sets his own hands; only the dealer and that player touch the cards; a player asking for help is told how the certificate holder requires the hands to be set (the house way)', 'players_set_hands', None),
     ('§ 670a.11(a)(2)', 'the player keeps his six cards in full view of the dealer', 'players_set_hands', None),
     ('§ 670a.11(a)(3)', 'once set and placed face down the hands are not touched again by the player', 'players_set_hands', None),
     ('§ 670a.11(d)', "after all players have set their hands the dealer's six cards are turned over", 'dealer_sets_hands', None),
     ('§ 670a.11(e)', "both hands of each player are revealed from the dealer's right, counterclockwise; the dealer announces win, loss or tie", 'settle_pai_gow', None),
-    ('§ 670a.11(h)(3)(i)(B)(I)', 'the dealer verifies that the Progressive Payout hand is a winning hand', 'settle_progressive', _r153),
-    ('§ 670a.11(h)(3)(i)(B)(II)', 'the dealer verifies that the light of the progressive table game system is illuminated', 'settle_progressive', _r154),
-    ('§ 670a.11(h)(3)(i)(B)(III)', 'a floorperson or above validates the progressive payout under the approved internal controls', 'settle_progressive', _r155),
+    ('§ 670a.11(h)(3)(i)(B)(I)', 'the dealer verifies that the Progressive Payout hand is a winning hand', 'settle_progressive', _progressive_lockout_670a_8_b_2_when),
+    ('§ 670a.11(h)(3)(i)(B)(II)', 'the dealer verifies that the light of the progressive table game system is illuminated', 'settle_progressive', _progressive_lockout_670a_8_b_2_when),
+    ('§ 670a.11(h)(3)(i)(B)(III)', 'a floorperson or above validates the progressive payout under the approved internal controls', 'settle_progressive', _progressive_lockout_670a_8_b_2_when),
     ('§ 670a.11(i)', "all of a player's optional wagers are settled before the player's cards go to the discard rack", 'progressive_envy_bonus', None),
     ('§ 670a.11(j)', 'cards removed from the table go to the discard rack so that each hand can be reconstructed', 'progressive_envy_bonus', None),
     ('§ 670a.13(n)', 'a shuffler or automated dealing shoe that cannot be used is covered or signed out of order before another method of shuffling or dealing is used', None, None),
@@ -1574,10 +1435,10 @@ REQUIREMENTS = (
 
 # Conditions the casino's Rules Submission selections must meet
 CONSTRAINTS = (
-    ('§ 670a.3(a); § 670a.3(b)', 'Six-Card Fortune Pai Gow Poker is played with one deck, or with two decks only if an automated card shuffling device is used', _r156),
-    ('§ 670a.9(a)(1)', "if the cards are dealt from the dealer's hand an automated shuffling device shall be used to shuffle them", _r157),
-    ('§ 670a.5(a)', 'only an automated card shuffling device can insert the stack into a dealing shoe', _r158),
-    ('§ 670a.12(d)(2)', 'the initial and reset amount must be in the Rules Submission and be at least $5,000', _r159),
+    ('§ 670a.3(a); § 670a.3(b)', 'Six-Card Fortune Pai Gow Poker is played with one deck, or with two decks only if an automated card shuffling device is used', _constraint_670a_3_a_require),
+    ('§ 670a.9(a)(1)', "if the cards are dealt from the dealer's hand an automated shuffling device shall be used to shuffle them", _constraint_670a_9_a_1_require),
+    ('§ 670a.5(a)', 'only an automated card shuffling device can insert the stack into a dealing shoe', _constraint_670a_5_a_require),
+    ('§ 670a.12(d)(2)', 'the initial and reset amount must be in the Rules Submission and be at least $5,000', _constraint_670a_12_d_2_require),
 )
 
 GAME = GameDefinition(
@@ -1596,7 +1457,7 @@ GAME = GameDefinition(
     meters=METERS,
     constraints=CONSTRAINTS,
     requirements=REQUIREMENTS,
-    positions_max=_r130,
+    positions_max=_positions_670a_7_f_when,
     positions_adjacent=True,
     positions_cite='§ 670a.7(f)',
     house_ways=HOUSE_WAYS,

@@ -3,15 +3,10 @@
 
 Every condition and outcome below is a rule of the chapter, compiled from the rule language;
 the comment above each names its provision and the line of the rulespec it came from.
-The round engine (compiler.runtime.engine) executes PROCEDURE; it knows no chapter.
+The round engine (compiler.runtime.table) executes PROCEDURE; it knows no chapter.
 """
-from decimal import Decimal
-from fractions import Fraction
-
-from compiler.runtime.engine import (CardsDef, Choice, GameDefinition, Irregularity, MeterDef, Paytable, Payout,
-                                     Rule, Step, Table, WagerDef)
-from compiler.runtime.money import Odds
-from compiler.runtime.paigow import Criterion, HouseWay, HouseWayRule
+from compiler.runtime.definition import CardsDef, Choice, GameDefinition, Payout, Rule, Step, WagerDef
+from compiler.runtime.table import Table
 
 SPEC_PATH = 'rulespecs/688a-face-up-pai-gow-poker.yaml'
 CHAPTER = '688a'
@@ -159,316 +154,272 @@ METERS = {
 
 
 # §§ 688a.8-688a.10; § 688a.11(a) -- rulespecs/688a-face-up-pai-gow-poker.yaml:179
-# when: 'has(face_up)'
-def _r1(ctx):
+# players: 'has(face_up)'
+# also § 688a.11(b); § 688a.11(c) -- rulespecs/688a-face-up-pai-gow-poker.yaml:222
+# players: 'has(face_up)'
+# also § 688a.11(f)(2)(iii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:236
+# players: 'has(face_up)'
+# also § 688a.11(e); § 688a.11(f) -- rulespecs/688a-face-up-pai-gow-poker.yaml:244
+# players: 'has(face_up)'
+def _deal_players_688a_8_688a_10_players(ctx):
     return ctx.has('face_up')
 
 
 # § 688a.11(a) -- rulespecs/688a-face-up-pai-gow-poker.yaml:196
-# when: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
-def _r2(ctx):
+# legal: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
+# also § 688a.11(b); § 688a.11(c) -- rulespecs/688a-face-up-pai-gow-poker.yaml:222
+# legal: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
+def _dealer_sets_hands_688a_11_a_legal(ctx):
     return (ctx.rank('five_card', ctx.zone('setting', 'high')) >= ctx.rank('five_card', ctx.zone('setting', 'low')))
 
 
 # § 688a.11(d) -- rulespecs/688a-face-up-pai-gow-poker.yaml:207
-# when: 'has(face_up) and not placed(ace_high_bonus) and not placed(fortune_bonus) and not placed(progressive)'
-def _r3(ctx):
+# players: 'has(face_up) and not placed(ace_high_bonus) and not placed(fortune_bonus) and not placed(progressive)'
+def _surrender_688a_11_d_players(ctx):
     return (ctx.has('face_up') and (not ctx.placed('ace_high_bonus')) and (not ctx.placed('fortune_bonus')) and (not ctx.placed('progressive')))
 
 
 # § 688a.11(d) -- rulespecs/688a-face-up-pai-gow-poker.yaml:215
 # then: "lose face_up; end; note 'surrendered: the Face Up Pai Gow Poker Wager is collected at once and the seven cards are collected unexposed, counted face down (seven) and placed in the discard rack'"
-def _r4(ctx):
+def _surrender_surrender_688a_11_d_then(ctx):
     ctx.lose('face_up', '§ 688a.11(d)')
     ctx.end('§ 688a.11(d)')
     ctx.note('surrendered: the Face Up Pai Gow Poker Wager is collected at once and the seven cards are collected unexposed, counted face down (seven) and placed in the discard rack', '§ 688a.11(d)')
 
 
-# § 688a.11(b); § 688a.11(c) -- rulespecs/688a-face-up-pai-gow-poker.yaml:222
-# when: 'has(face_up)'
-def _r5(ctx):
-    return ctx.has('face_up')
-
-
-# § 688a.11(b); § 688a.11(c) -- rulespecs/688a-face-up-pai-gow-poker.yaml:222
-# when: 'rank(five_card, setting.high) >= rank(five_card, setting.low)'
-def _r6(ctx):
-    return (ctx.rank('five_card', ctx.zone('setting', 'high')) >= ctx.rank('five_card', ctx.zone('setting', 'low')))
-
-
-# § 688a.11(f)(2)(iii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:236
-# when: 'has(face_up)'
-def _r7(ctx):
-    return ctx.has('face_up')
-
-
 # § 688a.11(f)(2)(iii); § 688a.6 -- rulespecs/688a-face-up-pai-gow-poker.yaml:241
 # when: 'is_hand(five_card, dealer.cards, ace_high_pai_gow)'
-def _r8(ctx):
+# also § 688a.11(h)(1)(i)(B); § 688a.6(d) -- rulespecs/688a-face-up-pai-gow-poker.yaml:304
+# when: 'is_hand(five_card, dealer.cards, ace_high_pai_gow)'
+def _dealer_ace_high_pai_gow_688a_11_f_2_iii_when(ctx):
     return ctx.is_hand('five_card', ctx.zone('dealer', 'cards'), 'ace_high_pai_gow')
 
 
 # § 688a.11(f)(2)(iii); § 688a.6 -- rulespecs/688a-face-up-pai-gow-poker.yaml:241
 # then: 'set dealer_ace_high'
-def _r9(ctx):
+def _dealer_ace_high_pai_gow_688a_11_f_2_iii_then(ctx):
     ctx.set_flag('dealer_ace_high', '§ 688a.11(f)(2)(iii); § 688a.6')
-
-
-# § 688a.11(e); § 688a.11(f) -- rulespecs/688a-face-up-pai-gow-poker.yaml:244
-# when: 'has(face_up)'
-def _r10(ctx):
-    return ctx.has('face_up')
 
 
 # § 688a.11(f)(1)(iii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:250
 # when: 'flag(foul)'
-def _r11(ctx):
+def _settle_face_up_688a_11_f_1_iii_when(ctx):
     return ctx.flag('foul')
 
 
 # § 688a.11(f)(1)(iii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:250
 # then: 'lose face_up'
-def _r12(ctx):
+def _settle_face_up_688a_11_f_1_iii_then(ctx):
     ctx.lose('face_up', '§ 688a.11(f)(1)(iii)')
 
 
 # § 688a.11(f)(2)(iii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:253
 # when: 'not flag(foul) and flag(dealer_ace_high)'
-def _r13(ctx):
+def _settle_face_up_688a_11_f_2_iii_when(ctx):
     return ((not ctx.flag('foul')) and ctx.flag('dealer_ace_high'))
 
 
 # § 688a.11(f)(2)(iii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:253
 # then: 'push face_up'
-def _r14(ctx):
+def _settle_face_up_688a_11_f_2_iii_then(ctx):
     ctx.push('face_up', '§ 688a.11(f)(2)(iii)')
 
 
 # § 688a.11(f)(1)(i) -- rulespecs/688a-face-up-pai-gow-poker.yaml:256
 # when: 'not flag(foul) and not flag(dealer_ace_high) and hand(five_card, player.high) < hand(five_card, dealer.high) and hand(low_hand, player.low) < hand(low_hand, dealer.low)'
-def _r15(ctx):
+def _settle_face_up_688a_11_f_1_i_when(ctx):
     return ((not ctx.flag('foul')) and (not ctx.flag('dealer_ace_high')) and (ctx.hand('five_card', ctx.zone('player', 'high')) < ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) < ctx.hand('low_hand', ctx.zone('dealer', 'low'))))
 
 
 # § 688a.11(f)(1)(i) -- rulespecs/688a-face-up-pai-gow-poker.yaml:256
 # then: 'lose face_up'
-def _r16(ctx):
+def _settle_face_up_688a_11_f_1_i_then(ctx):
     ctx.lose('face_up', '§ 688a.11(f)(1)(i)')
 
 
 # § 688a.11(f)(1)(ii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:261
 # when: 'not flag(foul) and not flag(dealer_ace_high) and ((hand(five_card, player.high) == hand(five_card, dealer.high) and hand(low_hand, player.low) <= hand(low_hand, dealer.low)) or\n (hand(low_hand, player.low) == hand(low_hand, dealer.low) and hand(five_card, player.high) <= hand(five_card, dealer.high)))'
-def _r17(ctx):
+def _settle_face_up_688a_11_f_1_ii_when(ctx):
     return ((not ctx.flag('foul')) and (not ctx.flag('dealer_ace_high')) and (((ctx.hand('five_card', ctx.zone('player', 'high')) == ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) <= ctx.hand('low_hand', ctx.zone('dealer', 'low')))) or ((ctx.hand('low_hand', ctx.zone('player', 'low')) == ctx.hand('low_hand', ctx.zone('dealer', 'low'))) and (ctx.hand('five_card', ctx.zone('player', 'high')) <= ctx.hand('five_card', ctx.zone('dealer', 'high'))))))
 
 
 # § 688a.11(f)(1)(ii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:261
 # then: 'lose face_up'
-def _r18(ctx):
+def _settle_face_up_688a_11_f_1_ii_then(ctx):
     ctx.lose('face_up', '§ 688a.11(f)(1)(ii)')
 
 
 # § 688a.11(f)(2)(i) -- rulespecs/688a-face-up-pai-gow-poker.yaml:267
 # when: 'not flag(foul) and not flag(dealer_ace_high) and hand(five_card, player.high) > hand(five_card, dealer.high) and hand(low_hand, player.low) <= hand(low_hand, dealer.low)'
-def _r19(ctx):
+def _settle_face_up_688a_11_f_2_i_when(ctx):
     return ((not ctx.flag('foul')) and (not ctx.flag('dealer_ace_high')) and (ctx.hand('five_card', ctx.zone('player', 'high')) > ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) <= ctx.hand('low_hand', ctx.zone('dealer', 'low'))))
 
 
 # § 688a.11(f)(2)(i) -- rulespecs/688a-face-up-pai-gow-poker.yaml:267
 # then: 'push face_up'
-def _r20(ctx):
+def _settle_face_up_688a_11_f_2_i_then(ctx):
     ctx.push('face_up', '§ 688a.11(f)(2)(i)')
 
 
 # § 688a.11(f)(2)(ii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:272
 # when: 'not flag(foul) and not flag(dealer_ace_high) and hand(five_card, player.high) <= hand(five_card, dealer.high) and hand(low_hand, player.low) > hand(low_hand, dealer.low)'
-def _r21(ctx):
+def _settle_face_up_688a_11_f_2_ii_when(ctx):
     return ((not ctx.flag('foul')) and (not ctx.flag('dealer_ace_high')) and (ctx.hand('five_card', ctx.zone('player', 'high')) <= ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) > ctx.hand('low_hand', ctx.zone('dealer', 'low'))))
 
 
 # § 688a.11(f)(2)(ii) -- rulespecs/688a-face-up-pai-gow-poker.yaml:272
 # then: 'push face_up'
-def _r22(ctx):
+def _settle_face_up_688a_11_f_2_ii_then(ctx):
     ctx.push('face_up', '§ 688a.11(f)(2)(ii)')
 
 
 # § 688a.11(f)(3) -- rulespecs/688a-face-up-pai-gow-poker.yaml:277
 # when: 'not flag(foul) and not flag(dealer_ace_high) and hand(five_card, player.high) > hand(five_card, dealer.high) and hand(low_hand, player.low) > hand(low_hand, dealer.low)'
-def _r23(ctx):
+def _settle_face_up_688a_11_f_3_when(ctx):
     return ((not ctx.flag('foul')) and (not ctx.flag('dealer_ace_high')) and (ctx.hand('five_card', ctx.zone('player', 'high')) > ctx.hand('five_card', ctx.zone('dealer', 'high'))) and (ctx.hand('low_hand', ctx.zone('player', 'low')) > ctx.hand('low_hand', ctx.zone('dealer', 'low'))))
 
 
 # § 688a.11(f)(3) -- rulespecs/688a-face-up-pai-gow-poker.yaml:277
 # then: 'win face_up'
-def _r24(ctx):
+def _settle_face_up_688a_11_f_3_then(ctx):
     ctx.win('face_up', '§ 688a.11(f)(3)')
 
 
 # § 688a.11(g) -- rulespecs/688a-face-up-pai-gow-poker.yaml:282
 # when: 'not placed(ace_high_bonus) and not placed(fortune_bonus) and not placed(progressive)'
-def _r25(ctx):
+def _settle_face_up_688a_11_g_when(ctx):
     return ((not ctx.placed('ace_high_bonus')) and (not ctx.placed('fortune_bonus')) and (not ctx.placed('progressive')))
 
 
 # § 688a.11(g) -- rulespecs/688a-face-up-pai-gow-poker.yaml:282
 # then: "note 'the cards of the player are placed in the discard rack'"
-def _r26(ctx):
+def _settle_face_up_688a_11_g_then(ctx):
     ctx.note('the cards of the player are placed in the discard rack', '§ 688a.11(g)')
 
 
 # § 688a.11(h) -- rulespecs/688a-face-up-pai-gow-poker.yaml:287
-# when: 'placed(ace_high_bonus) or placed(fortune_bonus) or placed(progressive)'
-def _r27(ctx):
+# players: 'placed(ace_high_bonus) or placed(fortune_bonus) or placed(progressive)'
+# also § 688a.11(i); § 688a.11(j) -- rulespecs/688a-face-up-pai-gow-poker.yaml:334
+# players: 'placed(ace_high_bonus) or placed(fortune_bonus) or placed(progressive)'
+def _rearrange_hands_688a_11_h_players(ctx):
     return (ctx.placed('ace_high_bonus') or ctx.placed('fortune_bonus') or ctx.placed('progressive'))
 
 
 # § 688a.11(h) -- rulespecs/688a-face-up-pai-gow-poker.yaml:293
 # then: "note 'the seven cards are rearranged by the dealer to form the highest ranking hand'"
-def _r28(ctx):
+def _rearrange_hands_688a_11_h_then(ctx):
     ctx.note('the seven cards are rearranged by the dealer to form the highest ranking hand', '§ 688a.11(h)')
 
 
 # § 688a.11(h)(1) -- rulespecs/688a-face-up-pai-gow-poker.yaml:295
-# when: 'has(ace_high_bonus)'
-def _r29(ctx):
+# players: 'has(ace_high_bonus)'
+def _settle_ace_high_bonus_688a_11_h_1_players(ctx):
     return ctx.has('ace_high_bonus')
 
 
 # § 688a.11(h)(1)(i)(A); § 688a.6(d) -- rulespecs/688a-face-up-pai-gow-poker.yaml:301
 # when: 'not is_hand(five_card, dealer.cards, ace_high_pai_gow)'
-def _r30(ctx):
+def _settle_ace_high_bonus_688a_11_h_1_i_a_when(ctx):
     return (not ctx.is_hand('five_card', ctx.zone('dealer', 'cards'), 'ace_high_pai_gow'))
 
 
 # § 688a.11(h)(1)(i)(A); § 688a.6(d) -- rulespecs/688a-face-up-pai-gow-poker.yaml:301
 # then: 'lose ace_high_bonus'
-def _r31(ctx):
+def _settle_ace_high_bonus_688a_11_h_1_i_a_then(ctx):
     ctx.lose('ace_high_bonus', '§ 688a.11(h)(1)(i)(A); § 688a.6(d)')
 
 
 # § 688a.11(h)(1)(i)(B); § 688a.6(d) -- rulespecs/688a-face-up-pai-gow-poker.yaml:304
-# when: 'is_hand(five_card, dealer.cards, ace_high_pai_gow)'
-def _r32(ctx):
-    return ctx.is_hand('five_card', ctx.zone('dealer', 'cards'), 'ace_high_pai_gow')
-
-
-# § 688a.11(h)(1)(i)(B); § 688a.6(d) -- rulespecs/688a-face-up-pai-gow-poker.yaml:304
 # then: 'win ace_high_bonus'
-def _r33(ctx):
+def _settle_ace_high_bonus_688a_11_h_1_i_b_then(ctx):
     ctx.win('ace_high_bonus', '§ 688a.11(h)(1)(i)(B); § 688a.6(d)')
 
 
 # § 688a.11(h)(2)(i) -- rulespecs/688a-face-up-pai-gow-poker.yaml:307
-# when: 'has(fortune_bonus)'
-def _r34(ctx):
+# players: 'has(fortune_bonus)'
+def _settle_fortune_bonus_688a_11_h_2_i_players(ctx):
     return ctx.has('fortune_bonus')
 
 
 # § 688a.11(h)(2)(i)(A); § 688a.6(e) -- rulespecs/688a-face-up-pai-gow-poker.yaml:313
 # when: 'not at_least(five_card, best(five_card, player.cards), straight)'
-def _r35(ctx):
+def _settle_fortune_bonus_688a_11_h_2_i_a_when(ctx):
     return (not ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'straight'))
 
 
 # § 688a.11(h)(2)(i)(A); § 688a.6(e) -- rulespecs/688a-face-up-pai-gow-poker.yaml:313
 # then: 'lose fortune_bonus'
-def _r36(ctx):
+def _settle_fortune_bonus_688a_11_h_2_i_a_then(ctx):
     ctx.lose('fortune_bonus', '§ 688a.11(h)(2)(i)(A); § 688a.6(e)')
 
 
 # § 688a.11(h)(2)(i)(B); § 688a.6(e) -- rulespecs/688a-face-up-pai-gow-poker.yaml:316
 # when: 'at_least(five_card, best(five_card, player.cards), straight)'
-def _r37(ctx):
+def _settle_fortune_bonus_688a_11_h_2_i_b_when(ctx):
     return ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'straight')
 
 
 # § 688a.11(h)(2)(i)(B); § 688a.6(e) -- rulespecs/688a-face-up-pai-gow-poker.yaml:316
 # then: 'win fortune_bonus'
-def _r38(ctx):
+def _settle_fortune_bonus_688a_11_h_2_i_b_then(ctx):
     ctx.win('fortune_bonus', '§ 688a.11(h)(2)(i)(B); § 688a.6(e)')
 
 
 # § 688a.11(h)(3)(i) -- rulespecs/688a-face-up-pai-gow-poker.yaml:319
-# when: 'has(progressive)'
-def _r39(ctx):
+# players: 'has(progressive)'
+def _settle_progressive_688a_11_h_3_i_players(ctx):
     return ctx.has('progressive')
 
 
 # § 688a.11(h)(3)(i)(A); § 688a.6(f) -- rulespecs/688a-face-up-pai-gow-poker.yaml:325
 # when: 'not at_least(five_card, best(five_card, player.cards), full_house)'
-def _r40(ctx):
+def _settle_progressive_688a_11_h_3_i_a_when(ctx):
     return (not ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'full_house'))
 
 
 # § 688a.11(h)(3)(i)(A); § 688a.6(f) -- rulespecs/688a-face-up-pai-gow-poker.yaml:325
 # then: 'lose progressive'
-def _r41(ctx):
+def _settle_progressive_688a_11_h_3_i_a_then(ctx):
     ctx.lose('progressive', '§ 688a.11(h)(3)(i)(A); § 688a.6(f)')
 
 
 # § 688a.11(h)(3)(i)(B)(1); § 688a.11(h)(3)(i)(B)(2); § 688a.11(h)(3)(i)(B)(3) -- rulespecs/688a-face-up-pai-gow-poker.yaml:328
 # when: 'at_least(five_card, best(five_card, player.cards), full_house)'
-def _r42(ctx):
+# also § 688a.11(h)(3)(i)(B)(4) -- rulespecs/688a-face-up-pai-gow-poker.yaml:331
+# when: 'at_least(five_card, best(five_card, player.cards), full_house)'
+def _settle_progressive_688a_11_h_3_i_b_1_when(ctx):
     return ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'full_house')
 
 
 # § 688a.11(h)(3)(i)(B)(1); § 688a.11(h)(3)(i)(B)(2); § 688a.11(h)(3)(i)(B)(3) -- rulespecs/688a-face-up-pai-gow-poker.yaml:328
 # then: "note 'winning hand verified, light of the progressive table game system checked, payout validated by a floorperson or above'"
-def _r43(ctx):
+def _settle_progressive_688a_11_h_3_i_b_1_then(ctx):
     ctx.note('winning hand verified, light of the progressive table game system checked, payout validated by a floorperson or above', '§ 688a.11(h)(3)(i)(B)(1); § 688a.11(h)(3)(i)(B)(2); § 688a.11(h)(3)(i)(B)(3)')
 
 
 # § 688a.11(h)(3)(i)(B)(4) -- rulespecs/688a-face-up-pai-gow-poker.yaml:331
-# when: 'at_least(five_card, best(five_card, player.cards), full_house)'
-def _r44(ctx):
-    return ctx.at_least('five_card', ctx.best('five_card', ctx.zone('player', 'cards')), 'full_house')
-
-
-# § 688a.11(h)(3)(i)(B)(4) -- rulespecs/688a-face-up-pai-gow-poker.yaml:331
 # then: 'win progressive'
-def _r45(ctx):
+def _settle_progressive_688a_11_h_3_i_b_4_then(ctx):
     ctx.win('progressive', '§ 688a.11(h)(3)(i)(B)(4)')
-
-
-# § 688a.11(i); § 688a.11(j) -- rulespecs/688a-face-up-pai-gow-poker.yaml:334
-# when: 'placed(ace_high_bonus) or placed(fortune_bonus) or placed(progressive)'
-def _r46(ctx):
-    return (ctx.placed('ace_high_bonus') or ctx.placed('fortune_bonus') or ctx.placed('progressive'))
 
 
 # § 688a.11(i); § 688a.11(j) -- rulespecs/688a-face-up-pai-gow-poker.yaml:340
 # then: "note 'every optional wager of the player settled: the cards are placed in the discard rack so that the hand can be reconstructed'"
-def _r47(ctx):
+def _discard_after_optional_wagers_688a_11_i_then(ctx):
     ctx.note('every optional wager of the player settled: the cards are placed in the discard rack so that the hand can be reconstructed', '§ 688a.11(i); § 688a.11(j)')
 
 
 # § 688a.11(h)(3)(i)(B)(1) -- rulespecs/688a-face-up-pai-gow-poker.yaml:356
 # when: 'option(progressive_offered)'
-def _r48(ctx):
-    return ctx.option('progressive_offered')
-
-
-# § 688a.11(h)(3)(i)(B)(2) -- rulespecs/688a-face-up-pai-gow-poker.yaml:357
+# also § 688a.11(h)(3)(i)(B)(2) -- rulespecs/688a-face-up-pai-gow-poker.yaml:357
 # when: 'option(progressive_offered)'
-def _r49(ctx):
-    return ctx.option('progressive_offered')
-
-
-# § 688a.11(h)(3)(i)(B)(3) -- rulespecs/688a-face-up-pai-gow-poker.yaml:358
+# also § 688a.11(h)(3)(i)(B)(3) -- rulespecs/688a-face-up-pai-gow-poker.yaml:358
 # when: 'option(progressive_offered)'
-def _r50(ctx):
-    return ctx.option('progressive_offered')
-
-
-# § 688a.11(h)(3)(i)(B)(4) -- rulespecs/688a-face-up-pai-gow-poker.yaml:359
+# also § 688a.11(h)(3)(i)(B)(4) -- rulespecs/688a-face-up-pai-gow-poker.yaml:359
 # when: 'option(progressive_offered)'
-def _r51(ctx):
-    return ctx.option('progressive_offered')
-
-
-# § 688a.11(h)(3)(i)(C) -- rulespecs/688a-face-up-pai-gow-poker.yaml:360
+# also § 688a.11(h)(3)(i)(C) -- rulespecs/688a-face-up-pai-gow-poker.yaml:360
 # when: 'option(progressive_offered)'
-def _r52(ctx):
+def _requirement_verify_progressive_hand_688a_11_h_3_i_b_1_when(ctx):
     return ctx.option('progressive_offered')
 
 
@@ -494,78 +445,84 @@ CARDS = CardsDef(
 )
 
 PROCEDURE = (
-    Step('deal_players', 'deal', '§§ 688a.8-688a.10; § 688a.11(a)', when=None, players=_r1,
+    Step('deal_players', 'deal', '§§ 688a.8-688a.10; § 688a.11(a)', when=None, players=_deal_players_688a_8_688a_10_players,
          order='clockwise', params={'count': 7, 'to': 'players', 'zone': 'hand', 'face': 'down'}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:179',
          ),
     Step('deal_dealer', 'deal', '§§ 688a.8-688a.10; § 688a.11(a)', when=None, players=None,
          order='clockwise', params={'count': 7, 'to': 'dealer', 'zone': 'hand', 'face': 'down'}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:187',
          ),
     Step('dealer_sets_hands', 'set_hands', '§ 688a.11(a)', when=None, players=None,
-         order='clockwise', params={'to': 'dealer', 'zone': 'hand', 'high': 5, 'low': 2, 'house_way_option': 'house_way'}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:196',
-         exprs={ 'legal': _r2, },
+         order='clockwise', params={'to': 'dealer', 'zone': 'hand', 'face': 'up', 'high': 5, 'low': 2, 'house_way_option': 'house_way'}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:196',
+         exprs={ 'legal': _dealer_sets_hands_688a_11_a_legal, },
          ),
-    Step('surrender', 'decide', '§ 688a.11(d)', when=None, players=_r3,
+    Step('surrender', 'decide', '§ 688a.11(d)', when=None, players=_surrender_688a_11_d_players,
          order='counterclockwise', params={}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:207',
          choices=(
              Choice('play', '§ 688a.11(b); § 688a.11(e)', None, None, 'rulespecs/688a-face-up-pai-gow-poker.yaml:213'),
-             Choice('surrender', '§ 688a.11(d)', _r4, None, 'rulespecs/688a-face-up-pai-gow-poker.yaml:215'),
+             Choice('surrender', '§ 688a.11(d)', _surrender_surrender_688a_11_d_then, None, 'rulespecs/688a-face-up-pai-gow-poker.yaml:215'),
          ),
          ),
-    Step('players_set_hands', 'set_hands', '§ 688a.11(b); § 688a.11(c)', when=None, players=_r5,
-         order='counterclockwise', params={'to': 'players', 'zone': 'hand', 'high': 5, 'low': 2, 'house_way_option': 'house_way', 'flag': 'foul'}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:222',
-         exprs={ 'legal': _r6, },
+    Step('players_set_hands', 'set_hands', '§ 688a.11(b); § 688a.11(c)', when=None, players=_deal_players_688a_8_688a_10_players,
+         order='counterclockwise', params={'to': 'players',
+ 'zone': 'hand',
+ 'high': 5,
+ 'low': 2,
+ 'flag': 'foul',
+ 'foul': 'the high hand does not rank equal to or higher than the low hand',
+ 'house_way_option': 'house_way'}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:222',
+         exprs={ 'legal': _dealer_sets_hands_688a_11_a_legal, },
          ),
-    Step('dealer_ace_high_pai_gow', 'settle', '§ 688a.11(f)(2)(iii)', when=None, players=_r7,
+    Step('dealer_ace_high_pai_gow', 'settle', '§ 688a.11(f)(2)(iii)', when=None, players=_deal_players_688a_8_688a_10_players,
          order='clockwise', params={}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:236',
          rules=(
-             Rule('§ 688a.11(f)(2)(iii); § 688a.6', _r8, _r9, 'rulespecs/688a-face-up-pai-gow-poker.yaml:241'),
+             Rule('§ 688a.11(f)(2)(iii); § 688a.6', _dealer_ace_high_pai_gow_688a_11_f_2_iii_when, _dealer_ace_high_pai_gow_688a_11_f_2_iii_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:241'),
          ),
          ),
-    Step('settle_face_up', 'settle', '§ 688a.11(e); § 688a.11(f)', when=None, players=_r10,
+    Step('settle_face_up', 'settle', '§ 688a.11(e); § 688a.11(f)', when=None, players=_deal_players_688a_8_688a_10_players,
          order='counterclockwise', params={}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:244',
          rules=(
-             Rule('§ 688a.11(f)(1)(iii)', _r11, _r12, 'rulespecs/688a-face-up-pai-gow-poker.yaml:250'),
-             Rule('§ 688a.11(f)(2)(iii)', _r13, _r14, 'rulespecs/688a-face-up-pai-gow-poker.yaml:253'),
-             Rule('§ 688a.11(f)(1)(i)', _r15, _r16, 'rulespecs/688a-face-up-pai-gow-poker.yaml:256'),
-             Rule('§ 688a.11(f)(1)(ii)', _r17, _r18, 'rulespecs/688a-face-up-pai-gow-poker.yaml:261'),
-             Rule('§ 688a.11(f)(2)(i)', _r19, _r20, 'rulespecs/688a-face-up-pai-gow-poker.yaml:267'),
-             Rule('§ 688a.11(f)(2)(ii)', _r21, _r22, 'rulespecs/688a-face-up-pai-gow-poker.yaml:272'),
-             Rule('§ 688a.11(f)(3)', _r23, _r24, 'rulespecs/688a-face-up-pai-gow-poker.yaml:277'),
-             Rule('§ 688a.11(g)', _r25, _r26, 'rulespecs/688a-face-up-pai-gow-poker.yaml:282'),
+             Rule('§ 688a.11(f)(1)(iii)', _settle_face_up_688a_11_f_1_iii_when, _settle_face_up_688a_11_f_1_iii_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:250'),
+             Rule('§ 688a.11(f)(2)(iii)', _settle_face_up_688a_11_f_2_iii_when, _settle_face_up_688a_11_f_2_iii_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:253'),
+             Rule('§ 688a.11(f)(1)(i)', _settle_face_up_688a_11_f_1_i_when, _settle_face_up_688a_11_f_1_i_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:256'),
+             Rule('§ 688a.11(f)(1)(ii)', _settle_face_up_688a_11_f_1_ii_when, _settle_face_up_688a_11_f_1_ii_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:261'),
+             Rule('§ 688a.11(f)(2)(i)', _settle_face_up_688a_11_f_2_i_when, _settle_face_up_688a_11_f_2_i_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:267'),
+             Rule('§ 688a.11(f)(2)(ii)', _settle_face_up_688a_11_f_2_ii_when, _settle_face_up_688a_11_f_2_ii_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:272'),
+             Rule('§ 688a.11(f)(3)', _settle_face_up_688a_11_f_3_when, _settle_face_up_688a_11_f_3_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:277'),
+             Rule('§ 688a.11(g)', _settle_face_up_688a_11_g_when, _settle_face_up_688a_11_g_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:282'),
          ),
          ),
-    Step('rearrange_hands', 'settle', '§ 688a.11(h)', when=None, players=_r27,
+    Step('rearrange_hands', 'settle', '§ 688a.11(h)', when=None, players=_rearrange_hands_688a_11_h_players,
          order='counterclockwise', params={}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:287',
          rules=(
-             Rule('§ 688a.11(h)', None, _r28, 'rulespecs/688a-face-up-pai-gow-poker.yaml:293'),
+             Rule('§ 688a.11(h)', None, _rearrange_hands_688a_11_h_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:293'),
          ),
          ),
-    Step('settle_ace_high_bonus', 'settle', '§ 688a.11(h)(1)', when=None, players=_r29,
+    Step('settle_ace_high_bonus', 'settle', '§ 688a.11(h)(1)', when=None, players=_settle_ace_high_bonus_688a_11_h_1_players,
          order='counterclockwise', params={}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:295',
          rules=(
-             Rule('§ 688a.11(h)(1)(i)(A); § 688a.6(d)', _r30, _r31, 'rulespecs/688a-face-up-pai-gow-poker.yaml:301'),
-             Rule('§ 688a.11(h)(1)(i)(B); § 688a.6(d)', _r32, _r33, 'rulespecs/688a-face-up-pai-gow-poker.yaml:304'),
+             Rule('§ 688a.11(h)(1)(i)(A); § 688a.6(d)', _settle_ace_high_bonus_688a_11_h_1_i_a_when, _settle_ace_high_bonus_688a_11_h_1_i_a_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:301'),
+             Rule('§ 688a.11(h)(1)(i)(B); § 688a.6(d)', _dealer_ace_high_pai_gow_688a_11_f_2_iii_when, _settle_ace_high_bonus_688a_11_h_1_i_b_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:304'),
          ),
          ),
-    Step('settle_fortune_bonus', 'settle', '§ 688a.11(h)(2)(i)', when=None, players=_r34,
+    Step('settle_fortune_bonus', 'settle', '§ 688a.11(h)(2)(i)', when=None, players=_settle_fortune_bonus_688a_11_h_2_i_players,
          order='counterclockwise', params={}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:307',
          rules=(
-             Rule('§ 688a.11(h)(2)(i)(A); § 688a.6(e)', _r35, _r36, 'rulespecs/688a-face-up-pai-gow-poker.yaml:313'),
-             Rule('§ 688a.11(h)(2)(i)(B); § 688a.6(e)', _r37, _r38, 'rulespecs/688a-face-up-pai-gow-poker.yaml:316'),
+             Rule('§ 688a.11(h)(2)(i)(A); § 688a.6(e)', _settle_fortune_bonus_688a_11_h_2_i_a_when, _settle_fortune_bonus_688a_11_h_2_i_a_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:313'),
+             Rule('§ 688a.11(h)(2)(i)(B); § 688a.6(e)', _settle_fortune_bonus_688a_11_h_2_i_b_when, _settle_fortune_bonus_688a_11_h_2_i_b_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:316'),
          ),
          ),
-    Step('settle_progressive', 'settle', '§ 688a.11(h)(3)(i)', when=None, players=_r39,
+    Step('settle_progressive', 'settle', '§ 688a.11(h)(3)(i)', when=None, players=_settle_progressive_688a_11_h_3_i_players,
          order='counterclockwise', params={}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:319',
          rules=(
-             Rule('§ 688a.11(h)(3)(i)(A); § 688a.6(f)', _r40, _r41, 'rulespecs/688a-face-up-pai-gow-poker.yaml:325'),
-             Rule('§ 688a.11(h)(3)(i)(B)(1); § 688a.11(h)(3)(i)(B)(2); § 688a.11(h)(3)(i)(B)(3)', _r42, _r43, 'rulespecs/688a-face-up-pai-gow-poker.yaml:328'),
-             Rule('§ 688a.11(h)(3)(i)(B)(4)', _r44, _r45, 'rulespecs/688a-face-up-pai-gow-poker.yaml:331'),
+             Rule('§ 688a.11(h)(3)(i)(A); § 688a.6(f)', _settle_progressive_688a_11_h_3_i_a_when, _settle_progressive_688a_11_h_3_i_a_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:325'),
+             Rule('§ 688a.11(h)(3)(i)(B)(1); § 688a.11(h)(3)(i)(B)(2); § 688a.11(h)(3)(i)(B)(3)', _settle_progressive_688a_11_h_3_i_b_1_when, _settle_progressive_688a_11_h_3_i_b_1_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:328'),
+             Rule('§ 688a.11(h)(3)(i)(B)(4)', _settle_progressive_688a_11_h_3_i_b_1_when, _settle_progressive_688a_11_h_3_i_b_4_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:331'),
          ),
          ),
-    Step('discard_after_optional_wagers', 'settle', '§ 688a.11(i); § 688a.11(j)', when=None, players=_r46,
+    Step('discard_after_optional_wagers', 'settle', '§ 688a.11(i); § 688a.11(j)', when=None, players=_rearrange_hands_688a_11_h_players,
          order='counterclockwise', params={}, source='rulespecs/688a-face-up-pai-gow-poker.yaml:334',
          rules=(
-             Rule('§ 688a.11(i); § 688a.11(j)', None, _r47, 'rulespecs/688a-face-up-pai-gow-poker.yaml:340'),
+             Rule('§ 688a.11(i); § 688a.11(j)', None, _discard_after_optional_wagers_688a_11_i_then, 'rulespecs/688a-face-up-pai-gow-poker.yaml:340'),
          ),
          ),
 )
@@ -591,11 +548,11 @@ REQUIREMENTS = (
     ('§ 688a.11(h)(2)(i)(B); § 688a.11(h)(2)(i)(C)', 'a player with an Envy Bonus Qualifying Hand, when another player placed a Qualifying Wager, has the hand verbally acknowledged and the cards left face up (the qualifying hands: §§ 688a.1, 688a.12(c), not in the sources)', 'settle_fortune_bonus', None),
     ('§ 688a.11(h)(2)(ii)', "after all Fortune Bonus Wagers are settled, an Envy Bonus (§ 688a.12(c)) is paid to each player with an Envy lammer for each other player's Envy Bonus Qualifying Hand; never for one's own hand or the dealer's", 'settle_fortune_bonus', None),
     ('§ 688a.11(h)(2)(iii)', 'after all Envy Bonuses are paid the dealer collects the remaining cards and places them in the discard rack', 'settle_fortune_bonus', None),
-    ('§ 688a.11(h)(3)(i)(B)(1)', 'the dealer verifies that the Progressive Payout hand is a winning hand', 'settle_progressive', _r48),
-    ('§ 688a.11(h)(3)(i)(B)(2)', 'the dealer verifies that the appropriate light on the progressive table game system is illuminated', 'settle_progressive', _r49),
-    ('§ 688a.11(h)(3)(i)(B)(3)', 'a floorperson or above validates the progressive payout under the approved internal control procedures', 'settle_progressive', _r50),
-    ('§ 688a.11(h)(3)(i)(B)(4)', 'a progressive payout that is a percentage of the meter is not paid from the table inventory container; the cards stay on the table until the documentation is completed (which hands pay a percentage: § 688a.12(d), not in the sources)', 'settle_progressive', _r51),
-    ('§ 688a.11(h)(3)(i)(C)', 'a player who did not place a Progressive Payout Wager but has an Envy Bonus Qualifying Hand, another player having placed a Qualifying Wager, has the hand verbally acknowledged and the cards left face up', 'settle_progressive', _r52),
+    ('§ 688a.11(h)(3)(i)(B)(1)', 'the dealer verifies that the Progressive Payout hand is a winning hand', 'settle_progressive', _requirement_verify_progressive_hand_688a_11_h_3_i_b_1_when),
+    ('§ 688a.11(h)(3)(i)(B)(2)', 'the dealer verifies that the appropriate light on the progressive table game system is illuminated', 'settle_progressive', _requirement_verify_progressive_hand_688a_11_h_3_i_b_1_when),
+    ('§ 688a.11(h)(3)(i)(B)(3)', 'a floorperson or above validates the progressive payout under the approved internal control procedures', 'settle_progressive', _requirement_verify_progressive_hand_688a_11_h_3_i_b_1_when),
+    ('§ 688a.11(h)(3)(i)(B)(4)', 'a progressive payout that is a percentage of the meter is not paid from the table inventory container; the cards stay on the table until the documentation is completed (which hands pay a percentage: § 688a.12(d), not in the sources)', 'settle_progressive', _requirement_verify_progressive_hand_688a_11_h_3_i_b_1_when),
+    ('§ 688a.11(h)(3)(i)(C)', 'a player who did not place a Progressive Payout Wager but has an Envy Bonus Qualifying Hand, another player having placed a Qualifying Wager, has the hand verbally acknowledged and the cards left face up', 'settle_progressive', _requirement_verify_progressive_hand_688a_11_h_3_i_b_1_when),
     ('§ 688a.11(i)', "with more than one optional wager offered, all of a player's optional wagers are settled before the player's cards go to the discard rack", 'discard_after_optional_wagers', None),
     ('§ 688a.11(j)', 'cards removed from the table go to the discard rack so that each hand can be reconstructed in a question or dispute', 'discard_after_optional_wagers', None),
 )

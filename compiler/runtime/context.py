@@ -1,0 +1,263 @@
+"""The context compiled rule functions see: what a condition reads and what an outcome does."""
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+from compiler.runtime.cards import card_str
+from compiler.runtime.errors import EngineError
+from compiler.runtime.money import Odds, fmt_money, money, to_cents
+from compiler.runtime.state import Seat, Wager
+
+
+class Context:
+    """What a compiled condition or outcome reads and does. One per round."""
+
+    def __init__(self, table: "Table", rnd: "Round"):
+        self.table = table
+        self.game = table.game
+        self.r = rnd
+        self.seat: Seat | None = None
+        self.event: Mapping[str, Any] = {}
+        self.cite = ""
+        self.setting: tuple | None = None  # (high, low) of a candidate setting (pai gow)
+        self.setting_pool: list | None = None
+
+    # -- reading ------------------------------------------------------------------------------
+    def zone(self, owner: str, zone: str | None) -> list:
+        if owner == "player":
+            if self.seat is None:
+                raise EngineError("'player' used outside a player step")
+            holder = self.seat.zones
+        elif owner == "dealer":
+            holder = self.r.dealer
+        elif owner == "community":
+            holder = self.r.community
+        elif owner == "setting":
+            if self.setting is None:
+                raise EngineError("'setting' used outside the setting of hands (a house way or a legality rule)")
+            high, low = self.setting
+            return list(high) if zone == "high" else list(low) if zone == "low" else list(high) + list(low)
+        else:
+            raise EngineError(f"unknown card owner {owner!r}")
+        if zone is None or zone == "cards":
+            out: list = []
+            for z in holder.values():
+                out.extend(z)
+            return out
+        return list(holder.get(zone, ()))
+
+    def ranking(self, rid: str):
+        return self.table.ranking(rid)
+
+    def hand(self, rid: str, cards) -> Any:
+        cards = [c for c in cards if c is not None]
+        return self.table.ranking(rid).evaluate(cards)
+
+    def best(self, rid: str, cards) -> Any:
+        cards = [c for c in cards if c is not None]
+        return self.table.ranking(rid).best(cards)[0]
+
+    def category(self, value) -> str:
+        return value.category
+
+    def at_least(self, rid: str, value, category: str, rank: str | None = None) -> bool:
+        return self.table.ranking(rid).category_at_least(value, category, rank)
+
+    def is_hand(self, rid: str, cards, hand_id: str) -> bool:
+        return self.table.ranking(rid).matches_hand([c for c in cards if c is not None], hand_id)
+
+    def rank(self, rid: str, cards) -> tuple:
+        return self.table.ranking(rid).rank_key([c for c in cards if c is not None])
+
+    def groups(self, rid: str, cards, size) -> int:
+        return self.table.ranking(rid).group_count(cards, int(size))
+
+    def category_rank(self, value) -> int:
+        return -value.category_index
+
+    def can(self, fn) -> bool:
+        if self.setting_pool is None:
+            raise EngineError("can() is used only in a house way (over the settings of the hand being set)")
+        saved = self.setting
+        try:
+            for cand in self.setting_pool:
+                self.setting = cand
+                if fn(self):
+                    return True
+            return False
+        finally:
+            self.setting = saved
+
+    def has(self, wager: str) -> bool:
+        w = self.seat.wagers.get(wager) if self.seat else None
+        return w is not None and w.outcome is None
+
+    def placed(self, wager: str) -> bool:
+        return self.seat is not None and any(w.id == wager for w in self.seat.history)
+
+    def wager(self, wager: str) -> Decimal:
+        w = self.seat.wagers.get(wager) if self.seat else None
+        return w.amount if w is not None else Decimal(0)
+
+    def flag(self, name: str) -> bool:
+        return self.seat is not None and name in self.seat.flags
+
+    def chose(self, decision: str, choice: str) -> bool:
+        return self.seat is not None and self.seat.choices.get(decision) == choice
+
+    def option(self, name: str) -> Any:
+        return self.table.options.get(name)
+
+    def offered(self, wager: str) -> bool:
+        return self.table.offered(wager)
+
+    def active(self) -> bool:
+        return self.seat is not None and not self.seat.ended
+
+    def count(self, cards) -> int:
+        return len([c for c in cards if c is not None])
+
+    def event_attr(self, name: str) -> Any:
+        if name not in self.event:
+            raise EngineError(f"event has no attribute {name!r}")
+        return self.event[name]
+
+    def round_attr(self, name: str) -> Any:
+        return self.r.attr(name)
+
+    def _each(self, fn) -> Iterable[bool]:
+        saved = self.seat
+        try:
+            for s in self.r.seats_in_round():
+                self.seat = s
+                yield bool(fn(self))
+        finally:
+            self.seat = saved
+
+    def any_player(self, fn) -> bool:
+        return any(list(self._each(fn)))
+
+    def count_players(self, fn) -> int:
+        return sum(1 for x in self._each(fn) if x)
+
+    # -- doing --------------------------------------------------------------------------------
+    def _w(self, wager: str, cite: str) -> Wager | None:
+        if self.seat is None:
+            raise EngineError("a wager outcome outside a player step")
+        w = self.seat.wagers.get(wager)
+        if w is None or w.outcome is not None:
+            return None  # not placed (an optional wager) or already settled: nothing to do
+        return w
+
+    def _targets(self, wager: str, cite: str) -> list[Wager]:
+        if wager == "*":
+            if self.seat is None:
+                raise EngineError("a wager outcome outside a player step")
+            return [w for w in self.seat.wagers.values() if w.outcome is None]
+        w = self._w(wager, cite)
+        return [w] if w is not None else []
+
+    def win(self, wager: str, cite: str, payout: str | None = None, odds: Odds | None = None,
+            paytable: str | None = None, value: Any = None) -> None:
+        for w in self._targets(wager, cite):
+            cites = [cite]
+            if paytable is not None:
+                found = self.table.paytable_odds(paytable, value)
+                if found is None:
+                    raise EngineError(f"no row of paytable {paytable!r} matches the hand of seat {self.seat.number}; "
+                                      f"the rule at {cite} lets a hand win that the paytable does not pay")
+                odds, row_cite, label = found
+                cites.append(row_cite)
+                desc = f"{label} pays {odds}"
+            else:
+                if odds is None:
+                    pid = payout or self.game.wagers[w.id].pays
+                    if pid is None:
+                        raise EngineError(f"wager {w.id!r} has no payout odds in the spec")
+                    p = self.game.payouts[pid]
+                    odds, pcite = self.table.payout_odds(p), p.cite
+                    cites.append(pcite)
+                    if odds is None:  # a partial chapter: the odds are not in the sources
+                        self.table.settle_unpriced(self, w, p, cites)
+                        continue
+                    if p.odds is None:
+                        desc = f"pays {odds} (the odds selected in the Rules Submission, option {p.odds_option!r})"
+                        self.table.settle_win(self, w, odds, cites, desc)
+                        continue
+                desc = f"pays {odds}"
+            self.table.settle_win(self, w, odds, cites, desc)
+
+    def lose(self, wager: str, cite: str) -> None:
+        for w in self._targets(wager, cite):
+            self._finish(w, "lose", -w.amount, [cite], "collected")
+
+    def push(self, wager: str, cite: str) -> None:
+        for w in self._targets(wager, cite):
+            self._finish(w, "push", Decimal(0), [cite], "push: neither paid nor collected")
+
+    def void(self, wager: str, cite: str) -> None:
+        for w in self._targets(wager, cite):
+            self._finish(w, "void", Decimal(0), [cite], "void: returned to the player")
+
+    def surrender(self, wager: str, fraction: Fraction, cite: str) -> None:
+        for w in self._targets(wager, cite):
+            lost, rounded = to_cents(w.amount * money(fraction))
+            self._finish(w, "surrender", -lost, [cite],
+                         f"surrendered: {fmt_money(lost)} collected, {fmt_money(w.amount - lost)} returned")
+
+    def _finish(self, w: Wager, outcome: str, net: Decimal, cites: list[str], text: str) -> None:
+        w.outcome, w.net, w.cites, w.detail = outcome, net, cites, text
+        self.r.log(outcome, "; ".join(cites), f"{self.game.wagers[w.id].name} {fmt_money(w.amount)}: {text} "
+                   f"(net {fmt_money(net, signed=True)})", seat=self.seat.number, wager=w.id,
+                   amount=w.amount, net=net)
+
+    def place(self, wager: str, amount, cite: str) -> None:
+        self.table.place(self.r, self.seat, wager, money(amount), cite)
+
+    def set_flag(self, name: str, cite: str) -> None:
+        if self.seat is not None:
+            self.seat.flags.add(name)
+        else:
+            self.r.flags.add(name)
+
+    def clear_flag(self, name: str, cite: str) -> None:
+        (self.seat.flags if self.seat is not None else self.r.flags).discard(name)
+
+    def end(self, cite: str) -> None:
+        if self.seat is not None and not self.seat.ended:
+            self.seat.ended = True
+            self.r.log("end", cite, "participation in the round ends", seat=self.seat.number)
+
+    def void_round(self, cite: str) -> None:
+        self.r.void_round(cite)
+
+    def reshuffle(self, cite: str) -> None:
+        if not self.r.drawn:  # before any card of the round: reshuffle now
+            self.table.reshuffle_now(self.r, cite)
+        else:
+            self.r.reshuffle = cite
+
+    def remove_deck(self, cite: str) -> None:
+        if not self.r.drawn:  # before any card of the round: the deck is replaced now
+            self.r.log("remove_deck", cite, "deck removed from the table; a new deck is used")
+            self.table.reshuffle_now(self.r, cite)
+            return
+        self.r.remove_deck = cite
+        self.r.reshuffle = cite
+
+    def discard_card(self, cite: str) -> None:
+        cards = self.event.get("cards") or ()
+        self.r.log("discard", cite, f"{' '.join(card_str(c) for c in cards if c is not None) or 'card'} "
+                   "placed in the discard rack, not used")
+
+    def use_card(self, cite: str) -> None:
+        cards = [c for c in (self.event.get("cards") or ()) if c is not None]
+        if not self.table.scripted:  # a hand history already shows where the card went
+            self.r.reuse.extend(cards)
+        self.r.log("use", cite, "card drawn in error used as the next card")
+
+    def note(self, text: str, cite: str) -> None:
+        self.r.log("note", cite, text, seat=self.seat.number if self.seat else None)
+

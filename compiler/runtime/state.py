@@ -1,0 +1,197 @@
+"""The state of a round: seats and their wagers, the log, the results, and the session's ledger.
+
+Every wager's stake leaves the player's stack when placed. Settlement gives each wager one outcome
+(win, lose, push, void, surrender) and a net; :class:`Ledger` keeps players' net, house net and the
+progressive meters so that over any session ``players + house + meter growth == 0`` exactly.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from compiler.runtime.errors import EngineError
+from compiler.runtime.money import fmt_money
+
+
+
+@dataclass
+class Wager:
+    id: str
+    amount: Decimal
+    cite: str
+    outcome: str | None = None  # win | lose | push | void | surrender
+    net: Decimal = Decimal(0)
+    cites: list[str] = field(default_factory=list)
+    detail: str = ""
+    meter_paid: Decimal = Decimal(0)  # gross paid by a progressive meter (not the table inventory)
+    contribution: Decimal = Decimal(0)  # share of the stake added to a progressive meter
+    priced: bool = True  # False: a win whose amount the sources do not give (net left at 0)
+
+
+@dataclass
+class Seat:
+    number: int
+    wagers: dict[str, Wager] = field(default_factory=dict)
+    history: list[Wager] = field(default_factory=list)  # every wager of the round, in order
+    zones: dict[str, list] = field(default_factory=dict)
+    flags: set[str] = field(default_factory=set)
+    choices: dict[str, str] = field(default_factory=dict)
+    bonuses: list["WagerResult"] = field(default_factory=list)
+    ended: bool = False
+
+    def cards(self) -> list:
+        out: list = []
+        for z in self.zones.values():
+            out.extend(z)
+        return out
+
+
+@dataclass(frozen=True)
+class Event:
+    """One logged operation of a round."""
+
+    kind: str
+    cite: str
+    text: str
+    seat: int | None = None
+    wager: str | None = None
+    amount: Decimal | None = None
+    net: Decimal | None = None
+
+    def to_json(self) -> dict:
+        d = {"kind": self.kind, "cite": self.cite, "text": self.text}
+        if self.seat is not None:
+            d["seat"] = self.seat
+        if self.wager is not None:
+            d["wager"] = self.wager
+        if self.amount is not None:
+            d["amount"] = str(self.amount)
+        if self.net is not None:
+            d["net"] = str(self.net)
+        return d
+
+    def format(self) -> str:
+        who = f"seat {self.seat}: " if self.seat is not None else ""
+        return f"{who}{self.text}  [{self.cite}]" if self.cite else f"{who}{self.text}"
+
+
+@dataclass
+class WagerResult:
+    seat: int
+    wager: str
+    name: str
+    amount: Decimal
+    outcome: str
+    net: Decimal
+    cites: tuple[str, ...]
+    detail: str = ""
+    priced: bool = True  # False: a win whose amount is not determined (payout odds not in the sources)
+
+    def to_json(self) -> dict:
+        d = {
+            "seat": self.seat,
+            "wager": self.wager,
+            "name": self.name,
+            "amount": str(self.amount),
+            "outcome": self.outcome,
+            "net": str(self.net),
+            "cites": list(self.cites),
+            "detail": self.detail,
+        }
+        if not self.priced:
+            d["priced"] = False
+            d["net"] = None
+        return d
+
+
+@dataclass
+class RoundResult:
+    number: int
+    results: list[WagerResult]
+    log: list[Event]
+    void: bool
+    reshuffled: bool
+    dealt: dict[str, dict[str, list[str]]]
+
+    def net_by_seat(self) -> dict[int, Decimal]:
+        out: dict[int, Decimal] = {}
+        for r in self.results:
+            out[r.seat] = out.get(r.seat, Decimal(0)) + r.net
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "round": self.number,
+            "void": self.void,
+            "reshuffled": self.reshuffled,
+            "results": [r.to_json() for r in self.results],
+            "net_by_seat": {str(k): str(v) for k, v in sorted(self.net_by_seat().items())},
+            "dealt": self.dealt,
+            "log": [e.to_json() for e in self.log],
+        }
+
+
+@dataclass
+class Ledger:
+    players: Decimal = Decimal(0)
+    house: Decimal = Decimal(0)
+    meters: Decimal = Decimal(0)  # growth of all progressive meters since the session began
+
+    def balance(self) -> Decimal:
+        return self.players + self.house + self.meters
+
+
+
+class Round:
+    """One round being played: the seats in it, the dealer's and community cards, the log."""
+
+    def __init__(self, table: "Any", number: int, first_after_shuffle: bool, new_dealer: bool):
+        self.table = table
+        self.number = number
+        self.seats: dict[int, Seat] = {}
+        self.dealer: dict[str, list] = {}
+        self.community: dict[str, list] = {}
+        self.revealed: set[str] = set()
+        self.events: list[Event] = []
+        self.flags: set[str] = set()
+        self.void = False
+        self.reshuffle: str | None = None
+        self.remove_deck: str | None = None
+        self.reuse: list = []
+        self.floor_reshuffle = False
+        self.drawn = 0
+        self.stopped = False
+        self._attrs = {"first_after_shuffle": first_after_shuffle, "new_dealer": new_dealer}
+        self.unwagered: dict[int, dict[str, list]] = {}  # cards dealt to positions without a wager
+        self.rolls: list = []  # dice / random numbers given by a hand history, in order
+        self.players: dict[int, str] = {}  # seat -> player, where one player plays several positions
+        self.dealer_setting: Any = None  # the dealer's setting as a hand history records it (pai gow)
+
+    def attr(self, name: str) -> Any:
+        if name in self._attrs:
+            return self._attrs[name]
+        if name == "number":
+            return self.number
+        raise EngineError(f"unknown round attribute {name!r}")
+
+    def log(self, kind: str, cite: str, text: str, **kw) -> None:
+        self.events.append(Event(kind, cite, text, **kw))
+
+    def seats_in_round(self, order: str = "clockwise") -> list[Seat]:
+        seats = sorted(self.seats.values(), key=lambda s: s.number, reverse=(order == "counterclockwise"))
+        return seats
+
+    def void_round(self, cite: str) -> None:
+        if self.void:
+            return
+        self.void = True
+        self.stopped = True
+        self.log("void_round", cite, "all hands void; all wagers returned to the players")
+        for s in self.seats.values():
+            for w in s.history:
+                if w.outcome != "void":
+                    w.outcome, w.net, w.cites, w.detail = "void", Decimal(0), [cite], "void: returned to the player"
+                    self.log("void", cite, f"{self.table.game.wagers[w.id].name} {fmt_money(w.amount)}: returned",
+                             seat=s.number, wager=w.id, amount=w.amount, net=Decimal(0))
+

@@ -1,0 +1,48 @@
+"""The step kinds are one registry (compiler/steps/): the schema, the IR, the docs and the engine derive from it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from compiler.steps import KINDS, step_schema
+from compiler.steps.__main__ import doc_text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_schema_step_definition_is_the_registrys():
+    schema = json.loads((ROOT / "schemas" / "rulespec.schema.json").read_text(encoding="utf-8"))
+    assert schema["$defs"]["step"] == step_schema()
+    assert schema["$defs"]["step"]["properties"]["do"]["enum"] == list(KINDS)
+
+
+def test_docs_table_of_step_kinds_is_the_registrys():
+    text = (ROOT / "docs" / "spec-format.md").read_text(encoding="utf-8")
+    assert text == doc_text()
+    for kind in KINDS:
+        assert f"| `{kind}` |" in text
+
+
+def test_every_kind_has_an_executor_and_no_executor_lacks_a_kind():
+    from compiler.runtime.steps import EXECUTORS
+
+    assert set(EXECUTORS) == set(KINDS)
+
+
+def test_a_field_of_another_kind_of_step_is_an_error_at_its_position(tmp_path):
+    from compiler.pipeline import compile_spec
+
+    src = (ROOT / "rulespecs" / "567-war.yaml").read_text(encoding="utf-8")
+    bad = src.replace("    to: dealer\n    zone: original\n", "    to: dealer\n    zone: original\n    dice: 2\n", 1)
+    assert bad != src
+    p = tmp_path / "567-war.yaml"
+    p.write_text(bad, encoding="utf-8")
+    msgs = [d.format() if hasattr(d, "format") else str(d) for d in compile_spec(str(p), bad).diagnostics]
+    assert any("'dice' is not a field of a 'deal' step" in m and "/dice]" in m for m in msgs), msgs
+
+
+def test_envy_step_names_its_bonus_no_default_name():
+    assert "name" in KINDS["envy"].required
+    assert "Envy" not in (ROOT / "compiler" / "runtime" / "settlement.py").read_text(encoding="utf-8")
