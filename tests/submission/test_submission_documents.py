@@ -66,9 +66,11 @@ def test_build_outputs_match_generated_files(chapters):
     from compiler.submission.build import submission_outputs
 
     out = submission_outputs(ROOT, chapters)
-    assert sorted(out) == sorted(f"generated/submissions/{p.stem}.{e}" for p in EXAMPLES for e in ("md", "html"))
-    for rel, text in out.items():
-        assert (ROOT / rel).read_text(encoding="utf-8") == text, f"{rel} is stale: run rulespec build"
+    assert sorted(out) == sorted(f"generated/submissions/{p.stem}.{e}" for p in EXAMPLES
+                                 for e in ("md", "html", "pdf"))
+    for rel, content in out.items():
+        data = content if isinstance(content, bytes) else content.encode("utf-8")
+        assert (ROOT / rel).read_bytes() == data, f"{rel} is stale: run rulespec build"
 
 
 def test_shuffler_document_content(war):
