@@ -155,17 +155,15 @@ def resolve_specs(root: Path, paths: list[Path]) -> tuple[list[Path], list[Compi
 
 def _progress(message: str) -> None:
     """Progress of a long step, on stderr only when it is a terminal (nothing when piped)."""
-    import sys
+    from compiler.render.terminal import status
 
-    if sys.stderr.isatty():
-        print(f"\r\x1b[K{message}", end="", file=sys.stderr, flush=True)
+    status(message)
 
 
 def _progress_done() -> None:
-    import sys
+    from compiler.render.terminal import status
 
-    if sys.stderr.isatty():
-        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    status(None)
 
 
 def _inputs_key(root: Path, named: list[str] | None) -> str | None:
@@ -265,6 +263,10 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
     if not all(c.ok for c in compiled):
         _progress_done()
         return BuildResult(compiled, {}, [], [], [])
+    dup = duplicate_chapters(root, compiled)
+    if dup:
+        _progress_done()
+        return BuildResult(compiled + dup, {}, [], [], [])
     chapters = [c.chapter for c in compiled]
     by_id = {ch.chapter: ch for ch in chapters}
     files: dict[str, str] = {}
@@ -285,7 +287,7 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
         for i, p in enumerate(subs, 1):
             _progress(f"documenting {p.relative_to(root).as_posix()} ({i}/{len(subs)})")
             key = chapter_of_file(p)
-            docs = render_submission_files(root, p, by_id)  # every format: .md, .html, .pdf (fit to file)
+            docs = render_submission_files(root, p, by_id)  # every format of submission/formats.py
             for rel, text in docs.items():
                 files[rel], owner[rel] = text, spec_of.get(key)
         _progress("change schedules")
@@ -313,6 +315,27 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
                                {}, [], [], [])
         written = stale
     return BuildResult(compiled, files, written, stale, extra, checked=sorted(mine))
+
+
+def duplicate_chapters(root: Path, compiled: list[Compiled]) -> list[Compiled]:
+    """An error at ``chapter:`` of every rulespec whose chapter number an earlier one (in file order)
+    already has: each chapter has one rulespec, whose outputs are named after it."""
+    from compiler.spec.loader import load_document
+
+    first: dict[str, str] = {}
+    out = []
+    for c in compiled:
+        key, path = c.chapter.chapter, c.chapter.spec_path
+        if key not in first:
+            first[key] = path
+            continue
+        doc = load_document(path, (Path(root) / path).read_text(encoding="utf-8"))
+        out.append(Compiled(path, None, None, [doc.diagnostic(
+            "/chapter", f"Chapter {key} is already the chapter of {shown_path(first[key])}: each chapter has one "
+                        f"rulespec; give this file another chapter number, or remove one of the two "
+                        f"(a file made with 'rulespec text import' goes outside rulespecs/ until it replaces "
+                        f"the chapter's rulespec)")]))
+    return out
 
 
 def _recover(root: Path) -> None:

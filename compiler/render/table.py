@@ -10,17 +10,18 @@ import shutil
 import sys
 
 
-def _plain(rows: list[list[str]]) -> str:
+def _plain(rows: list[list[str]], right=()) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for j, r in enumerate(rows):
-        lines.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(r)).rstrip())
+        lines.append("  ".join(c.rjust(widths[i]) if i in right and j else c.ljust(widths[i])
+                               for i, c in enumerate(r)).rstrip())
         if j == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
 
-def fitted(rows: list[list[str]], width: int) -> str:
+def fitted(rows: list[list[str]], width: int, right=()) -> str:
     """The table in at most ``width`` columns (a header row first); no colour, no escape codes."""
     from rich import box
     from rich.console import Console
@@ -28,8 +29,8 @@ def fitted(rows: list[list[str]], width: int) -> str:
     from rich.text import Text
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
-    for h in rows[0]:
-        table.add_column(Text(h), overflow="fold")
+    for i, h in enumerate(rows[0]):
+        table.add_column(Text(h), overflow="fold", justify="right" if i in right else "left")
     for r in rows[1:]:
         table.add_row(*(Text(c) for c in r))
     out = io.StringIO()
@@ -38,13 +39,14 @@ def fitted(rows: list[list[str]], width: int) -> str:
     return "\n".join(line.rstrip() for line in out.getvalue().rstrip("\n").split("\n"))
 
 
-def text_table(rows: list[list[str]], stream=None) -> str:
-    """``rows`` (the first is the header) as text for ``stream`` (default standard output)."""
+def text_table(rows: list[list[str]], stream=None, right=()) -> str:
+    """``rows`` (the first is the header) as text for ``stream`` (default standard output); the
+    columns numbered in ``right`` are aligned to the right."""
     stream = stream or sys.stdout
     try:
         tty = stream.isatty()
     except (AttributeError, ValueError):
         tty = False
     if not tty:
-        return _plain(rows)
-    return fitted(rows, shutil.get_terminal_size((100, 24)).columns)
+        return _plain(rows, right)
+    return fitted(rows, shutil.get_terminal_size((100, 24)).columns, right)

@@ -38,7 +38,7 @@ from compiler.submission.check import (CRITERIA, Submission, chapter_key, chapte
                                        find_chapters, glob_escape, is_chapter_id, load_submission)
 from compiler.submission.conditions import Conditions, describe_when, game_of, options_read  # noqa: F401
 from compiler.submission.figures import (_ANALYSES, _report_fields, _report_from, analysis_of,  # noqa: F401
-                                         figure_rows)
+                                         document_plots, figure_notes, figure_rows, paytable_wagers)
 from compiler.submission.formats import FORMATS, render_formats, template_envs  # noqa: F401
 from compiler.submission.schema import BASE_SCHEMA  # noqa: F401
 from compiler.submission.values import check_value, show_money, show_value  # noqa: F401
@@ -75,7 +75,6 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
                                           "note": str(r.get("note", ""))}
                                          for r in sub.effective[oid] if isinstance(r, dict)]})
     wagers_data = d.get("wagers") or {}
-    offered_paytables = set()
     wagers = []
     for wid, w in wagers_data.items():
         offered = table.offered(wid)
@@ -86,12 +85,11 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
             why = "required to play" if w.get("required") else (
                 "placed during the round" if w.get("placed") == "during_round" else "always offered")
         wagers.append({"id": wid, "name": w["name"], "cite": w["cite"], "offered": offered, "status": why})
-        if offered and w.get("paytable"):
-            offered_paytables.add(w["paytable"])
-    used_by_wager = {w.get("paytable") for w in wagers_data.values() if w.get("paytable")}
+    links = paytable_wagers(d)  # paytable -> the wagers it pays (an Envy schedule: its wager)
+    offered_ids = {w["id"] for w in wagers if w["offered"]}
     paytables = []
     for pid, p in (d.get("paytables") or {}).items():
-        if pid in used_by_wager and pid not in offered_paytables:
+        if pid in links and not (links[pid] & offered_ids):
             continue  # the wager it pays is not offered
         cols = [str(c) for c in p["columns"]]
         col = 0
@@ -110,7 +108,10 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         })
     payouts = []
     for pid, p in (d.get("payouts") or {}).items():
-        names = [w["name"] for w in wagers_data.values() if w.get("pays") == pid]
+        paid = [wid for wid, w in wagers_data.items() if w.get("pays") == pid]
+        if paid and not set(paid) & offered_ids:
+            continue  # pays only wagers the casino does not offer
+        names = [wagers_data[wid]["name"] for wid in paid if wid in offered_ids]
         if "odds" in p:
             odds = str(p["odds"])
         elif p.get("odds_option") and table.options.get(p["odds_option"]) not in (None, ""):
@@ -120,6 +121,8 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         payouts.append({"id": pid, "wagers": ", ".join(names) or "named in the settlement rules", "odds": odds, "cite": p["cite"]})
     meters = []
     for mid, m in (d.get("meters") or {}).items():
+        if not any(w.get("progressive") == mid and wid in offered_ids for wid, w in wagers_data.items()):
+            continue  # no wager the casino offers feeds it
         meters.append({"id": mid, "cite": m["cite"],
                        "rate": show_value(options.get(m.get("rate_option"), {}), table.options.get(m.get("rate_option")))
                        if m.get("rate_option") else "—",
@@ -156,7 +159,11 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         "selections": selections, "house_ways": house_ways,
         "paytables": paytables, "payouts": payouts, "meters": meters,
         "wagers": wagers, "figures": figures, "not_analysed": not_analysed,
-        "analysis_notes": list(report.notes),
+        # notes for people: what each figure assumes; the analysis's own notes only where it gives
+        # no figure at all (they say why)
+        "figure_notes": figure_notes(sub, figures),
+        "analysis_notes": [] if figures else list(report.notes),
+        "plots": document_plots(sub),
         "equipment": equipment, "constraints": constraints,
         "interpretations": [{"id": i.id, "cites": list(i.cites), "text": i.text, "chosen": i.chosen}
                             for i in ch.interpretations],
