@@ -6,6 +6,8 @@ Outputs per chapter (``slug`` = ``567-war``):
 * ``generated/text/567-war.txt`` / ``.html``     the regulation text, Code style
 * ``generated/forms/567-war-rules-submission.md`` / ``.html``   the blank Rules Submission form
 * ``generated/schemas/567-war-submission.schema.json``          the submission schema
+* ``generated/submissions/<stem>.md|.html|.pdf`` for each example Rules Submission
+  (compiler/submission/formats.py lists the formats)
 and for the whole set: ``generated/interpretations.md`` (every interpretation recorded),
 ``generated/README.md`` (index).
 
@@ -15,159 +17,17 @@ names each stale or missing file.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.codegen.generate import HTML_ENV, PY_ENV, render_game_module
+from compiler.codegen.markdown import code, md
 from compiler.ir.model import Chapter
-from compiler.render.pdf import filed_pdfs
 from compiler.pipeline import ROOT, Compiled, compile_spec, spec_files
-from compiler.runtime.money import parse_odds
-
-MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#&])")
-
-
-def md(value) -> str:
-    """Inert Markdown text: one line, markup characters escaped."""
-    if value is None:
-        return ""
-    s = " ".join(str(value).split())
-    return MD_SPECIAL.sub(r"\\\1", s)
-
-
-def code(value) -> str:
-    """A Markdown code span of one line (``|`` escaped for tables); text holding a backtick, which
-    would end the span, is written as escaped Markdown text instead."""
-    if value is None:
-        return ""
-    s = " ".join(str(value).split())
-    if "`" in s or not s or not s.isprintable():
-        return md(s)
-    return "`" + s.replace("|", "\\|") + "`"
-
-
-PY_ENV.filters["md"] = md
-HTML_ENV.filters["md"] = md
-PY_ENV.filters["code"] = code
-
-
-def _allowed(o: dict) -> str:
-    t = o["type"]
-    if "values" in o:
-        return ", ".join(str(v) for v in o["values"])
-    if t == "boolean":
-        return "yes or no"
-    lo, hi = o.get("minimum"), o.get("maximum")
-    unit = {"money": "$", "percent": "%"}.get(t, "")
-    if lo is not None and hi is not None:
-        return f"{unit if unit == '$' else ''}{lo}{unit if unit == '%' else ''} to {unit if unit == '$' else ''}{hi}{unit if unit == '%' else ''}"
-    if lo is not None:
-        return f"at least {unit if unit == '$' else ''}{lo}{unit if unit == '%' else ''}"
-    if hi is not None:
-        return f"at most {hi}"
-    if t == "house_way":
-        return "ordered rules in the rule language"
-    return t
-
-
-def _default(o: dict) -> str:
-    if "default" not in o:
-        return "none: must be given"
-    v = o["default"]
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    return str(v)
-
-
-def form_context(ch: Chapter) -> dict:
-    d = ch.data
-    src = d["source"]
-    options = [{"id": k, "title": v["title"], "allowed": _allowed(v), "default": _default(v), "cite": v["cite"]}
-               for k, v in (d.get("options") or {}).items()]
-    equipment = [{"item": e["item"], "when": e.get("when", "always"), "cite": e["cite"]}
-                 for e in (d.get("table") or {}).get("equipment") or ()]
-    paytables = []
-    for k, t in (d.get("paytables") or {}).items():
-        if not t.get("option"):
-            continue
-        paytables.append({"title": t.get("title", k), "cite": t["cite"], "header": t.get("header", "Hand"),
-                          "columns": t["columns"],
-                          "rows": [{"label": r["label"], "pays": r["pays"] if isinstance(r["pays"], list) else [r["pays"]]}
-                                   for r in t["rows"]]})
-    return {
-        "spec_path": ch.spec_path, "chapter": ch.chapter, "title": ch.title, "slug": ch.slug,
-        "source": src["citation"] + (f" ({src['date']})" if src.get("date") else ""),
-        "options": options,
-        "constraints": [{"message": c.message, "cite": c.cite} for c in ch.constraints],
-        "equipment": equipment,
-        "paytables": paytables,
-        "interpretations": [{"id": i.id, "cites": list(i.cites), "chosen": i.chosen} for i in ch.interpretations],
-    }
-
-
-def option_schema(o: dict) -> dict:
-    t = o["type"]
-    out: dict = {"title": o["title"], "description": f"{o['title']} ({o['cite']})", "x-cite": o["cite"]}
-    if t == "boolean":
-        out["type"] = "boolean"
-    elif t == "integer":
-        out["type"] = "integer"
-    elif t in ("money", "percent"):
-        out["type"] = ["number", "string"]
-        if t == "money":
-            out["pattern"] = r"^\$?[0-9][0-9,]*(\.[0-9]{2})?$"
-        else:
-            out["pattern"] = r"^[0-9]+(\.[0-9]+)?%?$"
-    elif t == "choice":
-        out["enum"] = list(o["values"])
-    elif t == "house_way":
-        out["type"] = "array"
-        # one rule of the casino's house way (docs/submissions.md): its words, the rule-language
-        # condition on setting.cards, and the criteria that choose the setting
-        crit = {"type": "object", "additionalProperties": False, "minProperties": 1, "maxProperties": 1,
-                "properties": {"keep": {"type": "string"}, "max": {"type": "string"}, "min": {"type": "string"}}}
-        out["items"] = {"type": "object", "required": ["rule", "choose"], "additionalProperties": False,
-                        "properties": {"rule": {"type": "string"}, "when": {"type": "string"},
-                                       "choose": {"type": "array", "minItems": 1, "items": crit},
-                                       "note": {"type": "string"}}}
-        out["minItems"] = 1
-    else:
-        out["type"] = "string"
-    if "values" in o and t != "choice":
-        out["enum"] = list(o["values"])
-    if t in ("integer",):
-        if "minimum" in o:
-            out["minimum"] = o["minimum"]
-        if "maximum" in o:
-            out["maximum"] = o["maximum"]
-    if "default" in o:
-        out["default"] = o["default"] if not hasattr(o["default"], "as_tuple") else str(o["default"])
-    return out
-
-
-def submission_schema(ch: Chapter) -> dict:
-    """The Rules Submission schema of one chapter: the common header, this chapter's selections."""
-    import copy
-
-    from compiler.submission.document import BASE_SCHEMA
-
-    opts = (ch.data.get("options") or {})
-    schema = copy.deepcopy(BASE_SCHEMA)
-    schema["$id"] = f"https://rulespec.invalid/generated/schemas/{ch.slug}-submission.schema.json"
-    schema["title"] = f"Rules Submission: Chapter {ch.chapter}. {ch.title}"
-    schema["x-generated"] = f"@generated by rulespec from {ch.spec_path} - do not edit"
-    props = schema["properties"]
-    props["game"]["properties"]["chapter"] = {"const": ch.chapter}
-    props["selections"] = {
-        "type": "object",
-        "additionalProperties": False,
-        "required": [k for k, v in opts.items() if "default" not in v and "when" not in v],
-        "properties": {k: option_schema(v) for k, v in opts.items()},
-    }
-    # key order of the generated file: header fields first, as before
-    return {k: schema[k] for k in ("$schema", "$id", "title", "x-generated", "type", "additionalProperties",
-                                   "required", "properties")}
+from compiler.submission.build import SAFE_NAME, schedule_outputs, submission_files
+from compiler.submission.document import chapter_of_file, render_submission_files
+from compiler.submission.form import form_context
+from compiler.submission.schema import submission_schema
 
 def interpretations_md(chapters: list[Chapter]) -> str:
     lines = ["<!-- @generated by rulespec from rulespecs/*.yaml - do not edit -->",
@@ -255,9 +115,6 @@ class BuildResult:
         return self.from_cache or all(c.ok for c in self.compiled)
 
 
-# A rulespec or Rules Submission file name: written into generated files and their names, so only
-# these characters (anything else is refused with a positioned error, never quoted raw).
-SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.yaml$")
 STAGING_PREFIX = ".generated.staging-"
 OLD_PREFIX = ".generated.old-"
 
@@ -298,17 +155,15 @@ def resolve_specs(root: Path, paths: list[Path]) -> tuple[list[Path], list[Compi
 
 def _progress(message: str) -> None:
     """Progress of a long step, on stderr only when it is a terminal (nothing when piped)."""
-    import sys
+    from compiler.render.terminal import status
 
-    if sys.stderr.isatty():
-        print(f"\r\x1b[K{message}", end="", file=sys.stderr, flush=True)
+    status(message)
 
 
 def _progress_done() -> None:
-    import sys
+    from compiler.render.terminal import status
 
-    if sys.stderr.isatty():
-        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    status(None)
 
 
 def _inputs_key(root: Path, named: list[str] | None) -> str | None:
@@ -391,9 +246,6 @@ def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = Non
 
 def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
     from compiler.spec.diagnostics import DiagnosticError
-    from compiler.submission.build import schedule_outputs, submission_files
-    from compiler.submission.document import chapter_of_file, render_submission_files
-
     specs = spec_files(root)
     compiled: list[Compiled] = []
     for i, p in enumerate(specs, 1):
@@ -411,6 +263,10 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
     if not all(c.ok for c in compiled):
         _progress_done()
         return BuildResult(compiled, {}, [], [], [])
+    dup = duplicate_chapters(root, compiled)
+    if dup:
+        _progress_done()
+        return BuildResult(compiled + dup, {}, [], [], [])
     chapters = [c.chapter for c in compiled]
     by_id = {ch.chapter: ch for ch in chapters}
     files: dict[str, str] = {}
@@ -431,8 +287,7 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
         for i, p in enumerate(subs, 1):
             _progress(f"documenting {p.relative_to(root).as_posix()} ({i}/{len(subs)})")
             key = chapter_of_file(p)
-            docs = render_submission_files(root, p, by_id)
-            docs.update(filed_pdfs(docs))  # generated/submissions/<stem>.pdf: the documents fit to file
+            docs = render_submission_files(root, p, by_id)  # every format of submission/formats.py
             for rel, text in docs.items():
                 files[rel], owner[rel] = text, spec_of.get(key)
         _progress("change schedules")
@@ -460,6 +315,27 @@ def _build(root: Path, check: bool, named_rel: list[str] | None) -> BuildResult:
                                {}, [], [], [])
         written = stale
     return BuildResult(compiled, files, written, stale, extra, checked=sorted(mine))
+
+
+def duplicate_chapters(root: Path, compiled: list[Compiled]) -> list[Compiled]:
+    """An error at ``chapter:`` of every rulespec whose chapter number an earlier one (in file order)
+    already has: each chapter has one rulespec, whose outputs are named after it."""
+    from compiler.spec.loader import load_document
+
+    first: dict[str, str] = {}
+    out = []
+    for c in compiled:
+        key, path = c.chapter.chapter, c.chapter.spec_path
+        if key not in first:
+            first[key] = path
+            continue
+        doc = load_document(path, (Path(root) / path).read_text(encoding="utf-8"))
+        out.append(Compiled(path, None, None, [doc.diagnostic(
+            "/chapter", f"Chapter {key} is already the chapter of {shown_path(first[key])}: each chapter has one "
+                        f"rulespec; give this file another chapter number, or remove one of the two "
+                        f"(a file made with 'rulespec text import' goes outside rulespecs/ until it replaces "
+                        f"the chapter's rulespec)")]))
+    return out
 
 
 def _recover(root: Path) -> None:

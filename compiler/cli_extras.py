@@ -133,7 +133,89 @@ def register(sub) -> None:
 
 
 def _cmd_completion(args) -> int:
-    from compiler.cli import build_parser
-
-    sys.stdout.write(completion_script(build_parser(), args.shell))
+    # the whole command line's parser, given by compiler/cli.py (set_defaults), not imported from it
+    sys.stdout.write(completion_script(args.root_parser, args.shell))
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON for programs: citations always as lists, errors as JSON when --format json is asked for
+# ---------------------------------------------------------------------------------------------
+
+
+def _split_cites(value) -> list[str]:
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [c.strip() for item in items if isinstance(item, str) for c in item.split(";") if c.strip()]
+
+
+def cite_lists(obj):
+    """A JSON value with every ``cites`` a flat list of single citations (``"§ 567.9(c)(2); §
+    567.9(e)"`` is two) and every ``cite`` string also given as ``cites``."""
+    if isinstance(obj, dict):
+        out = {k: cite_lists(v) for k, v in obj.items()}
+        if "cites" in obj:
+            out["cites"] = _split_cites(obj["cites"])
+        elif isinstance(obj.get("cite"), str):
+            out["cites"] = _split_cites(obj["cite"])
+        return out
+    if isinstance(obj, list):
+        return [cite_lists(v) for v in obj]
+    return obj
+
+
+def wants_json(argv) -> bool:
+    """Whether a command line asks for ``--format json``."""
+    argv = list(argv)
+    return "--format=json" in argv or any(a == "--format" and b == "json" for a, b in zip(argv, argv[1:]))
+
+
+_DIAG = None
+
+
+def errors_json(text: str) -> dict:
+    """``{"errors": [{path, line, col, message, pointer}]}`` from the error lines a command wrote:
+    ``path:line:col: error: message [at /pointer]`` or ``[prog: ]error: message`` (path, line,
+    col and pointer null); every line when none is an error line."""
+    import re
+
+    global _DIAG
+    if _DIAG is None:
+        _DIAG = re.compile(r"^(?P<path>.+?):(?P<line>[0-9]+):(?P<col>[0-9]+): error: (?P<message>.*?)"
+                           r"(?: \[at (?P<pointer>[^\]]*)\])?$")
+    errors = []
+    lines = [line for line in text.splitlines() if line.strip()]
+    for line in lines:
+        m = _DIAG.match(line)
+        if m:
+            ptr = m["pointer"]
+            errors.append({"path": m["path"], "line": int(m["line"]), "col": int(m["col"]),
+                           "message": m["message"], "pointer": "" if ptr == "(root)" else ptr})
+            continue
+        head, sep, rest = line.partition("error: ")
+        if sep and (not head or head.endswith(": ")):
+            errors.append({"path": None, "line": None, "col": None, "message": rest, "pointer": None})
+    if not errors:
+        errors = [{"path": None, "line": None, "col": None, "message": line.strip(), "pointer": None}
+                  for line in lines if not line.startswith("usage:")]
+    return {"errors": errors}
+
+
+class Recorder:
+    """A text stream that passes writes on and keeps a copy (``wrote``: whether anything came)."""
+
+    def __init__(self, stream, keep: bool = True):
+        self._stream, self.keep, self.parts = stream, keep, []
+
+    @property
+    def wrote(self) -> bool:
+        return any(self.parts)
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return self._stream.write(text)
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)

@@ -202,7 +202,9 @@ def cmd_settle(args) -> int:
     warnings = [f"the hand history gives cards never dealt by the procedure: "
                 f"{'seat ' + str(s) if o == 'player' else o} ({z})" for o, s, z in unused]
     if args.format == "json":
-        out = result.to_json()
+        from compiler.cli_extras import cite_lists
+
+        out = cite_lists(result.to_json())
         out["chapter"] = mod.CHAPTER
         out["warnings"] = warnings
         print(json.dumps(out, indent=2, ensure_ascii=False))
@@ -210,12 +212,14 @@ def cmd_settle(args) -> int:
         print(f"Chapter {mod.CHAPTER}. {mod.TITLE}: {args.round}")
         if result.void:
             print("Round void: every wager returned.")
-        print(f"{'seat':>4}  {'wager':<28} {'amount':>10}  {'result':<10} {'net':>10}  provisions")
+        from compiler.render.table import text_table
+
         unpriced = {r.seat for r in result.results if not r.priced}
+        rows = [["SEAT", "WAGER", "AMOUNT", "RESULT", "NET", "PROVISIONS"]]
         for r in result.results:
             net = fmt_money(r.net, signed=True) if r.priced else "not known"  # payout odds not in the sources
-            print(f"{r.seat:>4}  {r.name:<28} {fmt_money(r.amount):>10}  {r.outcome:<10} "
-                  f"{net:>10}  {'; '.join(r.cites)}")
+            rows.append([str(r.seat), r.name, fmt_money(r.amount), r.outcome, net, "; ".join(r.cites)])
+        print(text_table(rows, right=(0, 2, 4)))  # columns as wide as the longest wager name
         for seat, net in sorted(result.net_by_seat().items()):
             print(f"seat {seat} net {fmt_money(net, signed=True)}"
                   + (" plus the amount of a win whose payout odds are not in the sources" if seat in unpriced else ""))
@@ -292,9 +296,12 @@ def cmd_analyze(args) -> int:
         return 1
     from compiler.runtime.engine import EngineError
 
+    from compiler.render.terminal import Ticker
+
     try:
-        report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds, seed=args.seed,
-                         precision=None if args.precision is None else args.precision / 100)
+        with Ticker(f"analyzing Chapter {mod.CHAPTER}"):  # the time spent, on a terminal only
+            report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds,
+                             seed=args.seed, precision=None if args.precision is None else args.precision / 100)
     except (ValueError, EngineError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -307,7 +314,9 @@ def cmd_analyze(args) -> int:
         for known in sorted(report.strategy.level_options):
             (out / f"strategy-{known}-cards-known.txt").write_text(report.strategy.format_strategy(known) + "\n")
     if args.format == "json":
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        from compiler.cli_extras import cite_lists
+
+        print(json.dumps(cite_lists(report.to_json()), indent=2, ensure_ascii=False))
     else:
         print(report.to_text())
         if report.strategy is not None:
@@ -337,9 +346,14 @@ def cmd_simulate(args) -> int:
         return 1
     from compiler.runtime.engine import EngineError
 
+    from compiler.analysis.simulate import Progress
+    from compiler.render.terminal import raw_stream
+
     try:
+        # rounds done, rate and time left on a terminal (its own \r codes: the stream under the escaping one)
         res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy,
-                       workers=args.workers, cluster=args.cluster)
+                       workers=args.workers, cluster=args.cluster,
+                       progress=Progress(args.rounds, stream=raw_stream(sys.stderr)))
     except EngineError as e:  # the selections do not let the procedure go on
         print(f"{args.spec}: error: {e}", file=sys.stderr)
         return 1
@@ -347,7 +361,9 @@ def cmd_simulate(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.format == "json":
-        print(json.dumps(res.to_json(), indent=2, ensure_ascii=False))
+        from compiler.cli_extras import cite_lists
+
+        print(json.dumps(cite_lists(res.to_json()), indent=2, ensure_ascii=False))
     else:
         print(res.to_text())
     return 0

@@ -62,6 +62,10 @@ def _env(autoescape: bool) -> jinja2.Environment:
     from compiler.lang.plain import plain_when  # rule-language conditions in words (documents)
 
     env.filters["plain_when"] = plain_when
+    from compiler.codegen.markdown import code, md  # Markdown outputs (forms, documents)
+
+    env.filters["md"] = md
+    env.filters["code"] = code
     return env
 
 

@@ -154,12 +154,12 @@ def show_round(console: Console, played, balances: dict[int, Decimal], names: di
 
 class SafeConsole(Console):
     """A rich console whose text can never act on the terminal: every character of the text it is
-    given passes `compiler.cli.visible` (an ANSI escape or U+2028 from a spec is shown, not obeyed),
+    given passes `compiler.render.terminal.visible` (an ANSI escape or U+2028 from a spec is shown, not obeyed),
     while the colours rich adds itself come from styles, not from text, and still render. It writes to
     the terminal itself, not through the CLI's escaping stream, which would show those colours as text."""
 
     def __init__(self, **kw):
-        from compiler.cli import raw_stream, visible
+        from compiler.render.terminal import raw_stream, visible
 
         self._visible = visible
         kw.setdefault("file", raw_stream(sys.stdout))

@@ -32,9 +32,3 @@ def html_to_pdf(html: str, base_url: str | None = None) -> bytes:
     ident = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
     return HTML(string=html, base_url=base_url).write_pdf(stylesheets=[CSS(string=PRINT_FONTS)],
                                                           pdf_identifier=ident)
-
-
-def filed_pdfs(outputs: dict) -> dict[str, bytes]:
-    """``<stem>.pdf`` for every ``generated/submissions/<stem>.html`` among a build's outputs."""
-    return {rel[: -len(".html")] + ".pdf": html_to_pdf(text) for rel, text in sorted(outputs.items())
-            if rel.startswith("generated/submissions/") and rel.endswith(".html")}

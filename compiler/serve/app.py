@@ -222,9 +222,11 @@ def create_app(root: Path = ROOT):
         sc = checker.schemas[stem]
         example = request.args.get("example") == "1"
         values = form_values(example_of(stem, root)) if example else {}
+        from compiler.submission.formats import FORMATS
+
         return render_template("chapter.html", stem=stem, chapter=chapter_key(sc), title=_title(sc),
                                fields=fields_of(sc), values=values, has_example=example_of(stem, root) is not None,
-                               contact=CONTACT)
+                               contact=CONTACT, formats=FORMATS)
 
     def _values():
         if request.is_json:
@@ -243,7 +245,9 @@ def create_app(root: Path = ROOT):
 
     @app.post("/download/<stem>.<kind>")
     def download(stem, kind):
-        if stem not in checker.schemas or kind not in ("yaml", "html", "pdf"):
+        from compiler.submission.formats import BY_EXT
+
+        if stem not in checker.schemas or (kind != "yaml" and kind not in BY_EXT):
             abort(404)
         text, sub, diags = checker.check(stem, _values())
         name = f"{stem}-submission"
@@ -252,16 +256,11 @@ def create_app(root: Path = ROOT):
                             headers={"Content-Disposition": f'attachment; filename="{name}.yaml"'})
         if sub is None:
             return Response("\n".join(d["text"] for d in diags) + "\n", status=422, mimetype="text/plain")
-        from compiler.submission.document import render_html
+        from compiler.submission.document import document_context, render_formats
 
-        html = render_html(sub, f"{name}.yaml")
-        if kind == "html":
-            return Response(html, mimetype="text/html",
-                            headers={"Content-Disposition": f'attachment; filename="{name}.html"'})
-        from compiler.render.pdf import html_to_pdf
-
-        return Response(html_to_pdf(html), mimetype="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'})
+        content = render_formats(document_context(sub, f"{name}.yaml"), (kind,))[kind]
+        return Response(content, mimetype=BY_EXT[kind].mimetype,
+                        headers={"Content-Disposition": f'attachment; filename="{name}.{kind}"'})
 
     return app
 

@@ -2,13 +2,17 @@
 (``submission_outputs``) and the facilities' equipment change schedules (``schedule_outputs``)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+# A rulespec or Rules Submission file name: written into generated files and their names, so only
+# these characters (anything else is refused with a positioned error, never quoted raw).
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.yaml$")
 
 
 def submission_files(root: Path) -> tuple[list[Path], list[Path]]:
-    """(the example submissions, the files refused: a name not matching compiler.build.SAFE_NAME, or
+    """(the example submissions, the files refused: a name not matching SAFE_NAME, or
     a link leading outside rulespecs/submissions/)."""
-    from compiler.build import SAFE_NAME
 
     sub_dir = Path(root) / "rulespecs" / "submissions"
     found = sorted(sub_dir.glob("*.yaml")) if sub_dir.exists() else []
@@ -25,7 +29,8 @@ def _submission_files(root: Path) -> list[Path]:
 
 
 def submission_outputs(root: Path, chapters: dict) -> dict[str, str]:
-    """{relative path: content}: ``generated/submissions/<stem>.md|.html`` for every example submission."""
+    """{relative path: content}: ``generated/submissions/<stem>.<ext>`` for every example submission
+    and every format of compiler/submission/formats.py."""
     out: dict[str, str] = {}
     from compiler.submission.document import render_submission_files
 

@@ -12,7 +12,9 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
-from compiler.spec.diagnostics import Diagnostic, DiagnosticError
+from compiler.render.table import text_table
+from compiler.spec.diagnostics import Diagnostic, DiagnosticError  # noqa: F401
+from compiler.submission.check import check_files
 
 
 def _jsonable(v):
@@ -23,27 +25,6 @@ def _jsonable(v):
     if isinstance(v, dict):
         return {k: _jsonable(x) for k, x in v.items()}
     return v
-
-
-def check_files(files, root: Path | None = None):
-    """[(file, Submission | None, [Diagnostic])] for each file, compiling the rulespecs they need."""
-    from compiler.pipeline import ROOT
-    from compiler.submission.document import chapter_of_file, check_submission, find_chapters
-    from compiler.spec.loader import load_document
-
-    root = root or ROOT
-    wanted = {k for k in (chapter_of_file(f) for f in files) if k}
-    chapters, spec_diags = find_chapters(root, wanted)
-    out = []
-    for f in files:
-        try:
-            doc = load_document(str(f))
-        except DiagnosticError as e:
-            out.append((f, None, list(e.diagnostics)))
-            continue
-        sub, diags = check_submission(doc, chapters)
-        out.append((f, sub, diags))
-    return out, spec_diags
 
 
 def _row(f, sub, diags) -> dict:
@@ -60,18 +41,8 @@ def _row(f, sub, diags) -> dict:
     return row
 
 
-def _table(rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for j, r in enumerate(rows):
-        lines.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(r)).rstrip())
-        if j == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
 def cmd_submission(args) -> int:
-    from compiler.submission.document import figure_rows, render_documents, show_value
+    from compiler.submission.document import document_context, figure_rows, render_formats, show_value
 
     results, spec_diags = check_files(args.files)
     for d in spec_diags:
@@ -85,16 +56,14 @@ def cmd_submission(args) -> int:
         for f, sub, _ in results:
             if sub is None:
                 continue
-            md_text, html_text = render_documents(sub, str(f))
             stem = Path(f).stem
-            for ext, text in (("md", md_text), ("html", html_text)):
+            for ext, content in render_formats(document_context(sub, str(f))).items():  # every format
                 target = outdir / f"{stem}.{ext}"
-                target.write_text(text, encoding="utf-8")
+                if isinstance(content, bytes):
+                    target.write_bytes(content)
+                else:
+                    target.write_text(content, encoding="utf-8")
                 written.setdefault(str(f), []).append(str(target))
-            from compiler.render.pdf import html_to_pdf  # the document fit to file
-
-            (outdir / f"{stem}.pdf").write_bytes(html_to_pdf(html_text))
-            written[str(f)].append(str(outdir / f"{stem}.pdf"))
             figures[str(f)] = figure_rows(sub)
     if args.format == "json":
         rows = []
@@ -123,7 +92,7 @@ def cmd_submission(args) -> int:
         table.append([str(f), f"{sub.chapter.chapter} {sub.chapter.title}", str(sub.data["certificate_holder"]),
                       str(sub.data["effective_date"]), sels,
                       "valid" + (f" ({n_warn} warning{'s' if n_warn != 1 else ''})" if n_warn else "")])
-    print(_table(table))
+    print(text_table(table))
     for f, paths in written.items():
         for p in paths:
             print(f"wrote {p}")
@@ -131,11 +100,15 @@ def cmd_submission(args) -> int:
 
 
 def register(sub) -> None:
+    from compiler.submission.formats import FORMATS
+
     p = sub.add_parser("submission", help="check Rules Submissions (§ 601a.2) and write their documents",
                        description="Check Rules Submission files against the schema generated from their "
                                    "chapter's rulespec and the chapter's bounds and conditions; with -o DIR, "
-                                   "write each as Markdown and printable HTML (docs/submissions.md).")
+                                   "write each document "
+                                   "(Markdown, printable HTML and PDF; docs/submissions.md).")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("-o", "--output", metavar="DIR", help="write DIR/<name>.md and DIR/<name>.html")
+    p.add_argument("-o", "--output", metavar="DIR",
+                   help="write the documents: " + ", ".join(f"DIR/<name>.{f.ext}" for f in FORMATS))
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     p.set_defaults(handler=cmd_submission)

@@ -193,7 +193,7 @@ def _hit_shown(f) -> str | None:
 
 def diff_submissions(old_path, new_path, root: Path | None = None) -> SubmissionDiff:
     """Check both files (DiagnosticError on any error) and compare them."""
-    from compiler.submission.commands import check_files
+    from compiler.submission.check import check_files
 
     results, spec_diags = check_files([old_path, new_path], root)
     diags: list[Diagnostic] = list(spec_diags)

@@ -71,7 +71,7 @@ def describe_condition(expr: str, options: Mapping) -> str:
     are dealt: hand"; ``!=`` -> "...: not hand"; ``[not] option(flag)`` -> ": yes"/": no";
     conditions of other shapes are shown as written."""
     from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Not, Ref, parse_expr
-    from compiler.submission.document import show_value
+    from compiler.submission.values import show_value
 
     def opt(n):
         if isinstance(n, Call) and n.name == "option" and n.args and isinstance(n.args[0], Ref) \
@@ -103,11 +103,12 @@ def game_schedule(sub) -> list[dict]:
     each item of its chapter, the interval that applies under the submission's selections (the
     shortest, should several apply)."""
     from compiler.lang.rules import parse_expr
-    from compiler.submission.document import _Conditions, options_read, show_value
+    from compiler.submission.conditions import Conditions, options_read
+    from compiler.submission.values import show_value
 
     ch = sub.chapter
     options = sub.options
-    conds = _Conditions(sub.game, sub.effective)
+    conds = Conditions(sub.game, sub.effective)
     by_item: dict[str, list[tuple[dict, bool]]] = {}
     for e in change_intervals(ch.data):
         holds = True
@@ -193,15 +194,11 @@ def facility_schedules(subs: list[tuple[str, Any]]) -> list[dict]:
     return sorted(out, key=lambda f: f["slug"])
 
 
-def _envs():
-    from compiler.submission.document import _envs as document_envs
-
-    return document_envs()
-
-
 def render_schedule(facility: dict) -> tuple[str, str]:
     """(Markdown, HTML) of one facility's schedule."""
-    md_env, html_env = _envs()
+    from compiler.submission.formats import template_envs
+
+    md_env, html_env = template_envs()
     return (md_env.get_template("change-schedule.md.jinja").render(**facility),
             html_env.get_template("change-schedule.html.jinja").render(**facility))
 
@@ -212,16 +209,16 @@ def schedule_files(root: Path, paths: list[Path], chapters: Mapping[str, Any]) -
     build (``rulespec build SPEC``) is skipped rather than written incomplete; an invalid
     submission raises DiagnosticError (``render_submission_files`` reports it first)."""
     from compiler.spec.loader import load_document
-    from compiler.submission.document import _chapter_key, _display, check_submission
+    from compiler.submission.check import chapter_key as submission_chapter, check_submission, display_path
 
     root = Path(root)
     loaded, skipped = [], set()
     for p in paths:
-        shown = _display(root, p)
+        shown = display_path(root, p)
         doc = load_document(shown if (root / shown).exists() and not Path(shown).is_absolute() else str(p),
                             Path(p).read_bytes())
         data = doc.data if isinstance(doc.data, dict) else {}
-        key = _chapter_key(data)
+        key = submission_chapter(data)
         if key is not None and key not in chapters:
             skipped.add((str(data.get("certificate_holder")), str(data.get("facility"))))
             continue
@@ -245,7 +242,7 @@ def schedule_files(root: Path, paths: list[Path], chapters: Mapping[str, Any]) -
 
 
 def format_text(facilities: list[dict]) -> str:
-    from compiler.submission.commands import _table
+    from compiler.render.table import text_table
 
     out = []
     for f in facilities:
@@ -255,7 +252,7 @@ def format_text(facilities: list[dict]) -> str:
             table.append([f"{r['chapter']} {r['title']}", r["item"], r["every"], r["because"], r["cite"],
                           r["submission_path"]])
         if len(table) > 1:
-            out.append(_table(table))
+            out.append(text_table(table))
         for g in f["games"]:
             if not g["rows"]:
                 out.append(f"Chapter {g['chapter']} {g['title']}: no change interval in its rulespec ({g['spec_path']})")
@@ -268,7 +265,7 @@ def format_text(facilities: list[dict]) -> str:
 
 
 def cmd_schedule(args) -> int:
-    from compiler.submission.commands import check_files
+    from compiler.submission.check import check_files
 
     results, spec_diags = check_files(args.files)
     diags = list(spec_diags) + [d for _, _, ds in results for d in ds]
