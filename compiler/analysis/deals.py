@@ -519,7 +519,7 @@ def _dealer_side_atom(node, where, dealer, m_cards, game, rankings: set) -> None
         rid = h.args[0].parts[0]
         if h.name == "is_hand":
             hid = h.args[2].parts[0]
-            if Ranking.from_spec(game.rankings[rid], rid).card_sets(hid) is not None:
+            if _ranking(game, rid).card_sets(hid) is not None:
                 raise Refused(f"{where} asks whether the dealer holds '{hid}', a hand named by its cards, not by "
                               "its value")
         rankings.add(rid)
@@ -641,7 +641,7 @@ def dealer_plan(game, steps) -> _DealerPlan:
                     pt = game.paytables[a.paytable]
                     if pt.amounts:
                         raise Refused(f"paytable {a.paytable} ({pt.cite}) pays by the amount wagered")
-                    rk = Ranking.from_spec(game.rankings[pt.ranking], pt.ranking)
+                    rk = _ranking(game, pt.ranking)
                     if any(rk.card_sets(row[0]) is not None for row in pt.rows):
                         raise Refused(f"paytable {a.paytable} ({pt.cite}) pays hands named by their cards")
                     node = a.value if isinstance(a.value, Call) and a.value.name in _HAND else Call(
@@ -666,6 +666,17 @@ def dealer_plan(game, steps) -> _DealerPlan:
 
 
 _ZONE_CTX: list = []
+_RANKINGS: dict = {}
+
+
+def _ranking(game, rid: str):
+    """The game's ranking ``rid`` (built once per game: its tables take a second)."""
+    from compiler.runtime.rankings import Ranking
+
+    key = (id(game), rid)
+    if key not in _RANKINGS or _RANKINGS[key][0] is not game:
+        _RANKINGS[key] = (game, Ranking.from_spec(game.rankings[rid], rid))
+    return _RANKINGS[key][1]
 
 
 def _zone_ctx(table, game, zones: dict):
@@ -686,6 +697,19 @@ def _zone_ctx(table, game, zones: dict):
 
         _ZONE_CTX.append(_Ctx)
     return _ZONE_CTX[0](table, game, zones)
+
+
+_SUIT_BITS = [sum(1 << (4 * r + s) for r in range(13)) for s in range(4)]
+
+
+def _permute_mask(mask: np.ndarray, g: tuple) -> np.ndarray:
+    """Masks of card sets (bit c for card c; the joker's bit 52 stays) with suit s renamed g[s]."""
+    out = mask & np.int64(1 << 52)
+    for s in range(4):
+        part = mask & np.int64(_SUIT_BITS[s])
+        d = g[s] - s
+        out |= (part << d) if d >= 0 else (part >> -d)
+    return out
 
 
 def _suit_group(deck: Sequence[int]) -> list[tuple]:
@@ -737,10 +761,23 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     table = Table(game, options, seed=0)
     env = {"Decimal": Decimal, "Fraction": Fraction}
 
+    vcache: dict = {}
+
+    def vectoriser(rid, k):
+        if (rid, k) not in vcache:
+            vcache[rid, k] = Vectoriser(_ranking(game, rid), k, deck)
+        return vcache[rid, k]
+
+    ecache: dict = {}
+
+    def evaluate(rid, k, rows):
+        if (rid, k, id(rows)) not in ecache:
+            ecache[rid, k, id(rows)] = vectoriser(rid, k).evaluate_positions(rows).astype(np.int64)
+        return ecache[rid, k, id(rows)]
+
     def classes_of(rows, k, rankings, atoms, pcodes, zones_of_cards):
         """Class of every k-set (colex order): the distinct results of the compiled atoms."""
-        keys = [Vectoriser(Ranking.from_spec(game.rankings[r], r), k, deck).evaluate_positions(rows).astype(np.int64)
-                for r in rankings]
+        keys = [evaluate(r, k, rows) for r in rankings]
         if not keys:
             return np.zeros(len(rows), dtype=np.int64), [[int(c) for c in deck_arr[rows[0].astype(np.int64)]]]
         _, first, inv = np.unique(np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True)
@@ -778,12 +815,11 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     C_p, C_d = int(seat_cls.max()) + 1, int(deal_cls.max()) + 1
     # the comparison: both hands on one dense scale of hand values
     if dp.compare is not None:
-        rk = Ranking.from_spec(game.rankings[dp.compare], dp.compare)
-        vs, vd = Vectoriser(rk, N, deck), Vectoriser(rk, M, deck)
+        vs, vd = vectoriser(dp.compare, N), vectoriser(dp.compare, M)
         scale = sorted({v.score for v in vs.values} | {v.score for v in vd.values})
         pos = {sc: i for i, sc in enumerate(scale)}
-        seat_t = np.array([pos[v.score] for v in vs.values], dtype=np.int64)[vs.evaluate_positions(seat_rows)]
-        deal_v = np.array([pos[v.score] for v in vd.values], dtype=np.int64)[vd.evaluate_positions(deal_rows)]
+        seat_t = np.array([pos[v.score] for v in vs.values], dtype=np.int64)[evaluate(dp.compare, N, seat_rows)]
+        deal_v = np.array([pos[v.score] for v in vd.values], dtype=np.int64)[evaluate(dp.compare, M, deal_rows)]
         R = len(scale)
     else:
         seat_t = np.zeros(len(seat_rows), dtype=np.int64)
@@ -797,12 +833,20 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
         return np.array([pos_of[c if c == JOKER else (c & ~3) | g[c & 3]] for c in deck], dtype=np.int64)
 
     gpos = [perm_positions(g) for g in group]
-    for gp in gpos[1:]:
+    suits = sorted({c & 3 for c in deck if c != JOKER})
+    checks = gpos[1:]
+    if len(group) == factorial(len(suits)) and len(suits) > 2:  # every permutation: two generators suffice
+        swap = {suits[0]: suits[1], suits[1]: suits[0]}
+        cycle = {a: b for a, b in zip(suits, suits[1:] + suits[:1])}
+        checks = [perm_positions(tuple(swap.get(x, x) for x in range(4))),
+                  perm_positions(tuple(cycle.get(x, x) for x in range(4)))]
+    for gp in checks:
         for rows, arrs in ((seat_rows, (seat_cls, seat_t)), (deal_rows, (deal_cls, deal_v))):
             img = colex_index(np.sort(gp[rows.astype(np.int64)], axis=1))
             if any((a[img] != a).any() for a in arrs):
                 group, gpos = group[:1], gpos[:1]  # not symmetric: no reduction by suits
                 break
+    card_bit = np.array(deck, dtype=np.int64)   # bit of each deck position in a mask of cards (joker: 52)
     # the engine: every sequence of choices, and the net of each (seat class, dealer class, sign)
     rk_cache: dict = {}
     W_ids = sorted(game.wagers)
@@ -847,17 +891,18 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     query_rows = colex_combinations(n - V, N).astype(np.int64)
     for ui, orbit in zip(u_first, u_orbit):
         U = u_rows[ui]
-        stab = [gp for gp in gpos if np.array_equal(np.sort(gp[U]), U)]
+        stab = [g for g, gp in zip(group, gpos) if np.array_equal(np.sort(gp[U]), U)]
         local = np.array([i for i in range(n) if i not in set(U.tolist())], dtype=np.int64)   # universe -> deck
         members = local[member_rows]
         full = np.sort(np.concatenate([members, np.broadcast_to(U, (len(members), V))], axis=1), axis=1)
         midx = colex_index(full)
         counter = DisjointCounter(n - V, member_rows, deal_cls[midx], deal_v[midx], C_d, R, max_query=N)
         P_all = local[query_rows]
-        masks = [np.bitwise_or.reduce(np.left_shift(np.int64(1), gp[P_all]), axis=1) for gp in stab]
-        cmask = np.min(np.stack(masks), axis=0) if len(masks) > 1 else masks[0]
+        cmask = np.left_shift(np.int64(1), card_bit[P_all]).sum(axis=1)     # the cards, one bit each
+        if len(stab) > 1:
+            cmask = np.min(np.stack([_permute_mask(cmask, g) for g in stab]), axis=0)
         _, q_first, q_mult = np.unique(cmask, return_index=True, return_counts=True)
-        del masks, cmask
+        del cmask
         P_loc = query_rows[q_first]
         P_glob = P_all[q_first]
         pidx = colex_index(P_glob)

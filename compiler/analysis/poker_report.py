@@ -408,8 +408,11 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             judged = {w for w in game.wagers if facts[w].chosen_by or (w in ids and facts[w].placed_by)}
             base = next(iter(bets))
             names = " + ".join(game.wagers[w].name for w in ids)
+            dist = {("+" if x > 0 else "") + str(x / bets[base]): p for x, p in sol.distribution.items()}
+            hit = sum((p for x, p in sol.distribution.items() if x > 0), Fraction(0)) if dist else None
             figures.append(Figure("+".join(ids), names, "optimal strategy", sol.expected_net / bets[base],
-                                  sol.expected_net / sol.expected_stake, None, {},
+                                  sol.expected_net / sol.expected_stake, hit, dist,
+                                  sol.method or
                                   f"exact: optimal strategy by backward induction over every set of cards seen; all "
                                   f"{sol.sets:,} deals in {sol.classes} classes the rules tell apart, "
                                   f"{sol.histories} sequences of choices", ()))

@@ -19,8 +19,8 @@ by inclusion–exclusion over the subsets ``S`` of ``P`` (only ``|S| <= k`` can 
 The right-hand terms come from tables built once per family: for each size ``s``, every s-subset
 ``T`` of every member gives an entry ``(code(T), c(D), v(D))``, ``code`` the colex index of ``T``
 among the s-subsets of the n items. A table is either dense and cumulative (``[code, c, t]`` = the
-entries with ``v < t``, one gather per query) when ``C(n, s) * C * (R + 1)`` fits the limit, or the
-entries sorted by the key ``(code * C + c) * (R + 1) + v``, answered with ``np.searchsorted``
+entries with ``v < t``, one gather per query) when ``C(n, s) * C * (R + 1)`` fits the limit, or direct
+(class and value by code) when each subset lies in one member at most (``s = k``), or the entries sorted by the key ``(code * C + c) * (R + 1) + v``, answered with ``np.searchsorted``
 (two searches per query subset and class; block starts from a dense array).
 
 Cost: the family side touches each member ``C(k, s)`` times per size ``s``; a query ``C(|P|, s)``
@@ -70,7 +70,15 @@ class _Level:
         va = np.tile(values.astype(np.int64), len(cols))
         n_codes = comb(n, s)
         self.dense = n_codes * C * (R + 1) <= dense_limit
-        if self.dense:
+        self.single = False
+        if not self.dense and n_codes <= 4 * DENSE_LIMIT and len(np.unique(codes)) == len(codes):
+            # each subset lies in at most one member (s = k): its class and value, looked up directly
+            self.single = True
+            self.one_c = np.full(n_codes, -1, dtype=np.int64)
+            self.one_v = np.zeros(n_codes, dtype=np.int64)
+            self.one_c[codes] = cl
+            self.one_v[codes] = va
+        elif self.dense:
             flat = np.bincount((codes * C + cl) * (R + 1) + va + 1, minlength=n_codes * C * (R + 1))
             self.cum = np.cumsum(flat.reshape(n_codes, C, R + 1), axis=2).astype(np.int32)
         else:
@@ -82,6 +90,14 @@ class _Level:
     def add(self, code: np.ndarray, t: np.ndarray, sign: int, out: np.ndarray) -> None:
         """out[q, c, (below, equal, above)] += sign * #{entries (code[q], c, v) by v against t[q]}."""
         C, R = self.C, self.R
+        if self.single:
+            cl, v = self.one_c[code], self.one_v[code]
+            for c in range(C):
+                here = cl == c
+                out[:, c, 0] += sign * (here & (v < t))
+                out[:, c, 1] += sign * (here & (v == t))
+                out[:, c, 2] += sign * (here & (v > t))
+            return
         for c in range(C):
             if self.dense:
                 lt = self.cum[code, c, t].astype(np.int64)
