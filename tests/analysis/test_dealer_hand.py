@@ -76,3 +76,41 @@ def test_dealer_route_equals_brute_force_on_a_reduced_deck(csp, cards):
     sol = deals.solve(game, steps, deck, {}, {"ante": 1})
     assert sol.sets == comb(len(deck), 5) * comb(len(deck) - 5, 4) * (len(deck) - 9)
     assert sol.expected_net == _brute_force(game, deck)
+
+
+# Wizard of Odds (Michael Shackleford), https://wizardofodds.com/games/caribbean-stud-poker/ , "Strategy Statistics
+# in Caribbean Stud Poker" (stored copy: https://toho-talent.com/2022/04/14/caribbean-stud-poker-strategy/):
+# perfect strategy, paytable 100/50/20/7/5/4/3/2/1 and ace-king 1 to 1, total loss 1,041,372,912,372 over all
+# 19,933,230,517,200 combinations; house edge 5.224%, element of risk (per total wagered) 2.555%.
+WOO_TOTAL_LOSS = 1_041_372_912_372
+WOO_COMBINATIONS = 19_933_230_517_200
+
+
+@pytest.fixture(scope="module")
+def csp_figure():
+    from compiler.analysis.report import analyze
+
+    mod, comp = load_game(CSP)
+    rep = analyze(mod.GAME, comp.chapter, {})
+    assert not rep.not_computed
+    (f,) = [f for f in rep.figures if f.wager == "ante+call"]
+    return f
+
+
+def test_caribbean_stud_house_edge_equals_wizard_of_odds_exactly(csp_figure):
+    f = csp_figure
+    assert f.policy == "optimal strategy" and f.method.startswith("exact")
+    assert f.expected_return == Fraction(-WOO_TOTAL_LOSS, WOO_COMBINATIONS)
+    assert f"{float(-f.per_total_wagered):.3%}" == "2.555%"
+    assert "19,933,230,517,200 deals" in f.method
+
+
+def test_caribbean_stud_distribution_of_the_net_result(csp_figure):
+    f = csp_figure
+    dist = {Fraction(k): p for k, p in f.outcomes.items()}
+    assert sum(dist.values()) == 1
+    assert sum(k * p for k, p in dist.items()) == f.expected_return
+    # a fold loses the Ante (-1); a called hand loses 3, pushes (0), or wins 1 (dealer does not qualify)
+    # up to 1 + 2 x 100 (royal flush)
+    assert min(dist) == -3 and max(dist) == 201 and {-1, 0, 1, 3, 5} <= set(dist)
+    assert f.hit_frequency == sum(p for k, p in dist.items() if k > 0)
