@@ -447,6 +447,7 @@ def solve(game, steps, deck: Sequence[int], options: dict, bets: dict) -> DealSo
             order = sorted(chs, reverse=True)
             stack = np.stack([sub[c][:, 0] for c in order], axis=1)
             pick = np.argmax(stack, axis=1)
+            chosen[prefix] = (order, pick)
             u = np.stack([sub[c] for c in order], axis=0)[pick, np.arange(len(pick))]
             total = comb(n, k)
             for j, c in enumerate(order):  # how often the choice is made, at this node, per seen set
@@ -459,13 +460,43 @@ def solve(game, steps, deck: Sequence[int], options: dict, bets: dict) -> DealSo
             k -= 1
         return u
 
+    chosen: dict = {}
     u0 = value((), 0)[0]
     denom = perm(n, N) * L
     ex = [Fraction(int(x), denom) for x in u0]
     W = len(wagers)
     net = {w: ex[1 + i] for i, w in enumerate(wagers) if ex[1 + W + i] or ex[1 + i]}
     stake = {w: ex[1 + W + i] for i, w in enumerate(wagers) if w in net}
-    return DealSolution(ex[0], sum(stake.values(), Fraction(0)), net, stake, C, len(rows), len(hist), freq)
+    # the distribution of the round's net under that strategy: the ordered deals reaching each seen set,
+    # carried forward (m_k(S) = sum over x in S of m_{k-1}(S - x)) and split by the choice made at S
+    dist: dict = {}
+
+    def up(m: np.ndarray, k: int) -> np.ndarray:
+        out = np.zeros(comb(n, k), dtype=np.int64)
+        for idx in lift.subs(k):
+            out += m[idx]
+        return out
+
+    def forward(prefix: tuple, s: int, m: np.ndarray) -> None:
+        if prefix in stage:
+            _, _, k = stage[prefix]
+            for j in range(s + 1, k + 1):
+                m = up(m, j)
+            order, pick = chosen[prefix]
+            for i, c in enumerate(order):
+                forward(prefix + (c,), k, np.where(pick == i, m, 0))
+            return
+        for j in range(s + 1, N + 1):
+            m = up(m, j)
+        vals = table_of[prefix][cls, 0]
+        for v in np.unique(vals[m > 0]):
+            dist[int(v)] = dist.get(int(v), 0) + int(m[vals == v].sum())
+
+    forward((), 0, np.ones(1, dtype=np.int64))
+    if sum(dist.values()) != perm(n, N):
+        raise Refused("the distribution of the net result does not cover every deal")
+    return DealSolution(ex[0], sum(stake.values(), Fraction(0)), net, stake, C, len(rows), len(hist), freq,
+                        {Fraction(v, L): Fraction(c, perm(n, N)) for v, c in sorted(dist.items())})
 
 
 # ------------------------------------------------------------------------------------- a dealer's hand
