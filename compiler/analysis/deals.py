@@ -913,13 +913,12 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     canon = np.min(np.stack([colex_index(np.sort(gp[u_rows], axis=1)) if V else np.zeros(1, np.int64)
                              for gp in gpos]), axis=0)
     u_keys, u_first, u_orbit = np.unique(canon, return_index=True, return_counts=True)
-    acc = [0] * (1 + 2 * W)      # Σ weight x count x scaled net, per history chosen
+    agg = np.zeros((H, C_p, C_d, 3), dtype=np.int64)   # deals per (history chosen, outcome)
+    canon: dict = {}
     dist: dict = {}
     freq: dict = {}
     total = 0
-    L = None
     member_rows = colex_combinations(n - V, M - V).astype(np.int64)
-    query_rows = colex_combinations(n - V, N).astype(np.int64)
     for ui, orbit in zip(u_first, u_orbit):
         U = u_rows[ui]
         stab = [g for g, gp in zip(group, gpos) if np.array_equal(np.sort(gp[U]), U)]
@@ -928,18 +927,27 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
         full = np.sort(np.concatenate([members, np.broadcast_to(U, (len(members), V))], axis=1), axis=1)
         midx = colex_index(full)
         counter = DisjointCounter(n - V, member_rows, deal_cls[midx], deal_v[midx], C_d, R, max_query=N)
-        P_all = local[query_rows]
-        cmask = np.left_shift(np.int64(1), card_bit[P_all]).sum(axis=1)     # the cards, one bit each
-        if len(stab) > 1:
-            cmask = np.min(np.stack([_permute_mask(cmask, g) for g in stab]), axis=0)
-        _, q_first, q_mult = np.unique(cmask, return_index=True, return_counts=True)
-        del cmask
-        P_loc = query_rows[q_first]
-        P_glob = P_all[q_first]
+        skey = tuple(stab)
+        if skey not in canon:  # the seat's N-sets up to the suit permutations fixing U (shared by every such U)
+            allP = seat_rows.astype(np.int64)
+            cmask = np.left_shift(np.int64(1), card_bit[allP]).sum(axis=1)     # the cards, one bit each
+            if len(stab) > 1:
+                cmask = np.min(np.stack([_permute_mask(cmask, g) for g in stab]), axis=0)
+            _, q_first, q_mult = np.unique(cmask, return_index=True, return_counts=True)
+            canon[skey] = (allP[q_first], q_mult.astype(np.int64))
+            del cmask
+        reps, mult = canon[skey]
+        in_u = np.zeros(n, dtype=bool)
+        in_u[U] = True
+        keep = ~in_u[reps].any(axis=1)       # an orbit avoids U when one of its sets does (U is fixed)
+        P_glob = reps[keep]
+        local_of = np.full(n, -1, dtype=np.int64)
+        local_of[local] = np.arange(len(local))
+        P_loc = local_of[P_glob]
         pidx = colex_index(P_glob)
         cp, t = seat_cls[pidx], seat_t[pidx]
         cnt = counter.counts(P_loc, t)                                   # (q, C_d, 3)
-        weight = q_mult.astype(np.int64) * int(orbit)
+        weight = mult[keep] * int(orbit)
         # the net of every (seat class, dealer class, sign) that occurs, played by the engine
         occurs = np.zeros((C_p, C_d, 3), dtype=bool)
         np.logical_or.at(occurs, cp, cnt > 0)
@@ -955,44 +963,36 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
             j = int(np.nonzero(((mm & pmask) == 0) & (deal_cls[midx] == key[1]) & (sign == key[2]))[0][0])
             play_triple(key, [int(deck[x]) for x in P_glob[i]], [int(deck[x]) for x in U],
                         [int(deck[x]) for x in members[j]])
-        # scaled integer nets: (H, C_p, C_d, 3, 1 + 2W)
-        Lnew = 1
+        # the choice of largest expected net per view (scaled integer nets of the outcomes that occur)
+        L = 1
         for rows in nets.values():
             for r in rows:
-                for x in r:
-                    Lnew = lcm(Lnew, x.denominator)
-        if L is not None:  # Lnew is a multiple of L (an lcm over more nets)
-            acc = [a * (Lnew // L) for a in acc]
-        L = Lnew
-        tab = np.zeros((H, C_p, C_d, 3, 1 + 2 * W), dtype=np.int64)
+                L = lcm(L, r[0].denominator)
+        tab = np.zeros((H, C_p, C_d, 3), dtype=np.int64)
         for key, rows in nets.items():
             for h in range(H):
-                tab[h][key] = [int(x * L) for x in rows[h]]
+                tab[h][key] = int(rows[h][0] * L)
         order = sorted(range(H), key=lambda h: hist[h][0], reverse=True)   # ties: the largest choices
-        ev = np.stack([np.einsum("qcs,qcs->q", cnt, tab[h, cp, :, :, 0]) for h in order], axis=1)
+        ev = np.stack([np.einsum("qcs,qcs->q", cnt, tab[h][cp]) for h in order], axis=1)
         pick = np.array(order)[np.argmax(ev, axis=1)]
-        for h in range(H):
+        for h in range(H):  # deals (weighted views x completions) per history, seat class and outcome
             sel = pick == h
-            if not sel.any():
-                continue
-            c_sel, w_sel = cnt[sel], weight[sel]
-            vals = tab[h, cp[sel]]                                       # (q', C_d, 3, 1 + 2W)
-            for w in range(1 + 2 * W):
-                per_view = np.einsum("qcs,qcs->q", c_sel, vals[..., w]) * w_sel   # int64: no overflow here
-                acc[w] += int(per_view.astype(object).sum())
-            wc = c_sel * w_sel[:, None, None]
-            freq[hist[h][0]] = freq.get(hist[h][0], 0) + int(wc.sum(dtype=np.int64))
-            for key, rows in nets.items():
-                m = cp[sel] == key[0]
-                c = int(wc[m, key[1], key[2]].sum())
-                if c:
-                    x = rows[h][0]
-                    dist[x] = dist.get(x, 0) + c
+            np.add.at(agg[h], cp[sel], cnt[sel] * weight[sel, None, None])
         total += int((cnt.sum(axis=(1, 2)) * weight).sum())
+    acc = [Fraction(0)] * (1 + 2 * W)
+    for key, rows in nets.items():
+        for h in range(H):
+            c = int(agg[h][key])
+            if not c:
+                continue
+            for w in range(1 + 2 * W):
+                acc[w] += c * rows[h][w]
+            freq[hist[h][0]] = freq.get(hist[h][0], 0) + c
+            dist[rows[h][0]] = dist.get(rows[h][0], 0) + c
     expect = comb(n, N) * comb(n - N, M - V) * comb(n - N - (M - V), V)
     if total != expect:
         raise Refused(f"the views counted {total:,} deals, not {expect:,}")
-    ex = [Fraction(a, total * L) for a in acc]
+    ex = [a / total for a in acc]
     net = {w: ex[1 + i] for i, w in enumerate(W_ids) if ex[1 + W + i] or ex[1 + i]}
     stake = {w: ex[1 + W + i] for i, w in enumerate(W_ids) if w in net}
     choice_frequency = {" then ".join(dict.fromkeys(d for d, _, _ in hist[0][1])): {
