@@ -420,6 +420,10 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                          f"total wagered per unit {game.wagers[base].name}: {sol.expected_stake / bets[base]} = "
                          f"{float(sol.expected_stake / bets[base]):.6f}; per wager: " + ", ".join(
                              f"{game.wagers[w].name} {sol.net[w]}" for w in ids))
+            if sol.method:  # the dealer-hand route: how often each sequence of choices is made, per deal
+                notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
+                    f"{d}: " + ", ".join(f"{c} {v} = {float(v):.6f}" for c, v in fr.items())
+                    for d, fr in sol.choice_frequency.items()))
         for w, d in game.wagers.items():
             if sol is not None:
                 break
