@@ -114,3 +114,36 @@ def test_caribbean_stud_distribution_of_the_net_result(csp_figure):
     # up to 1 + 2 x 100 (royal flush)
     assert min(dist) == -3 and max(dist) == 201 and {-1, 0, 1, 3, 5} <= set(dist)
     assert f.hit_frequency == sum(p for k, p in dist.items() if k > 0)
+
+
+def _variant(tmp_path, *edits):
+    text = CSP.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    p = tmp_path / "variant.yaml"
+    p.write_text(text, encoding="utf-8")
+    mod, comp = load_game(p)
+    g = mod.GAME
+    return g, _active_steps(g, comp.chapter, Table(g, {}, seed=0))
+
+
+def test_dealer_cards_dealt_after_the_decision_are_refused_with_the_reason(tmp_path):
+    extra = "  - {id: deal_more, do: deal, to: dealer, zone: more, count: 1, face: down, cite: § 903.6(c)}\n"
+    game, steps = _variant(tmp_path, ("  - {id: reveal_dealer,", extra + "  - {id: reveal_dealer,"),
+                           ("untied:\n", "untied:\n  - {at: /procedure/4/count, why: a test variant}\n"))
+    with pytest.raises(deals.Refused, match="deals cards after a decision"):
+        deals.dealer_plan(game, steps)
+
+
+def test_a_hand_judged_on_part_of_the_dealers_cards_is_refused_with_the_reason(tmp_path):
+    game, steps = _variant(tmp_path, ("hand(five_card, player.hand) < hand(five_card, dealer.cards)",
+                                      "hand(five_card, player.hand) < hand(five_card, dealer.down + player.hand)"))
+    with pytest.raises(deals.Refused, match="together"):
+        deals.dealer_plan(game, steps)
+
+
+def test_what_the_player_sees_of_the_dealer_is_read_from_the_deal_steps(tmp_path):
+    # all five dealer cards face down: the player decides on the seat's cards alone
+    game, steps = _variant(tmp_path, ("zone: up, count: 1, face: up", "zone: up, count: 1, face: down"))
+    assert deals.dealer_plan(game, steps).visible == 0
