@@ -60,6 +60,8 @@ class DealSolution:
     histories: int
     choice_frequency: dict[str, dict[str, Fraction]] = field(default_factory=dict)
     distribution: dict[Fraction, Fraction] = field(default_factory=dict)  # net of the round -> probability
+    # a declared policy (the same choices on every deal) -> (expected net, expected stake) of the round
+    policies: dict[tuple, tuple[Fraction, Fraction]] = field(default_factory=dict)
     method: str | None = None              # how the figure was computed, when not the deal-class route
 
 
@@ -914,6 +916,7 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
                              for gp in gpos]), axis=0)
     u_keys, u_first, u_orbit = np.unique(canon, return_index=True, return_counts=True)
     agg = np.zeros((H, C_p, C_d, 3), dtype=np.int64)   # deals per (history chosen, outcome)
+    agg_all = np.zeros((C_p, C_d, 3), dtype=np.int64)  # deals per outcome, whatever is chosen
     canon: dict = {}
     dist: dict = {}
     freq: dict = {}
@@ -975,9 +978,11 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
         order = sorted(range(H), key=lambda h: hist[h][0], reverse=True)   # ties: the largest choices
         ev = np.stack([np.einsum("qcs,qcs->q", cnt, tab[h][cp]) for h in order], axis=1)
         pick = np.array(order)[np.argmax(ev, axis=1)]
+        wc = cnt * weight[:, None, None]
         for h in range(H):  # deals (weighted views x completions) per history, seat class and outcome
             sel = pick == h
-            np.add.at(agg[h], cp[sel], cnt[sel] * weight[sel, None, None])
+            np.add.at(agg[h], cp[sel], wc[sel])
+        np.add.at(agg_all, cp, wc)
         total += int((cnt.sum(axis=(1, 2)) * weight).sum())
     acc = [Fraction(0)] * (1 + 2 * W)
     for key, rows in nets.items():
@@ -992,6 +997,12 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     expect = comb(n, N) * comb(n - N, M - V) * comb(n - N - (M - V), V)
     if total != expect:
         raise Refused(f"the views counted {total:,} deals, not {expect:,}")
+    policies = {}
+    for h in range(H):  # a declared policy: the same sequence of choices on every deal
+        pn = sum((int(agg_all[key]) * rows[h][0] for key, rows in nets.items()), Fraction(0)) / total
+        ps = sum((int(agg_all[key]) * sum(rows[h][1 + W:], Fraction(0)) for key, rows in nets.items()),
+                 Fraction(0)) / total
+        policies[hist[h][0]] = (pn, ps)
     ex = [a / total for a in acc]
     net = {w: ex[1 + i] for i, w in enumerate(W_ids) if ex[1 + W + i] or ex[1 + i]}
     stake = {w: ex[1 + W + i] for i, w in enumerate(W_ids) if w in net}
@@ -999,7 +1010,7 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
         ",".join(h): Fraction(c, total) for h, c in sorted(freq.items())}}
     return DealSolution(ex[0], sum(stake.values(), Fraction(0)), net, stake, len(nets), total, H, choice_frequency,
                         {x: Fraction(c, total) for x, c in sorted(dist.items())},
-                        f"exact: optimal strategy per view (the seat's {N} cards and {V} dealer card"
+                        policies=policies, method=f"exact: optimal strategy per view (the seat's {N} cards and {V} dealer card"
                         f"{'s' if V != 1 else ''} seen) over all {total:,} deals; the dealer's hand counted by card "
                         f"removal, {len(nets)} (seat class, dealer class, comparison) outcomes played by the engine, "
                         f"{H} sequences of choices; {len(group)} suit permutations")

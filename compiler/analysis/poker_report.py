@@ -420,6 +420,11 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                          f"total wagered per unit {game.wagers[base].name}: {sol.expected_stake / bets[base]} = "
                          f"{float(sol.expected_stake / bets[base]):.6f}; per wager: " + ", ".join(
                              f"{game.wagers[w].name} {sol.net[w]}" for w in ids))
+            for h, (pn, ps) in sol.policies.items():  # declared policies: the same choices on every deal
+                figures.append(Figure("+".join(ids), names, "always " + ", then ".join(h), pn / bets[base],
+                                      pn / ps if ps else None, None, {},
+                                      f"exact: the same {sol.sets:,} deals and outcomes, the player choosing "
+                                      f"{', then '.join(h)} on every deal", ()))
             if sol.method:  # the dealer-hand route: how often each sequence of choices is made, per deal
                 notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
                     f"{d}: " + ", ".join(f"{c} {v} = {float(v):.6f}" for c, v in fr.items())

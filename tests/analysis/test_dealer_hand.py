@@ -54,14 +54,18 @@ def _brute_force(game, deck):
         return memo[key]
 
     total, acc = 0, Fraction(0)
+    always = {"call": Fraction(0), "fold": Fraction(0)}
     for P in combinations(deck, 5):
         rest = [c for c in deck if c not in P]
         for u in rest:
             others = [c for c in rest if c != u]
             holes = list(combinations(others, 4))
-            acc += max(sum(net(P, T, u, ch) for T in holes) for ch in ("call", "fold"))
+            each = {ch: sum(net(P, T, u, ch) for T in holes) for ch in ("call", "fold")}
+            acc += max(each.values())
+            for ch in always:
+                always[ch] += each[ch]
             total += len(holes)
-    return acc / total
+    return acc / total, {ch: x / total for ch, x in always.items()}
 
 
 @pytest.mark.parametrize("cards", [
@@ -75,26 +79,34 @@ def test_dealer_route_equals_brute_force_on_a_reduced_deck(csp, cards):
     deck = sorted(parse_cards(cards.split()))
     sol = deals.solve(game, steps, deck, {}, {"ante": 1})
     assert sol.sets == comb(len(deck), 5) * comb(len(deck) - 5, 4) * (len(deck) - 9)
-    assert sol.expected_net == _brute_force(game, deck)
+    best, always = _brute_force(game, deck)
+    assert sol.expected_net == best
+    assert {h: pn for h, (pn, _) in sol.policies.items()} == {("call",): always["call"], ("fold",): always["fold"]}
 
 
 # Wizard of Odds (Michael Shackleford), https://wizardofodds.com/games/caribbean-stud-poker/ , "Strategy Statistics
 # in Caribbean Stud Poker" (stored copy: https://toho-talent.com/2022/04/14/caribbean-stud-poker-strategy/):
 # perfect strategy, paytable 100/50/20/7/5/4/3/2/1 and ace-king 1 to 1, total loss 1,041,372,912,372 over all
-# 19,933,230,517,200 combinations; house edge 5.224%, element of risk (per total wagered) 2.555%.
+# 19,933,230,517,200 combinations; house edge 5.224%, element of risk (per total wagered) 2.555%; "playing
+# blind (raise on everything)": total loss 3,310,360,338,060, house edge 16.607%, element of risk 5.536%.
 WOO_TOTAL_LOSS = 1_041_372_912_372
+WOO_BLIND_TOTAL_LOSS = 3_310_360_338_060
 WOO_COMBINATIONS = 19_933_230_517_200
 
 
 @pytest.fixture(scope="module")
-def csp_figure():
+def csp_figures():
     from compiler.analysis.report import analyze
 
     mod, comp = load_game(CSP)
     rep = analyze(mod.GAME, comp.chapter, {})
     assert not rep.not_computed
-    (f,) = [f for f in rep.figures if f.wager == "ante+call"]
-    return f
+    return {f.policy: f for f in rep.figures if f.wager == "ante+call"}
+
+
+@pytest.fixture(scope="module")
+def csp_figure(csp_figures):
+    return csp_figures["optimal strategy"]
 
 
 def test_caribbean_stud_house_edge_equals_wizard_of_odds_exactly(csp_figure):
@@ -103,6 +115,13 @@ def test_caribbean_stud_house_edge_equals_wizard_of_odds_exactly(csp_figure):
     assert f.expected_return == Fraction(-WOO_TOTAL_LOSS, WOO_COMBINATIONS)
     assert f"{float(-f.per_total_wagered):.3%}" == "2.555%"
     assert "19,933,230,517,200 deals" in f.method
+
+
+def test_caribbean_stud_always_calling_equals_wizard_of_odds_playing_blind(csp_figures):
+    f = csp_figures["always call"]
+    assert f.expected_return == Fraction(-WOO_BLIND_TOTAL_LOSS, WOO_COMBINATIONS)
+    assert f"{float(-f.per_total_wagered):.3%}" == "5.536%"
+    assert csp_figures["always fold"].expected_return == -1
 
 
 def test_caribbean_stud_distribution_of_the_net_result(csp_figure):
