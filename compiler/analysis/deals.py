@@ -534,8 +534,6 @@ def _side(node, player, community, dealer, n_cards, m_cards) -> str | None:
 
 def _dealer_side_atom(node, where, dealer, m_cards, game, rankings: set) -> None:
     """Check a sub-expression reading only the dealer's cards is a function of one hand value of all of them."""
-    from compiler.runtime.rankings import Ranking
-
     if not (isinstance(node, Call) and (node.name in _VALUE_OF_HAND or node.name in _HAND or node.name == "is_hand")):
         raise Refused(f"{where} reads the dealer's cards outside a hand value")
     hands = [x for x in _walk_nodes(node) if isinstance(x, Call) and (x.name in _HAND or x.name == "is_hand")]
@@ -602,8 +600,6 @@ def _split_atoms(node, where, pl: dict, out: dict) -> None:
 
 def dealer_plan(game, steps) -> _DealerPlan:
     """Check a procedure with a dealer's hand (raises :class:`Refused`) and read what the counting needs."""
-    from compiler.runtime.rankings import Ranking
-
     player: dict = {}
     community: dict = {}
     dealer: dict = {}
@@ -775,14 +771,11 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     card removal (:mod:`compiler.analysis.removal`). Views are taken up to the permutations of suits
     (checked to leave every hand value unchanged); the choice of largest expected net is taken per view.
     """
-    from itertools import combinations
-
     from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
     from compiler.analysis.removal import DisjointCounter
     from compiler.runtime.cards import JOKER
     from compiler.runtime.engine import Table
     from compiler.runtime.money import money
-    from compiler.runtime.rankings import Ranking
 
     dp = dealer_plan(game, steps)
     deck = sorted(deck)
@@ -873,12 +866,13 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
         cycle = {a: b for a, b in zip(suits, suits[1:] + suits[:1])}
         checks = [perm_positions(tuple(swap.get(x, x) for x in range(4))),
                   perm_positions(tuple(cycle.get(x, x) for x in range(4)))]
+    symmetric = True
     for gp in checks:
         for rows, arrs in ((seat_rows, (seat_cls, seat_t)), (deal_rows, (deal_cls, deal_v))):
             img = colex_index(np.sort(gp[rows.astype(np.int64)], axis=1))
-            if any((a[img] != a).any() for a in arrs):
-                group, gpos = group[:1], gpos[:1]  # not symmetric: no reduction by suits
-                break
+            symmetric = symmetric and not any((a[img] != a).any() for a in arrs)
+    if not symmetric:  # some hand value or class depends on the suits' names: no reduction by suits
+        group, gpos = group[:1], gpos[:1]
     card_bit = np.array(deck, dtype=np.int64)   # bit of each deck position in a mask of cards (joker: 52)
     # the engine: every sequence of choices, and the net of each (seat class, dealer class, sign)
     rk_cache: dict = {}
@@ -912,9 +906,9 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
 
     # views: visible dealer cards U up to suits, then the seat's cards P up to the suits that fix U
     u_rows = colex_combinations(n, V).astype(np.int64) if V else np.zeros((1, 0), dtype=np.int64)
-    canon = np.min(np.stack([colex_index(np.sort(gp[u_rows], axis=1)) if V else np.zeros(1, np.int64)
-                             for gp in gpos]), axis=0)
-    u_keys, u_first, u_orbit = np.unique(canon, return_index=True, return_counts=True)
+    u_canon = np.min(np.stack([colex_index(np.sort(gp[u_rows], axis=1)) if V else np.zeros(1, np.int64)
+                               for gp in gpos]), axis=0)
+    _, u_first, u_orbit = np.unique(u_canon, return_index=True, return_counts=True)
     agg = np.zeros((H, C_p, C_d, 3), dtype=np.int64)   # deals per (history chosen, outcome)
     agg_all = np.zeros((C_p, C_d, 3), dtype=np.int64)  # deals per outcome, whatever is chosen
     canon: dict = {}
