@@ -166,3 +166,19 @@ def test_what_the_player_sees_of_the_dealer_is_read_from_the_deal_steps(tmp_path
     # all five dealer cards face down: the player decides on the seat's cards alone
     game, steps = _variant(tmp_path, ("zone: up, count: 1, face: up", "zone: up, count: 1, face: down"))
     assert deals.dealer_plan(game, steps).visible == 0
+
+
+def test_the_game_tree_information_set_holds_only_the_dealer_cards_the_player_sees(csp):
+    """tree.py (the general analyzer) keys a decision by the player's view; the engine's view lists the
+    dealer's face-down cards too, so the tree keeps only the zones dealt face up or revealed before it."""
+    from compiler.analysis.tree import _dealer_visible, _view_key
+    from compiler.runtime.engine import PlayerView
+
+    game, _ = csp
+    visible = _dealer_visible(game)
+    assert visible == {"call_or_fold": frozenset({"up"})}
+    a = PlayerView(1, {"hand": (0, 1, 2, 3, 4)}, {"down": (10, 11, 12, 13), "up": (20,)}, (), {"ante": Decimal(1)})
+    b = PlayerView(1, {"hand": (0, 1, 2, 3, 4)}, {"down": (14, 15, 16, 17), "up": (20,)}, (), {"ante": Decimal(1)})
+    assert _view_key("call_or_fold", a, visible) == _view_key("call_or_fold", b, visible)
+    assert _view_key("call_or_fold", a, visible) != _view_key(
+        "call_or_fold", PlayerView(1, a.cards, {"down": a.dealer["down"], "up": (21,)}, (), a.wagers), visible)
