@@ -806,7 +806,10 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
         keys = [evaluate(r, k, rows) for r in rankings]
         if not keys:
             return np.zeros(len(rows), dtype=np.int64), [[int(c) for c in deck_arr[rows[0].astype(np.int64)]]]
-        _, first, inv = np.unique(np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True)
+        if len(keys) == 1:
+            _, first, inv = np.unique(keys[0], return_index=True, return_inverse=True)
+        else:
+            _, first, inv = np.unique(np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True)
         codes = [compile(compile_expr(a), "<atom>", "eval") for a in atoms]
         seen: dict = {}
         reps: list = []

@@ -71,8 +71,8 @@ class _Level:
         n_codes = comb(n, s)
         self.dense = n_codes * C * (R + 1) <= dense_limit
         self.single = False
-        if not self.dense and n_codes <= 4 * DENSE_LIMIT and len(np.unique(codes)) == len(codes):
-            # each subset lies in at most one member (s = k): its class and value, looked up directly
+        if not self.dense and s == k and n_codes <= 4 * DENSE_LIMIT:
+            # a k-subset of a member is the member (members are distinct sets): class and value by code
             self.single = True
             self.one_c = np.full(n_codes, -1, dtype=np.int64)
             self.one_v = np.zeros(n_codes, dtype=np.int64)
@@ -80,7 +80,7 @@ class _Level:
             self.one_v[codes] = va
         elif self.dense:
             flat = np.bincount((codes * C + cl) * (R + 1) + va + 1, minlength=n_codes * C * (R + 1))
-            self.cum = np.cumsum(flat.reshape(n_codes, C, R + 1), axis=2).astype(np.int32)
+            self.cum = np.cumsum(flat.reshape(n_codes, C, R + 1), axis=2, dtype=np.int32).reshape(-1)
         else:
             self.keys = np.sort((codes * C + cl) * (R + 1) + va)
             if n_codes * C + 1 > 4 * DENSE_LIMIT:
@@ -99,10 +99,11 @@ class _Level:
                 out[:, c, 2] += sign * (here & (v > t))
             return
         for c in range(C):
-            if self.dense:
-                lt = self.cum[code, c, t].astype(np.int64)
-                le = self.cum[code, c, t + 1].astype(np.int64)
-                tot = self.cum[code, c, R].astype(np.int64)
+            if self.dense:  # the flat table: [(code * C + c) * (R + 1) + t]
+                base = (code * C + c) * (R + 1)
+                lt = self.cum.take(base + t).astype(np.int64)
+                le = self.cum.take(base + t + 1).astype(np.int64)
+                tot = self.cum.take(base + R).astype(np.int64)
             else:
                 block = code * C + c
                 st = self.start[block]
@@ -118,7 +119,7 @@ class _Level:
 class DisjointCounter:
     """Counts of the members of a family of k-sets disjoint from a query set, by class and by value.
 
-    ``members``: (m, k) rows of increasing items in ``0..n-1`` (distinct sets); ``classes``: (m,) in
+    ``members``: (m, k) rows of increasing items in ``0..n-1`` (distinct sets, as the tables assume); ``classes``: (m,) in
     ``0..n_classes-1``; ``values``: (m,) in ``0..n_values-1``.
     """
 
