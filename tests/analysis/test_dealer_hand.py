@@ -68,16 +68,19 @@ def _brute_force(game, deck):
     return acc / total, {ch: x / total for ch, x in always.items()}
 
 
-@pytest.mark.parametrize("cards", [
+@pytest.mark.parametrize("cards, permutations", [
     # two suits of A K 5 4 3 2: straights, flushes, every kind of dealer hand; suits symmetric
-    "AS KS 5S 4S 3S 2S AH KH 5H 4H 3H 2H",
+    ("AS KS 5S 4S 3S 2S AH KH 5H 4H 3H 2H", 2),
     # one card fewer: no suit permutation keeps the deck (the route then counts without symmetry)
-    "AS KS 5S 4S 3S 2S AH KH 5H 4H 3H",
+    ("AS KS 5S 4S 3S 2S AH KH 5H 4H 3H", 1),
+    # four suits of three ranks: all 24 suit permutations, the up card fixed by 6 of them
+    ("AS AH AD AC KS KH KD KC 2S 2H 2D 2C", 24),
 ])
-def test_dealer_route_equals_brute_force_on_a_reduced_deck(csp, cards):
+def test_dealer_route_equals_brute_force_on_a_reduced_deck(csp, cards, permutations):
     game, steps = csp
     deck = sorted(parse_cards(cards.split()))
     sol = deals.solve(game, steps, deck, {}, {"ante": 1})
+    assert f"; {permutations} suit permutations" in sol.method
     assert sol.sets == comb(len(deck), 5) * comb(len(deck) - 5, 4) * (len(deck) - 9)
     best, always = _brute_force(game, deck)
     assert sol.expected_net == best
