@@ -408,8 +408,11 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             judged = {w for w in game.wagers if facts[w].chosen_by or (w in ids and facts[w].placed_by)}
             base = next(iter(bets))
             names = " + ".join(game.wagers[w].name for w in ids)
+            dist = {("+" if x > 0 else "") + str(x / bets[base]): p for x, p in sol.distribution.items()}
+            hit = sum((p for x, p in sol.distribution.items() if x > 0), Fraction(0)) if dist else None
             figures.append(Figure("+".join(ids), names, "optimal strategy", sol.expected_net / bets[base],
-                                  sol.expected_net / sol.expected_stake, None, {},
+                                  sol.expected_net / sol.expected_stake, hit, dist,
+                                  sol.method or
                                   f"exact: optimal strategy by backward induction over every set of cards seen; all "
                                   f"{sol.sets:,} deals in {sol.classes} classes the rules tell apart, "
                                   f"{sol.histories} sequences of choices", ()))
@@ -417,6 +420,15 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                          f"total wagered per unit {game.wagers[base].name}: {sol.expected_stake / bets[base]} = "
                          f"{float(sol.expected_stake / bets[base]):.6f}; per wager: " + ", ".join(
                              f"{game.wagers[w].name} {sol.net[w]}" for w in ids))
+            for h, (pn, ps) in sol.policies.items():  # declared policies: the same choices on every deal
+                figures.append(Figure("+".join(ids), names, "always " + ", then ".join(h), pn / bets[base],
+                                      pn / ps if ps else None, None, {},
+                                      f"exact: the same {sol.sets:,} deals and outcomes, the player choosing "
+                                      f"{', then '.join(h)} on every deal", ()))
+            if sol.method:  # the dealer-hand route: how often each sequence of choices is made, per deal
+                notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
+                    f"{d}: " + ", ".join(f"{c} {v} = {float(v):.6f}" for c, v in fr.items())
+                    for d, fr in sol.choice_frequency.items()))
         for w, d in game.wagers.items():
             if sol is not None:
                 break

@@ -9,8 +9,9 @@ The round engine plays the chapter's compiled procedure; here it plays against
 so every round becomes one leaf: (probability of its cards, the decisions taken with the
 information set each was taken in, the net and the stake of every wager). The information set
 of a decision is exactly what the engine shows the player at that point (``PlayerView``: the
-player's own cards by zone, the dealer's visible cards, the community cards revealed, the wagers
-on the layout) and the decision's id.
+player's own cards by zone, the community cards revealed, the wagers on the layout) and the decision's
+id, with the dealer's cards restricted to the zones dealt face up or revealed before it in the
+procedure (the engine's view lists the dealer's face-down cards too).
 
 * **Declared policy**: the leaves whose decisions follow the policy.
 * **Optimal strategy**: backward induction over information sets. With perfect recall (the view
@@ -84,27 +85,48 @@ class _Shoe:
         return card
 
 
-def _view_key(decision: str, view) -> tuple:
+def _dealer_visible(game) -> dict[str, frozenset]:
+    """The dealer's zones the player sees at each decision and offer: dealt face up, or revealed, earlier in
+    the procedure (the engine's view lists every dealer zone, face down too)."""
+    seen: set = set()
+    out: dict[str, frozenset] = {}
+    for s in _walk(game.procedure):
+        p = dict(s.params)
+        if s.kind == "deal" and p.get("to") == "dealer" and p.get("face", "up") == "up":
+            seen.add(p.get("zone", "cards"))
+        elif s.kind == "reveal":
+            seen.add(p.get("zone"))
+        elif s.kind == "decide":
+            out[s.id] = frozenset(seen)
+        elif s.kind == "offer":
+            out["offer:" + str(p.get("wager"))] = frozenset(seen)
+    return out
+
+
+def _view_key(decision: str, view, visible: Mapping[str, frozenset] | None = None) -> tuple:
     own = tuple(sorted((z, tuple(sorted(map(int, cs)))) for z, cs in view.cards.items()))
-    dealer = tuple(sorted((z, tuple(sorted(map(int, cs)))) for z, cs in (view.dealer or {}).items()))
+    shown = None if visible is None else visible.get(decision, frozenset())
+    dealer = tuple(sorted((z, tuple(sorted(map(int, cs)))) for z, cs in (view.dealer or {}).items()
+                          if shown is None or z in shown))
     return (decision, own, dealer, tuple(sorted(map(int, view.community))),
             tuple(sorted((w, str(a)) for w, a in view.wagers.items())))
 
 
 class _BranchStrategy(Strategy):
-    def __init__(self, odo: _Odometer, offer_amounts: Mapping[str, Any]):
+    def __init__(self, odo: _Odometer, offer_amounts: Mapping[str, Any], visible: Mapping[str, frozenset]):
         self.odo = odo
         self.offer_amounts = offer_amounts
+        self.visible = visible
         self.decisions: list[tuple[tuple, str]] = []
 
     def choose(self, decision, choices, view):
         c = choices[self.odo.pick(len(choices))]
-        self.decisions.append((_view_key(decision, view), c))
+        self.decisions.append((_view_key(decision, view, self.visible), c))
         return c
 
     def offer(self, wager, view):
         make = self.odo.pick(2) == 1
-        self.decisions.append((_view_key("offer:" + wager, view), "make" if make else "decline"))
+        self.decisions.append((_view_key("offer:" + wager, view, self.visible), "make" if make else "decline"))
         if not make:
             return Decimal(0)
         amount = self.offer_amounts.get(wager)
@@ -155,6 +177,7 @@ def game_tree(game, bets: Mapping[str, Any], options: Mapping[str, Any] | None =
         if s.kind == "offer":
             p = dict(s.params)
             offers[p.get("wager")] = p.get("equal_to") or p.get("amount")
+    visible = _dealer_visible(game)
     stakes = {k: money(v) for k, v in bets.items()}
     leaves: list[Leaf] = []
     path: list[int] | None = []
@@ -162,7 +185,7 @@ def game_tree(game, bets: Mapping[str, Any], options: Mapping[str, Any] | None =
     while path is not None:
         odo = _Odometer(path)
         shoe = _Shoe(counts, odo)
-        strat = _BranchStrategy(odo, offers)
+        strat = _BranchStrategy(odo, offers, visible)
         table = Table(game, options, seed=0, shoe=shoe)
         table._rankings = rankings
         res = table.play_round({1: stakes}, strat, new_dealer=False)

@@ -1,8 +1,8 @@
 """A dealer qualifier written as a named hand defined by its lowest qualifying cards (`min_hand`),
 exercised on the Caribbean Stud Poker test fixture (tests/fixtures/chapters/caribbean-stud.yaml, NOT
 official text): the compiled module settles hand-picked deals as the game's published rules say, a
-malformed `min_hand` is a validate error, and the analysis gives the main wagers no figure, with the
-reason (a dealer hand is not yet in the deal-class route)."""
+malformed `min_hand` is a validate error, and the dealer-hand route of the analysis reads the qualifier
+as a condition on the dealer's hand alone."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from compiler.analysis.deals import _RiggedShoe
-from compiler.analysis.report import analyze
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import FixedStrategy, Table
@@ -76,9 +75,14 @@ def test_a_malformed_min_hand_is_a_validate_error(tmp_path):
     assert errors and any("min_hand" in d.message and "5 cards" in d.message for d in errors)
 
 
-def test_the_main_wagers_are_not_computed_with_the_reason(game):
+def test_903_6_the_dealer_hand_route_reads_what_the_player_sees_and_how_hands_are_compared(game):
+    """The dealer-hand route (the figure itself: tests/analysis/test_dealer_hand.py) reads from the steps that the
+    player decides seeing five cards and the dealer's one face-up card, and that the hands are compared in one
+    ranking; the qualifier is a dealer-side condition."""
+    from compiler.analysis.deals import dealer_plan
+    from compiler.analysis.poker_report import _active_steps
+
     g, comp = game
-    rep = analyze(g, comp.chapter, {})
-    refused = {n.wager: n.reason for n in rep.not_computed}
-    assert set(refused) == {"ante", "call"} and not rep.figures
-    assert all("dealer" in r for r in refused.values())
+    dp = dealer_plan(g, _active_steps(g, comp.chapter, Table(g, {}, seed=0)))
+    assert (dp.n_cards, dp.m_cards, dp.visible, dp.compare) == (5, 5, 1, "five_card")
+    assert len(dp.dealer_atoms) == 4  # is_hand(..., ace_king_or_better) in each of the four settle rules

@@ -1,0 +1,46 @@
+"""The card-removal counting primitive (compiler/analysis/removal.py) against direct counting: random
+families of k-sets with classes and values, random query sets, both table kinds (dense and sorted)."""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from compiler.analysis.removal import DisjointCounter
+
+
+def _direct(members, classes, values, C, query, t):
+    out = np.zeros((C, 3), dtype=np.int64)
+    q = set(query)
+    for m, c, v in zip(members, classes, values):
+        if q.isdisjoint(m):
+            out[c, 0 if v < t else 1 if v == t else 2] += 1
+    return out
+
+
+@pytest.mark.parametrize("n, k, N, dense_limit", [(12, 3, 4, 10**9), (12, 3, 4, 0), (11, 4, 3, 10**9),
+                                                  (10, 2, 5, 0), (9, 5, 3, 500)])
+def test_disjoint_counts_equal_direct_counting(n, k, N, dense_limit):
+    rng = np.random.default_rng(n * 100 + k * 10 + N)
+    all_k = list(combinations(range(n), k))
+    pick = rng.choice(len(all_k), size=min(len(all_k), 60), replace=False)
+    members = np.array([all_k[i] for i in sorted(pick)])
+    C, R = 3, 7
+    classes = rng.integers(0, C, len(members))
+    values = rng.integers(0, R, len(members))
+    all_q = list(combinations(range(n), N))
+    queries = np.array([all_q[i] for i in rng.choice(len(all_q), size=40, replace=False)])
+    t = rng.integers(0, R, len(queries))
+    got = DisjointCounter(n, members, classes, values, C, R, dense_limit=dense_limit).counts(queries, t)
+    for i, (qr, ti) in enumerate(zip(queries, t)):
+        assert (got[i] == _direct(members, classes, values, C, qr, ti)).all()
+
+
+def test_every_member_is_counted_once_by_an_empty_query_and_none_by_a_covering_one():
+    members = np.array(list(combinations(range(8), 3)))
+    ctr = DisjointCounter(8, members, np.zeros(len(members), int), np.arange(len(members)) % 4, 1, 4)
+    got = ctr.counts(np.array([[0, 1, 2, 3, 4, 5, 6, 7]]), np.array([2]))
+    assert got.sum() == 0
+    got = ctr.counts(np.array([[0]]), np.array([2]))   # sets avoiding item 0: C(7, 3)
+    assert got.sum() == 35
