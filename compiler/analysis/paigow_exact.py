@@ -57,7 +57,9 @@ class Refused(Exception):
 
 def _log(verbose, msg):
     if verbose:
-        print(msg, flush=True)
+        import sys
+
+        print(msg, file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -137,12 +139,12 @@ def settle_atoms(step, own_flags: set, setting_flags: set) -> Atoms:
         o = owners(n)
         if not o:
             return
-        if o == {"player"}:
-            if repr(n) not in {repr(a) for a in at.player}:
+        if o == {"player"}:  # one atom per condition (nodes compare equal whatever their position)
+            if n not in at.player:
                 at.player.append(n)
             return
         if o == {"dealer"}:
-            if repr(n) not in {repr(a) for a in at.dealer}:
+            if n not in at.dealer:
                 at.dealer.append(n)
             return
         a = _hand_ref(n.left) if isinstance(n, BinOp) and n.op in CMP else None
@@ -197,8 +199,12 @@ class ExactPaiGow:
         pflag = dict(self.pstep.params).get("flag")
         self.foul_flag = pflag
         self.atoms = settle_atoms(self.sstep, own, {pflag} if pflag else set())
+        # the fast path compiles the atoms; it is given only the options the rules read (other optional
+        # wagers, whose steps it may not compile, stay off)
+        fast_opts = {**({dd.offered_by: True} if dd is not None and dd.offered_by else {}),
+                     **{o: v for o, v in dict(options or {}).items() if o in options_read(game, chapter)}}
         try:
-            self.fast = compile_fast(chapter, game, self.options)
+            self.fast = compile_fast(chapter, game, fast_opts)
         except Unsupported as e:
             raise Refused(f"the fast path cannot compile the chapter: {e}") from None
         self.ways = {side: self._way(s) for side, s in (("player", self.pstep), ("dealer", self.dstep))}
@@ -575,7 +581,7 @@ def result_of(model: ExactPaiGow, cnt: Counts) -> dict:
     for k, c in agg.items():
         v = nets[k][0]
         tally["win" if v > 0 else "push" if v == 0 else "lose"] += c
-    out = {"deals": total, "main": main, "main_counts": tally,
+    out = {"deals": total, "main": main, "main_counts": tally, "main_by_net": _by_net(agg, nets, 0),
            "classes": {f"{k}": [str(nets[k][0]), None if nets[k][1] is None else str(nets[k][1]), c]
                        for k, c in sorted(agg.items())}}
     if model.m.double and all(nets[k][1] is not None for k in agg):
@@ -595,9 +601,18 @@ def result_of(model: ExactPaiGow, cnt: Counts) -> dict:
             v = nets[k][1]
             dd_tally["win" if v > 0 else "push" if v == 0 else "lose"] += c
         out.update({"double_always": always, "double_always_counts": dd_tally,
+                    "double_always_by_net": _by_net(agg, nets, 1),
                     "double_optimal_per_round": opt, "double_optimal_share": share,
                     "double_optimal_per_made": (opt / share) if share else None})
     return out
+
+
+def _by_net(agg, nets, i) -> dict:
+    out: dict = {}
+    for k, c in agg.items():
+        v = nets[k][i]
+        out[str(v)] = out.get(str(v), 0) + c
+    return dict(sorted(out.items(), key=lambda kv: Fraction(kv[0])))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -638,13 +653,80 @@ def record_key(game, chapter) -> str:
 
 
 def record_path(chapter, root: Path | None = None) -> Path:
+    """``records/<chapter>-main-exact.json`` beside the chapter's rulespec (or under ``root``)."""
     from compiler.pipeline import ROOT
 
-    return (root or ROOT) / "rulespecs" / "records" / f"{chapter.chapter}-main-exact.json"
+    if root is None:
+        sp = Path(chapter.spec_path)
+        root = (sp if sp.is_absolute() or sp.exists() else ROOT / sp).resolve().parent
+    return root / "records" / f"{chapter.chapter}-main-exact.json"
 
 
-def load_record(game, chapter, root: Path | None = None) -> dict | None:
-    """The committed record when its key matches the chapter as compiled now, else None."""
+def record_text(chapter) -> str | None:
+    """The text of the chapter's record, if any (part of the key of cached analyses)."""
+    p = record_path(chapter)
+    try:
+        return p.read_text() if p.is_file() else None
+    except OSError:
+        return None
+
+
+def spec_name(chapter) -> str:
+    """The rulespec's path as the user gives it: relative to the project when inside it."""
+    from compiler.pipeline import ROOT
+
+    sp = Path(chapter.spec_path)
+    try:
+        return sp.resolve().relative_to(ROOT).as_posix() if sp.is_absolute() else sp.as_posix()
+    except ValueError:
+        return sp.as_posix()
+
+
+def options_read(game, chapter) -> list[str]:
+    """The options read by the settle step, the set_hands steps and the house ways (their values are part
+    of what a record holds)."""
+    from compiler.analysis.paigow import model_of
+    from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not
+
+    m = model_of(game, chapter)
+    found: set = set()
+
+    def visit(n):
+        if isinstance(n, Call):
+            if n.name == "option":
+                found.add(n.args[0].parts[0])
+            for a in n.args:
+                visit(a)
+        elif isinstance(n, BinOp):
+            visit(n.left), visit(n.right)
+        elif isinstance(n, BoolOp):
+            for x in n.items:
+                visit(x)
+        elif isinstance(n, (Not, Neg)):
+            visit(n.item)
+
+    for s in chapter.all_steps():
+        if s.kind == "set_hands" or s.id == m.settle_step.id:
+            for r in s.rules:
+                visit(r.when)
+            for _, e, _ in s.exprs:
+                visit(e)
+    for hw in chapter.house_ways:
+        for r in hw.rules:
+            visit(r.when)
+            for _, e, _ in r.choose:
+                visit(e)
+    return sorted(found)
+
+
+def _option_values(game, chapter, options) -> dict:
+    vals = {**game.defaults(), **dict(options or {})}
+    return {o: _plain(vals.get(o)) for o in options_read(game, chapter)}
+
+
+def load_record(game, chapter, root: Path | None = None, options=None) -> dict | None:
+    """The committed record when its key (and the options the rules read) match the chapter as compiled
+    now, else None."""
     p = record_path(chapter, root)
     if not p.is_file():
         return None
@@ -652,7 +734,9 @@ def load_record(game, chapter, root: Path | None = None) -> dict | None:
         rec = json.loads(p.read_text())
     except (OSError, ValueError):
         return None
-    if rec.get("key") != record_key(game, chapter):
+    if not isinstance(rec, dict) or rec.get("key") != record_key(game, chapter):
+        return None
+    if rec.get("options", {}) != _option_values(game, chapter, options):
         return None
     return rec
 
@@ -663,6 +747,8 @@ def write_record(game, chapter, res: dict, seconds: float, command: str, root: P
            "deals": res["deals"], "figures": frac,
            "decimals": {k: f"{float(v):.10f}" for k, v in res.items() if isinstance(v, Fraction)},
            "main_counts": res["main_counts"], "double_always_counts": res.get("double_always_counts"),
+           "main_by_net": res["main_by_net"], "double_always_by_net": res.get("double_always_by_net"),
+           "options": _option_values(game, chapter, None),
            "classes": res["classes"], "seconds": round(seconds), "command": command}
     p = record_path(chapter, root)
     p.parent.mkdir(parents=True, exist_ok=True)

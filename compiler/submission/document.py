@@ -615,8 +615,10 @@ def analysis_of(sub: Submission):
         from compiler import cache
 
         # by content: the chapter's data, the selections, the compiler (compiler/cache.py)
+        from compiler.analysis.paigow_exact import record_text
+
         ckey = cache.key_of("submission-analysis", sub.chapter.data,
-                            sorted(opts.items(), key=lambda kv: kv[0]))
+                            sorted(opts.items(), key=lambda kv: kv[0]), record_text(sub.chapter))
         try:
             report = _report_from(cache.cached(ckey, compute))
         except (KeyError, TypeError, ValueError):  # a stored value of the wrong shape: recompute
