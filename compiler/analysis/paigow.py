@@ -505,7 +505,7 @@ HOUSE_WAY = "player and dealer set their hands by the house way"
 DOUBLE_ALWAYS = "player sets by the house way, always doubles"
 DOUBLE_OPTIMAL = ("player sets by the house way, doubles when the exact expected net of the Double Down given "
                   "the player's cards is positive")
-EXACT_MINUTES = 30  # the full enumeration's run time on the development machine (docs/analysis.md)
+EXACT_MINUTES = 20  # the full enumeration's run time on the development machine (docs/analysis.md)
 
 
 def _exact_house_way(rep, game, chapter, options, m) -> None:

@@ -190,7 +190,7 @@ def test_670a_exact_main_wager_within_4_standard_errors_of_the_seeded_simulation
     game, chapter = g670a
     rec = pe.load_record(game, chapter)
     assert rec is not None
-    sim = simulate_paigow(game, chapter, {"double_down_offered": True}, 4000, seed=7)
+    sim = simulate_paigow(game, chapter, {"double_down_offered": True}, 4000, seed=7, policies=("house_way",))
     n, mean, se = sim["house_way"]["stats"]["main"]
     assert abs(float(Fraction(rec["figures"]["main"])) - mean) <= 4 * se
     n2, mean2, se2 = sim["house_way"]["stats"]["double"]
@@ -229,3 +229,11 @@ def test_670a_with_the_committed_record_the_main_wager_and_double_down_are_exact
     assert sum(main.outcomes.values()) == 1
     assert sum(Fraction(k) * v for k, v in main.outcomes.items()) == main.expected_return
     assert len([f for f in rep.figures if f.wager == m.double and f.exact]) == 2
+
+
+def test_analyze_exhaustive_refuses_a_chapter_without_set_hands(capsys):
+    from compiler.cli import main
+
+    assert main(["analyze", "rulespecs/567-war.yaml", "--exhaustive"]) == 1
+    err = capsys.readouterr().err
+    assert "no exhaustive enumeration for this chapter" in err and "set their hands" in err
