@@ -298,6 +298,14 @@ def cmd_analyze(args) -> int:
 
     from compiler.render.terminal import Ticker
 
+    if getattr(args, "exhaustive", False):
+        from compiler.analysis import paigow_exact
+
+        try:
+            paigow_exact.compute_and_record(args.spec)
+        except paigow_exact.Refused as e:
+            print(f"error: no exhaustive enumeration for this chapter: {e}", file=sys.stderr)
+            return 1
     try:
         with Ticker(f"analyzing Chapter {mod.CHAPTER}"):  # the time spent, on a terminal only
             report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds,
@@ -396,6 +404,9 @@ def register(sub) -> None:
     p.add_argument("--submission", metavar="FILE", help="analyze under this Rules Submission's selections")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
     p.add_argument("--strategy-out", metavar="DIR", help="write the optimal strategy tables (one file per decision)")
+    p.add_argument("--exhaustive", action="store_true",
+                   help="first run the long exact enumerations (pai gow main wager: minutes) and write their "
+                        "record beside the rulespec (records/), which later analyses use while its key matches")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=cmd_analyze)
 

@@ -351,7 +351,8 @@ def _chunk(args):
     return sums, doubles, float(table.ledger.balance())
 
 
-def simulate_paigow(game, chapter, options, rounds: int, seed: int, processes: int = 2) -> dict:
+def simulate_paigow(game, chapter, options, rounds: int, seed: int, processes: int = 2,
+                    policies=("house_way", "optimal")) -> dict:
     m = model_of(game, chapter)
     t0 = time.perf_counter()
     pool = dealer_pool(game, options, m, POOL, seed)
@@ -359,7 +360,7 @@ def simulate_paigow(game, chapter, options, rounds: int, seed: int, processes: i
     _W.update(game=game, chapter=chapter, options=options, model=m, pool=pool)
     chunks = max(1, math.ceil(rounds / CHUNK))
     out = {"pool_seconds": pool_s, "model": m}
-    for policy in ("house_way", "optimal"):
+    for policy in policies:
         jobs = [(policy, seed, i, CHUNK) for i in range(chunks)]
         t0 = time.perf_counter()
         if processes > 1:
@@ -465,13 +466,15 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
         rep.figures.append(Figure(pt.id, f"{pt.title} per other player", "schedule no rule pays", Fraction(v), None,
                                   None, {}, f"exact: all {k}-card hands; expected bonus in dollars per other player",
                                   kind="value"))
-    # the main wager and the Double Down, by simulation of the compiled game
-    offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
-    sim = simulate_paigow(game, chapter, {**offer_all, **options}, rounds, seed)
+    # the main wager and the Double Down under the house way: exact from the committed record of the
+    # full enumeration (compiler/analysis/paigow_exact.py) when its key matches, else not computed
     rep.not_computed = [n for n in rep.not_computed if n.wager not in (m.main, m.double)]
-    for policy, label in (("house_way", "player sets by the house way, always doubles"),
-                          ("optimal", f"player sets to maximise the estimate against {POOL:,} dealer hands set "
-                                      "by the house way, doubles when that estimate is positive")):
+    _exact_house_way(rep, game, chapter, options, m)
+    # the player's setting against the house way, by simulation of the compiled game
+    offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
+    sim = simulate_paigow(game, chapter, {**offer_all, **options}, rounds, seed, policies=("optimal",))
+    for policy, label in (("optimal", f"player sets to maximise the estimate against {POOL:,} dealer hands set "
+                                      "by the house way, doubles when that estimate is positive"),):
         st = sim[policy]["stats"]
         n, mean, se = st["main"]
         need = _rounds_needed(n, se, precision)
@@ -496,6 +499,64 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
     rep.notes.append(f"the optimal setting is estimated against {POOL:,} dealer hands set by the house way "
                      f"(seed {seed}; the player's own cards excluded)")
     return rep
+
+
+HOUSE_WAY = "player and dealer set their hands by the house way"
+DOUBLE_ALWAYS = "player sets by the house way, always doubles"
+DOUBLE_OPTIMAL = ("player sets by the house way, doubles when the exact expected net of the Double Down given "
+                  "the player's cards is positive")
+EXACT_MINUTES = 20  # the full enumeration's run time on the development machine (docs/analysis.md)
+
+
+def _exact_house_way(rep, game, chapter, options, m) -> None:
+    """Exact figures of the main wager (and the wager offered during the round) under the house way from the
+    chapter's record, or "not computed" with the reason (never a stale figure: the record's key must match)."""
+    from compiler.analysis import paigow_exact as pe
+
+    name = game.wagers[m.main].name
+    dname = game.wagers[m.double].name if m.double else None
+    try:
+        pe.ExactPaiGow(game, chapter, options)
+    except pe.Refused as e:
+        rep.refuse(m.main, name, f"no exact route: {e}", HOUSE_WAY)
+        if m.double:
+            rep.refuse(m.double, dname, f"no exact route: {e}", DOUBLE_ALWAYS)
+        return
+    rec = pe.load_record(game, chapter, options=options)
+    if rec is None:
+        spec = pe.spec_name(chapter)
+        why = (f"exact enumeration takes ~{EXACT_MINUTES} minutes; run `rulespec analyze --exhaustive {spec}` "
+               "to compute it")
+        rep.refuse(m.main, name, why, HOUSE_WAY)
+        if m.double:
+            rep.refuse(m.double, dname, why, DOUBLE_ALWAYS)
+            rep.refuse(m.double, dname, why, DOUBLE_OPTIMAL)
+        return
+    deals = int(rec["deals"])
+    where = (f"record {pe.record_path(chapter).name} (key {rec['key'][:12]}, computed in "
+             f"{int(rec['seconds']) // 60} min by `{rec['command']}`)")
+    method = (f"exact: all {deals:,} deals (player hand x dealer hand) by card-removal counting against every "
+              f"hand set by the house way, with suit symmetry; {where}")
+
+    def outcomes(by_net):
+        return {("+" if Fraction(k) > 0 else "") + k: Fraction(c, deals) for k, c in by_net.items()}
+
+    f = rec["figures"]
+    rep.figures.append(Figure(m.main, name, HOUSE_WAY, Fraction(f["main"]), None,
+                              Fraction(rec["main_counts"]["win"], deals), outcomes(rec["main_by_net"]), method))
+    if m.double and "double_always" in f:
+        rep.figures.append(Figure(m.double, dname, DOUBLE_ALWAYS, Fraction(f["double_always"]), None,
+                                  Fraction(rec["double_always_counts"]["win"], deals),
+                                  outcomes(rec["double_always_by_net"]), method))
+        share = Fraction(f["double_optimal_share"])
+        if share:
+            rep.figures.append(Figure(m.double, dname, DOUBLE_OPTIMAL, Fraction(f["double_optimal_per_made"]), None,
+                                      None, {"made in a share of rounds": share}, method))
+        main = Fraction(f["main"])
+        rep.notes.append(f"{HOUSE_WAY}: per unit {name}, with the {dname} always made {main + Fraction(f['double_always'])}"
+                         f" = {float(main + Fraction(f['double_always'])):+.10f}; made when its exact expectation "
+                         f"is positive {main + Fraction(f['double_optimal_per_round'])} = "
+                         f"{float(main + Fraction(f['double_optimal_per_round'])):+.10f} (exact)")
 
 
 def _rounded(x: float) -> Fraction:

@@ -1,0 +1,786 @@
+"""The main wager of a pai gow chapter (and the wager offered equal to it) exact over every deal, player and
+dealer setting their hands by the house way: card-removal counting with suit symmetry.
+
+Everything is read from the compiled chapter (no chapter, wager or rule is named here):
+
+1. **Every hand set once.** All C(N, n) hands of the deck are set by the players' and by the dealer's
+   ``set_hands`` steps (their house ways compiled to numpy, :mod:`compiler.fast.houseway`). Per hand and
+   side: the scores of the hands the settle rules compare (ordinals of the compiled rankings: equal
+   ordinals are equal hands) and the truth of every other condition of the settle rules that reads one
+   side's cards (the *atoms*, evaluated by the fast path's compiled expressions).
+2. **Classes.** The settle step's conditions are split statically into atoms: a comparison of a player's
+   hand with the dealer's hand of the same zone and ranking, a condition of the player's cards alone (or
+   the flag its ``set_hands`` step raises on an illegal setting), a condition of the dealer's cards alone,
+   and constants of the scenario (wagers placed, options, flags the step itself sets). Anything else
+   refuses (:class:`Refused`, no figure). The net of a pair of settings is then a function of its class
+   (the signs of at most two comparisons and the atom bits), found by running the compiled settle rules
+   (:class:`compiler.analysis.paigow.Outcomes`) on one pair of settings of each class that occurs.
+3. **Card removal.** For a player hand P the dealer hands D disjoint from P in each class are counted by
+   inclusion-exclusion over the subsets S of P: #{D : D n P = {}} = sum_S (-1)^|S| #{D : D contains S},
+   each a two-dimensional dominance count over the dealer hands containing S (sorted by the first score,
+   prefix counts over the second score and the dealer's atom bits).
+4. **Suit symmetry.** Checked, not assumed: every per-hand quantity is compared between each hand and
+   its image under two permutations of the suits that generate all 24. Then the player hands are taken
+   up to a permutation of the suits (each weighted by its orbit size) and the dealer groups are built for
+   one set S per orbit; a query (P, S) goes to the group of S's orbit with P's own scores.
+
+The figure is a Fraction: the sum over canonical player hands of weight x net x count, over
+C(N, n) x C(N - n, n) deals.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from compiler.analysis.enumerate import colex_combinations, colex_index, iter_colex_blocks, standard_deck
+from compiler.runtime.cards import JOKER
+
+ANALYSIS_VERSION = 1
+CMP = ("<", "<=", ">", ">=", "==", "!=")
+SCENARIO_CALLS = ("has", "placed", "wager", "option", "offered")
+HAND_CALLS = ("hand", "best", "is_hand", "at_least", "category", "category_rank", "count", "groups", "rank")
+
+
+class Refused(Exception):
+    """The exact route cannot model this chapter's main wager (the reason says what)."""
+
+
+def _log(verbose, msg):
+    if verbose:
+        import sys
+
+        print(msg, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The settle step, split into atoms
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Atoms:
+    comparisons: list = field(default_factory=list)   # (ranking, zone)
+    player: list = field(default_factory=list)        # nodes (conditions of the player's cards alone)
+    dealer: list = field(default_factory=list)        # nodes (conditions of the dealer's cards alone)
+    texts: dict = field(default_factory=dict)
+
+
+def _ir_step(chapter, sid):
+    for s in chapter.all_steps():
+        if s.id == sid:
+            return s
+    raise Refused(f"step {sid!r} not found in the chapter")
+
+
+def _hand_ref(n):
+    """(ranking, owner, zone) of ``hand(R, owner.zone)``, else None."""
+    from compiler.lang.rules import Call, Ref
+
+    if isinstance(n, Call) and n.name == "hand" and len(n.args) == 2 and isinstance(n.args[1], Ref) \
+            and n.args[1].parts[0] in ("player", "dealer"):
+        p = n.args[1].parts
+        return n.args[0].parts[0], p[0], p[1] if len(p) > 1 else "cards"
+    return None
+
+
+def settle_atoms(step, own_flags: set, setting_flags: set) -> Atoms:
+    """The atoms of the settle ``step``'s conditions (see the module docstring), or :class:`Refused`."""
+    from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
+
+    at = Atoms()
+    where = [""]
+
+    def owners(n) -> set:
+        if isinstance(n, Lit):
+            return set()
+        if isinstance(n, Ref):
+            if n.parts[0] in ("player", "dealer"):
+                return {n.parts[0]}
+            raise Refused(f"{where[0]}: reads {'.'.join(n.parts)}")
+        if isinstance(n, Call):
+            if n.name in SCENARIO_CALLS:
+                return set()
+            if n.name == "flag":
+                f = n.args[0].parts[0]
+                if f in setting_flags:
+                    return {"player"}
+                if f in own_flags:
+                    return set()
+                raise Refused(f"{where[0]}: reads flag({f}), set outside the settle step and the setting of hands")
+            if n.name in HAND_CALLS:  # the cards (or hand) argument; the others name rankings, hands, sizes
+                return owners(n.args[0] if n.name in ("category", "category_rank", "count") else n.args[1])
+            raise Refused(f"{where[0]}: function {n.name}()")
+        if isinstance(n, BinOp):
+            return owners(n.left) | owners(n.right)
+        if isinstance(n, BoolOp):
+            return set().union(*(owners(x) for x in n.items))
+        if isinstance(n, (Not, Neg)):
+            return owners(n.item)
+        raise Refused(f"{where[0]}: expression {type(n).__name__}")
+
+    def visit(n):
+        if isinstance(n, BoolOp):
+            for x in n.items:
+                visit(x)
+            return
+        if isinstance(n, Not):
+            visit(n.item)
+            return
+        o = owners(n)
+        if not o:
+            return
+        if o == {"player"}:  # one atom per condition (nodes compare equal whatever their position)
+            if n not in at.player:
+                at.player.append(n)
+            return
+        if o == {"dealer"}:
+            if n not in at.dealer:
+                at.dealer.append(n)
+            return
+        a = _hand_ref(n.left) if isinstance(n, BinOp) and n.op in CMP else None
+        b = _hand_ref(n.right) if isinstance(n, BinOp) and n.op in CMP else None
+        if a is None or b is None or a[0] != b[0] or a[2] != b[2] or {a[1], b[1]} != {"player", "dealer"}:
+            raise Refused(f"{where[0]}: a condition reading both the player's and the dealer's cards other than "
+                          "a comparison of their hands of one zone by one ranking")
+        if (a[0], a[2]) not in at.comparisons:
+            at.comparisons.append((a[0], a[2]))
+
+    for r in step.rules:
+        where[0] = f"settle rule at {r.cite}"
+        for act in r.then:
+            if act.paytable is not None or act.value is not None:
+                raise Refused(f"{where[0]}: an action paid by a paytable or an amount read from the round")
+            if act.kind not in ("win", "lose", "push", "return", "set", "clear", "note", "surrender"):
+                raise Refused(f"{where[0]}: action {act.kind!r}")
+        if r.when is not None:
+            visit(r.when)
+    if len(at.comparisons) > 2:
+        raise Refused("the settle rules compare more than two pairs of hands")
+    if any(z not in ("high", "low") for _, z in at.comparisons):
+        raise Refused("the settle rules compare hands other than the set high and low hands")
+    return at
+
+
+# ---------------------------------------------------------------------------------------------
+# The model: steps, house ways, atoms, outcomes per class
+# ---------------------------------------------------------------------------------------------
+
+
+class ExactPaiGow:
+    def __init__(self, game, chapter, options=None):
+        from compiler.analysis.paigow import Outcomes, model_or_reason
+        from compiler.fast.vector import Unsupported, compile_fast
+        from compiler.runtime.engine import Table
+
+        m, why = model_or_reason(game, chapter)
+        if m is None:
+            raise Refused(why)
+        self.game, self.chapter, self.m = game, chapter, m
+        # the wager offered during the round is offered (its figure needs it); no other optional wager
+        dd = game.wagers.get(m.double) if m.double else None
+        self.options = {**({dd.offered_by: True} if dd is not None and dd.offered_by else {}), **dict(options or {})}
+        self.table = Table(game, self.options, seed=0)
+        if self.table.shoe_decks() != 1:
+            raise Refused("more than one deck in the shoe")
+        self.n, self.low = m.high + m.low, m.low
+        self.pstep, self.dstep = _ir_step(chapter, m.player_step.id), _ir_step(chapter, m.dealer_step.id)
+        self.sstep = _ir_step(chapter, m.settle_step.id)
+        own = {a.name for r in self.sstep.rules for a in r.then if a.kind == "set"}
+        pflag = dict(self.pstep.params).get("flag")
+        self.foul_flag = pflag
+        self.atoms = settle_atoms(self.sstep, own, {pflag} if pflag else set())
+        # the fast path compiles the atoms; it is given only the options the rules read (other optional
+        # wagers, whose steps it may not compile, stay off)
+        fast_opts = {**({dd.offered_by: True} if dd is not None and dd.offered_by else {}),
+                     **{o: v for o, v in dict(options or {}).items() if o in options_read(game, chapter)}}
+        try:
+            self.fast = compile_fast(chapter, game, fast_opts)
+        except Unsupported as e:
+            raise Refused(f"the fast path cannot compile the chapter: {e}") from None
+        self.ways = {side: self._way(s) for side, s in (("player", self.pstep), ("dealer", self.dstep))}
+        self.outcomes = Outcomes(self.table, m)
+
+    def _way(self, s):
+        from compiler.fast.houseway import CompiledHouseWay, HouseWayUnsupported
+
+        p = dict(s.params)
+        if p.get("house_way_option"):
+            raise Refused(f"step {s.id!r}: the house way is given by an option")
+        way = next((h for h in self.chapter.house_ways if h.id == p.get("house_way")), None)
+        if way is None:
+            raise Refused(f"step {s.id!r}: no house way")
+        legal = dict((k, v) for k, v, _ in s.exprs).get("legal")
+        try:
+            return CompiledHouseWay(self.table, way, self.n, self.low, legal)
+        except HouseWayUnsupported as e:
+            raise Refused(f"step {s.id!r}: {e}") from None
+
+    # -- per hand ----------------------------------------------------------------------------
+    def split(self, cards: np.ndarray, side: str):
+        """(high, low, index of the setting) of hands ``cards`` (M, n) set by ``side``'s house way."""
+        from compiler.fast.houseway import HouseWayUnsupported
+
+        try:
+            return self.ways[side].split(cards)
+        except HouseWayUnsupported as e:
+            raise Refused(str(e)) from None
+
+    def features(self, cards: np.ndarray, setting, side: str):
+        """Scores of the compared hands (M, 2) int32 and the atom bits (M,) of ``side``'s settings."""
+        from compiler.fast.hands import vec_ranking
+        from compiler.fast.vector import State
+
+        hi, lo, ch = setting
+        M = len(cards)
+        zones = {"high": hi, "low": lo}
+        scores = np.zeros((M, 2), dtype=np.int32)
+        for i, (rid, z) in enumerate(self.atoms.comparisons):
+            scores[:, i] = vec_ranking(self.table, rid).evaluate(zones[z])
+        atoms = self.atoms.player if side == "player" else self.atoms.dealer
+        bits = np.zeros(M, dtype=np.int16)
+        if atoms:
+            st = State(K=M, S=1, shoe=None, idx=None, in_round=np.ones((M, 1), bool), live=np.ones((M, 1), bool),
+                       options=self.fast.options, offered={})
+            st.zones = {(side, "high"): hi[:, None, :], (side, "low"): lo[:, None, :]}
+            st.order = {side: ["high", "low"]}
+            if side == "player" and self.foul_flag:
+                st.flags[self.foul_flag] = ~self.ways[side].is_legal(cards, ch)[:, None]
+            for j, a in enumerate(atoms):
+                f = self.fast._expr(a, f"settle condition {a!r}", True)
+                v = np.broadcast_to(np.asarray(f(st), dtype=bool), (M, 1))[:, 0]
+                bits |= (v.astype(np.int16) << j)
+        return scores, bits
+
+    # -- nets per class ------------------------------------------------------------------------
+    def nets(self, classes, reps) -> dict:
+        """{(sx, sy, pbits, dbits): (main net, double net)} by the compiled settle rules, for the classes
+        that occur (one pair of settings of each class; ``reps``: per side, signatures -> setting)."""
+        out = {}
+        for key in classes:
+            pair = _find_pair(key, reps, len(self.atoms.comparisons))
+            ph, pl, dh, dl = pair
+            main, _ = self.outcomes.run(ph, pl, dh, dl, double=False)
+            main2, dd = self.outcomes.run(ph, pl, dh, dl, double=True) if self.m.double else (main, None)
+            if main2 != main:
+                raise Refused("the main wager's result depends on the Double Down being made")
+            out[key] = (Fraction(main), None if dd is None else Fraction(dd))
+        return out
+
+
+def _find_pair(key, reps, ncmp):
+    sx, sy, pb, db = key
+    P = reps["player"].get(pb)
+    D = reps["dealer"].get(db)
+    if P is None or D is None:
+        raise Refused(f"no settings of class {key}")
+    ps, pset = P
+    ds, dset = D
+    for i in range(len(ps)):
+        cx = np.sign(ps[i, 0] - ds[:, 0]) if ncmp >= 1 else np.zeros(len(ds), int)
+        cy = np.sign(ps[i, 1] - ds[:, 1]) if ncmp >= 2 else np.zeros(len(ds), int)
+        hit = np.nonzero((cx == sx) & (cy == sy))[0]
+        if len(hit):
+            j = int(hit[0])
+            return (*pset[i], *dset[j])
+    raise Refused(f"no pair of settings of class {key}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Suit symmetry
+# ---------------------------------------------------------------------------------------------
+
+
+def _perm_tables(deck: list[int]) -> np.ndarray:
+    pos = {c: i for i, c in enumerate(deck)}
+    if len(pos) != len(deck):
+        raise Refused("a deck with repeated cards")
+    out = []
+    for s in itertools.permutations(range(4)):
+        try:
+            out.append([pos[c if c == JOKER else (c & ~3) | s[c & 3]] for c in deck])
+        except KeyError:
+            raise Refused("the deck is not closed under permutations of the suits") from None
+    return np.array(out, dtype=np.int64)
+
+
+def _sort_rows(a: np.ndarray) -> np.ndarray:
+    return np.sort(a, axis=1)
+
+
+def _canon(rows: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """Smallest colex index of the images of each row (positions) under the suit permutations ``T``."""
+    best = None
+    for t in T:
+        idx = colex_index(_sort_rows(t[rows]))
+        best = idx if best is None else np.minimum(best, idx)
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# The count
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Counts:
+    deck: list
+    n: int
+    index: np.ndarray          # (R,) colex index (positions in the deck) of the canonical player hands
+    weights: np.ndarray        # (R,) orbit sizes of the canonical player hands
+    pbits: np.ndarray          # (R,)
+    counts: np.ndarray         # (R, 3, 3, ND) dealer hands disjoint from P: [x class, y class, dealer bits]
+    nd: int
+    reps: dict
+    seconds: dict
+    nets: dict = field(default_factory=dict)   # class -> (main net, double net), set by result_of
+
+    def row_of(self, positions) -> int:
+        """The row of the canonical hand of a hand given by its positions in the deck."""
+        c = int(_canon(np.array([sorted(positions)], dtype=np.int64), _perm_tables(self.deck)
+                       if len(self.index) < comb(len(self.deck), self.n) else
+                       np.arange(len(self.deck), dtype=np.int64)[None, :])[0])
+        return int(np.searchsorted(self.index, c))
+
+    def hand_nets(self, row: int) -> tuple[Fraction, Fraction | None]:
+        """(sum over the dealer hands of the main wager's net, of the double's net) for player hand ``row``."""
+        main, dd = Fraction(0), Fraction(0)
+        for xi, yi, d in zip(*np.nonzero(self.counts[row])):
+            m, v = self.nets[(SIGN[xi], SIGN[yi], int(self.pbits[row]), int(d))]
+            c = int(self.counts[row, xi, yi, d])
+            main += m * c
+            dd = None if v is None or dd is None else dd + v * c
+        return main, dd
+
+
+def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: bool = True,
+                  verbose: bool = False, block: int = 500_000) -> Counts:
+    """Per canonical player hand, the dealer hands disjoint from it by class (x: the first comparison,
+    y: the second; index 0 = the player's hand higher, 1 = equal, 2 = lower; dealer atom bits)."""
+    secs = {}
+    t0 = time.perf_counter()
+    deck = standard_deck(model.game.cards.jokers) if deck is None else list(deck)
+    N, n = len(deck), model.n
+    nh = comb(N, n)
+    cards_of = np.array(deck, dtype=np.int64)
+    ncmp = len(model.atoms.comparisons)
+    side = {s: {"s": np.zeros((nh, 2), np.int32), "b": np.zeros(nh, np.int16)} for s in ("player", "dealer")}
+    same = (dict(model.pstep.params).get("house_way") == dict(model.dstep.params).get("house_way")
+            and [e[2] for e in model.pstep.exprs] == [e[2] for e in model.dstep.exprs])
+    reps = {"player": {}, "dealer": {}}
+    for start, rows in iter_colex_blocks(N, n, block):
+        cards = cards_of[rows.astype(np.int64)]
+        sl = slice(start, start + len(rows))
+        sp = model.split(cards, "player")
+        sd = sp if same else model.split(cards, "dealer")
+        for s, st_ in (("player", sp), ("dealer", sd)):
+            sc, bits = model.features(cards, st_, s)
+            side[s]["s"][sl] = sc
+            side[s]["b"][sl] = bits
+            _keep_reps(reps[s], sc, bits, st_[0], st_[1])
+        _log(verbose, f"  set {start + len(rows):,} / {nh:,} hands ({time.perf_counter() - t0:.0f} s)")
+    secs["set"] = time.perf_counter() - t0
+    reps = {s: {b: (np.array([k for k in d]), [d[k] for k in d]) for b, d in _by_bits(reps[s]).items()}
+            for s in reps}
+
+    # compress the scores (x: the first comparison, y: the second)
+    X, Y = {}, {}
+    for j, dst in ((0, X), (1, Y)):
+        u = np.unique(np.concatenate([side["player"]["s"][:, j], side["dealer"]["s"][:, j]]))
+        for s in ("player", "dealer"):
+            side[s]["s"][:, j] = np.searchsorted(u, side[s]["s"][:, j])
+        dst["n"] = len(u)
+    NX, NY = X["n"], Y["n"]
+    px, py = side["player"]["s"][:, 0].copy(), side["player"]["s"][:, 1].copy()
+    dx, dy = side["dealer"]["s"][:, 0].copy(), side["dealer"]["s"][:, 1].copy()
+    pb, db = side["player"]["b"], side["dealer"]["b"]
+    ND = int(db.max()) + 1 if nh else 1
+    del side
+
+    # suit symmetry: checked on every hand (two generators of the 24 permutations)
+    T = _perm_tables(deck) if symmetry else np.arange(N, dtype=np.int64)[None, :]
+    if symmetry:
+        t1 = time.perf_counter()
+        perms = list(itertools.permutations(range(4)))
+        gens = [T[perms.index((1, 0, 2, 3))], T[perms.index((1, 2, 3, 0))]]
+        for start, rows in iter_colex_blocks(N, n, 2_000_000):
+            sl = slice(start, start + len(rows))
+            for g in gens:
+                img = colex_index(_sort_rows(g[rows.astype(np.int64)]))
+                for a in (px, py, dx, dy, pb, db):
+                    if not np.array_equal(a[img], a[sl]):
+                        raise Refused("the setting of hands by the house way depends on the suits (a hand and "
+                                      "its image under a permutation of the suits are set differently)")
+        secs["symmetry check"] = time.perf_counter() - t1
+        _log(verbose, f"  suit symmetry checked on every hand ({secs['symmetry check']:.0f} s)")
+
+    # canonical player hands and their weights
+    t1 = time.perf_counter()
+    canon = np.empty(nh, dtype=np.int64)
+    rep_rows = []
+    for start, rows in iter_colex_blocks(N, n, 1_000_000):
+        r64 = rows.astype(np.int64)
+        c = _canon(r64, T)
+        canon[start:start + len(rows)] = c
+        own = c == (start + np.arange(len(rows)))
+        rep_rows.append(r64[own])
+    weights_all = np.bincount(canon, minlength=nh)
+    del canon
+    P = np.concatenate(rep_rows)                      # (R, n) positions, in colex order
+    Pidx = colex_index(P)
+    W = weights_all[Pidx].astype(np.int64)
+    del weights_all
+    R = len(P)
+    assert int(W.sum()) == nh
+    secs["canonical hands"] = time.perf_counter() - t1
+    _log(verbose, f"  {R:,} player hands up to suit permutation ({secs['canonical hands']:.0f} s)")
+
+    acc = np.zeros((R, 3, 3, ND), dtype=np.float64)
+    qx, qy = px[Pidx].astype(np.int64), py[Pidx].astype(np.int64)
+    for k in range(0, n):
+        t1 = time.perf_counter()
+        # canonical k-subsets and the group of each
+        if k == 0:
+            Srows = np.zeros((1, 0), dtype=np.int64)
+            gid_of = np.zeros(1, dtype=np.int64)
+        else:
+            allk = colex_combinations(N, k).astype(np.int64)
+            ck = _canon(allk, T)
+            uniq, gid_of = np.unique(ck, return_inverse=True)
+            Srows = allk[uniq]
+            del allk, ck
+        G = len(Srows)
+        masks = [m for m in itertools.combinations(range(n), k)]
+        # queries: (player hand, group), sorted by group
+        qg = np.concatenate([gid_of[colex_index(P[:, list(m)])] if k else np.zeros(R, np.int64) for m in masks])
+        qp = np.tile(np.arange(R, dtype=np.int64), len(masks))
+        order = np.argsort(qg, kind="stable")
+        qg, qp = qg[order], qp[order]
+        m_el = comb(N - k, n - k)
+        per = max(1, 1_000_000 // m_el)
+        combT = colex_combinations(N - k, n - k).astype(np.int64) if k else None
+        sign = -1.0 if k % 2 else 1.0
+        for g0 in range(0, G, per):
+            g1 = min(G, g0 + per)
+            # elements: the dealer hands containing each S of the batch
+            if k == 0:
+                el = np.arange(nh, dtype=np.int64)[None, :]
+            else:
+                S = Srows[g0:g1]
+                full = np.ones((len(S), N), bool)
+                full[np.arange(len(S))[:, None], S] = False
+                comp = np.nonzero(full)[1].reshape(len(S), N - k)
+                hands = np.concatenate([np.broadcast_to(S[:, None, :], (len(S), m_el, k)),
+                                        comp[:, combT]], axis=2).reshape(-1, n)
+                el = colex_index(_sort_rows(hands)).reshape(len(S), m_el)
+            B = el.shape[0]
+            gl = np.repeat(np.arange(B, dtype=np.int64), el.shape[1])
+            e = el.ravel()
+            key = gl * NX + dx[e]
+            ukeys, inv = np.unique(key, return_inverse=True)
+            U = len(ukeys)
+            cnt = np.bincount((inv * NY + dy[e]) * ND + db[e], minlength=U * NY * ND).reshape(U, NY, ND)
+            C = np.zeros((U + 1, NY + 1, ND), dtype=np.int64)
+            C[1:, 1:, :] = cnt.cumsum(0).cumsum(1)
+            del cnt, inv, key, e, gl
+            a, b = np.searchsorted(qg, g0, "left"), np.searchsorted(qg, g1, "left")
+            if a == b:
+                continue
+            ql = qg[a:b] - g0
+            qpp = qp[a:b]
+            x, y = qx[qpp], qy[qpp]
+            kk = ql * NX + x
+            r_lo = np.searchsorted(ukeys, kk, "left")
+            r_hi = np.searchsorted(ukeys, kk, "right")
+            r_g0 = np.searchsorted(ukeys, ql * NX, "left")
+            r_g1 = np.searchsorted(ukeys, (ql + 1) * NX, "left")
+            rows_ = (r_g0, r_lo, r_hi, r_g1)
+            vs = (np.zeros_like(y), y, y + 1, np.full_like(y, NY))
+            # x class 0: the dealer's first score below the player's (rows g0..lo), 1 equal, 2 above
+            for xi in range(3):
+                ra, rb = rows_[xi], rows_[xi + 1]
+                for yi in range(3):
+                    va, vb = vs[yi], vs[yi + 1]
+                    c = C[rb, vb] - C[ra, vb] - C[rb, va] + C[ra, va]     # (q, ND)
+                    for d in range(ND):
+                        acc[:, xi, yi, d] += sign * np.bincount(qpp, weights=c[:, d], minlength=R)
+        secs[f"subsets of {k}"] = time.perf_counter() - t1
+        _log(verbose, f"  subsets of {k} cards: {G:,} groups ({secs[f'subsets of {k}']:.0f} s)")
+    # S = P: the dealer hand P itself
+    xi = np.where(px[Pidx] > dx[Pidx], 0, np.where(px[Pidx] == dx[Pidx], 1, 2))
+    yi = np.where(py[Pidx] > dy[Pidx], 0, np.where(py[Pidx] == dy[Pidx], 1, 2))
+    np.add.at(acc, (np.arange(R), xi, yi, db[Pidx].astype(np.int64)), 1.0 if n % 2 == 0 else -1.0)
+    counts = np.rint(acc).astype(np.int64)
+    if not np.array_equal(counts.sum(axis=(1, 2, 3)), np.full(R, comb(N - n, n))):
+        raise RuntimeError("card-removal counting: the classes of a player hand do not add up to C(N-n, n)")
+    secs["total"] = time.perf_counter() - t0
+    return Counts(deck, n, Pidx, W, pb[Pidx].astype(np.int64), counts, ND, reps, secs)
+
+
+def _keep_reps(d, scores, bits, hi, lo):
+    """One setting per distinct (scores, bits): the pair of settings the settle rules are run on."""
+    if scores.size and (scores.min() < 0 or scores.max() >= 1 << 20 or bits.max() >= 1 << 8):
+        raise Refused("a hand score out of range")
+    key = (scores[:, 0].astype(np.int64) << 28) | (scores[:, 1].astype(np.int64) << 8) | bits.astype(np.int64)
+    _, first = np.unique(key, return_index=True)
+    for i in first.tolist():
+        k = (int(scores[i, 0]), int(scores[i, 1]), int(bits[i]))
+        if k not in d:
+            d[k] = (tuple(hi[i].tolist()), tuple(lo[i].tolist()))
+
+
+def _by_bits(d):
+    out: dict = {}
+    for k, v in d.items():
+        out.setdefault(k[-1], {})[k[:-1]] = v
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures from the counts
+# ---------------------------------------------------------------------------------------------
+
+
+SIGN = (1, 0, -1)  # class index -> sign of (player - dealer)
+
+
+def result_of(model: ExactPaiGow, cnt: Counts) -> dict:
+    """Exact figures (Fractions) and counts: the main wager; the Double Down made always and when its
+    exact expected net given the player's cards is positive."""
+    R = len(cnt.weights)
+    N, n = len(cnt.deck), cnt.n
+    total = comb(N, n) * comb(N - n, n)
+    # the classes that occur, and their nets
+    classes = []
+    for pbv in np.unique(cnt.pbits).tolist():
+        sel = cnt.pbits == pbv
+        occ = cnt.counts[sel].sum(0) > 0
+        for xi, yi, d in zip(*np.nonzero(occ)):
+            classes.append((SIGN[xi], SIGN[yi], pbv, int(d)))
+    nets = model.nets(classes, cnt.reps)
+    cnt.nets = nets
+    # weighted counts per (player bits, class)
+    agg: dict = {}
+    for pbv in np.unique(cnt.pbits).tolist():
+        sel = cnt.pbits == pbv
+        a = np.einsum("r,rxyd->xyd", cnt.weights[sel], cnt.counts[sel])
+        for xi, yi, d in zip(*np.nonzero(a)):
+            agg[(SIGN[xi], SIGN[yi], pbv, int(d))] = int(a[xi, yi, d])
+    assert sum(agg.values()) == total
+    main = sum((Fraction(c) * nets[k][0] for k, c in agg.items()), Fraction(0)) / total
+    tally = {"win": 0, "push": 0, "lose": 0}
+    for k, c in agg.items():
+        v = nets[k][0]
+        tally["win" if v > 0 else "push" if v == 0 else "lose"] += c
+    out = {"deals": total, "main": main, "main_counts": tally, "main_by_net": _by_net(agg, nets, 0),
+           "classes": {f"{k}": [str(nets[k][0]), None if nets[k][1] is None else str(nets[k][1]), c]
+                       for k, c in sorted(agg.items())}}
+    if model.m.double and all(nets[k][1] is not None for k in agg):
+        den = math.lcm(*(nets[k][1].denominator for k in agg))
+        # per player hand: sum over classes of the double's net x count (integers, times den)
+        per = np.zeros(R, dtype=np.int64)
+        for (sx, sy, pbv, d), _ in agg.items():
+            v = nets[(sx, sy, pbv, d)][1] * den
+            sel = cnt.pbits == pbv
+            per[sel] += int(v) * cnt.counts[sel, SIGN.index(sx), SIGN.index(sy), d]
+        always = Fraction(int((per * cnt.weights).sum()), den * total)
+        made = per > 0
+        opt = Fraction(int((per[made] * cnt.weights[made]).sum()), den * total)
+        share = Fraction(int(cnt.weights[made].sum()), comb(N, n))
+        dd_tally = {"win": 0, "push": 0, "lose": 0}
+        for k, c in agg.items():
+            v = nets[k][1]
+            dd_tally["win" if v > 0 else "push" if v == 0 else "lose"] += c
+        out.update({"double_always": always, "double_always_counts": dd_tally,
+                    "double_always_by_net": _by_net(agg, nets, 1),
+                    "double_optimal_per_round": opt, "double_optimal_share": share,
+                    "double_optimal_per_made": (opt / share) if share else None})
+    return out
+
+
+def _by_net(agg, nets, i) -> dict:
+    out: dict = {}
+    for k, c in agg.items():
+        v = nets[k][i]
+        out[str(v)] = out.get(str(v), 0) + c
+    return dict(sorted(out.items(), key=lambda kv: Fraction(kv[0])))
+
+
+# ---------------------------------------------------------------------------------------------
+# The record: key, read, write
+# ---------------------------------------------------------------------------------------------
+
+
+def _plain(x):
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, (str, int, float, bool)) or x is None:
+        return x
+    return str(x)
+
+
+def record_key(game, chapter) -> str:
+    """SHA-256 of everything of the compiled chapter the result depends on, and the analysis version."""
+    from compiler.analysis.paigow import model_of
+
+    m = model_of(game, chapter)
+    d = chapter.data
+    steps = []
+    for s in chapter.all_steps():
+        if s.kind in ("set_hands", "offer", "settle") and (s.kind != "settle" or s.id == m.settle_step.id):
+            steps.append({"id": s.id, "kind": s.kind, "params": _plain(dict(s.params)),
+                          "exprs": [t for _, _, t in s.exprs], "when": s.when_text, "players": s.players_text,
+                          "rules": [{"when": r.when_text, "then": r.then_text} for r in s.rules]})
+    cards = d.get("cards") or {}
+    deck_opt = cards.get("decks_option")
+    blob = {"version": ANALYSIS_VERSION, "rankings": _plain(d.get("rankings")),
+            "house_ways": _plain(d.get("house_ways")), "deck": _plain(cards.get("deck")),
+            "decks_option": _plain((d.get("options") or {}).get(deck_opt)) if deck_opt else None,
+            "wagers": _plain({w: (d.get("wagers") or {}).get(w) for w in (m.main, m.double) if w}),
+            "payouts": _plain(d.get("payouts")), "paytables": _plain(d.get("paytables")), "steps": steps}
+    return hashlib.sha256(json.dumps(blob, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def record_path(chapter, root: Path | None = None) -> Path:
+    """``records/<chapter>-main-exact.json`` beside the chapter's rulespec (or under ``root``)."""
+    from compiler.pipeline import ROOT
+
+    if root is None:
+        sp = Path(chapter.spec_path)
+        root = (sp if sp.is_absolute() or sp.exists() else ROOT / sp).resolve().parent
+    return root / "records" / f"{chapter.chapter}-main-exact.json"
+
+
+def record_text(chapter) -> str | None:
+    """The text of the chapter's record, if any (part of the key of cached analyses)."""
+    p = record_path(chapter)
+    try:
+        return p.read_text() if p.is_file() else None
+    except OSError:
+        return None
+
+
+def spec_name(chapter) -> str:
+    """The rulespec's path as the user gives it: relative to the project when inside it."""
+    from compiler.pipeline import ROOT
+
+    sp = Path(chapter.spec_path)
+    try:
+        return sp.resolve().relative_to(ROOT).as_posix() if sp.is_absolute() else sp.as_posix()
+    except ValueError:
+        return sp.as_posix()
+
+
+def options_read(game, chapter) -> list[str]:
+    """The options read by the settle step, the set_hands steps and the house ways (their values are part
+    of what a record holds)."""
+    from compiler.analysis.paigow import model_of
+    from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not
+
+    m = model_of(game, chapter)
+    found: set = set()
+
+    def visit(n):
+        if isinstance(n, Call):
+            if n.name == "option":
+                found.add(n.args[0].parts[0])
+            for a in n.args:
+                visit(a)
+        elif isinstance(n, BinOp):
+            visit(n.left), visit(n.right)
+        elif isinstance(n, BoolOp):
+            for x in n.items:
+                visit(x)
+        elif isinstance(n, (Not, Neg)):
+            visit(n.item)
+
+    for s in chapter.all_steps():
+        if s.kind == "set_hands" or s.id == m.settle_step.id:
+            for r in s.rules:
+                visit(r.when)
+            for _, e, _ in s.exprs:
+                visit(e)
+    for hw in chapter.house_ways:
+        for r in hw.rules:
+            visit(r.when)
+            for _, e, _ in r.choose:
+                visit(e)
+    return sorted(found)
+
+
+def _option_values(game, chapter, options) -> dict:
+    vals = {**game.defaults(), **dict(options or {})}
+    return {o: _plain(vals.get(o)) for o in options_read(game, chapter)}
+
+
+def load_record(game, chapter, root: Path | None = None, options=None) -> dict | None:
+    """The committed record when its key (and the options the rules read) match the chapter as compiled
+    now, else None."""
+    p = record_path(chapter, root)
+    if not p.is_file():
+        return None
+    try:
+        rec = json.loads(p.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(rec, dict) or rec.get("key") != record_key(game, chapter):
+        return None
+    if rec.get("options", {}) != _option_values(game, chapter, options):
+        return None
+    return rec
+
+
+def write_record(game, chapter, res: dict, seconds: float, command: str, root: Path | None = None) -> Path:
+    frac = {k: str(v) for k, v in res.items() if isinstance(v, Fraction)}
+    rec = {"chapter": chapter.chapter, "key": record_key(game, chapter), "analysis_version": ANALYSIS_VERSION,
+           "deals": res["deals"], "figures": frac,
+           "decimals": {k: f"{float(v):.10f}" for k, v in res.items() if isinstance(v, Fraction)},
+           "main_counts": res["main_counts"], "double_always_counts": res.get("double_always_counts"),
+           "main_by_net": res["main_by_net"], "double_always_by_net": res.get("double_always_by_net"),
+           "options": _option_values(game, chapter, None),
+           "classes": res["classes"], "seconds": round(seconds), "command": command}
+    p = record_path(chapter, root)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n")
+    return p
+
+
+def run(game, chapter, options=None, deck=None, symmetry=True, verbose=False) -> tuple[dict, Counts]:
+    model = ExactPaiGow(game, chapter, options)
+    cnt = count_classes(model, deck, symmetry=symmetry, verbose=verbose)
+    return result_of(model, cnt), cnt
+
+
+def compute_and_record(spec: str, verbose: bool = True, root: Path | None = None) -> tuple[dict, Path]:
+    """The full computation for the chapter of ``spec`` and its record (``rulespec analyze --exhaustive``)."""
+    from compiler.pipeline import load_game
+
+    mod, comp = load_game(spec)
+    game, chapter = mod.GAME, comp.chapter
+    t0 = time.perf_counter()
+    res, cnt = run(game, chapter, verbose=verbose)
+    secs = time.perf_counter() - t0
+    _log(verbose, "  " + ", ".join(f"{k} {v:.0f} s" for k, v in cnt.seconds.items()))
+    p = write_record(game, chapter, res, secs, f"rulespec analyze --exhaustive {spec}", root)
+    return res, p
+
+
+if __name__ == "__main__":  # pragma: no cover - the long run
+    import sys
+
+    r, path = compute_and_record(sys.argv[1])
+    for k, v in r.items():
+        if isinstance(v, Fraction):
+            print(f"{k}: {v} = {float(v):.10f}")
+    print(f"record: {path}")
