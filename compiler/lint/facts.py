@@ -388,7 +388,10 @@ def analyse(data: dict) -> Result:
         noun = _noun(f) if f.kind == "number" else None
         if noun is not None:
             counted = [(x, sp) for x, sp in found if noun.match(_blank_cites(x.text), sp[1])]
-            found = counted or found
+            # the text counts that thing somewhere ('two cover cards'): the number must be that count
+            counts = any(noun.match(b, m.end()) for x in cands for b in (_blank_cites(x.text),)
+                         for m in TEXT_NUMBER.finditer(b))
+            found = counted if counts else found
         res.ties += [Tie(f, x, sp) for x, sp in found]
         if not found:
             res.missing.append((f, cands))
@@ -700,8 +703,10 @@ def fact_diagnostics(doc: Document, res: Result | None = None) -> list[Diagnosti
                               f"{main.cite} is the text that should state {_show(f)!r}, given by the data at "
                               f"{doc.path}:{line}:{col} [{f.pointer}]", main.pointer))
     # a number of the text that no data ties and no declaration covers: the text changed, or
-    # says something the data does not (an error at the text; every number is tied in every chapter)
-    for x, (a, b), token in res.untied_numbers:
+    # says something the data does not (an error at the text; every number is tied in every chapter).
+    # A rulespec without a procedure (a skeleton fresh from 'rulespec import') executes nothing yet:
+    # its coverage is reported, nothing more.
+    for x, (a, b), token in (res.untied_numbers if doc.data.get("procedure") else ()):
         tl, tc = doc.position(x.pointer)
         context = " ".join(x.text[max(0, a - 40):b + 25].split())
         out.append(Diagnostic(doc.path, tl, tc, "error",
