@@ -82,6 +82,22 @@ def format_text(result: DiffResult) -> str:
                 else:
                     out.append(f"      {d['part']}: {what}: removed {_val(d['old'])}")
         for w in getattr(cd, "impact", None) or ():
+            if w.get("kind") == "mapping":
+                for m in w["mapped"]:
+                    out.append(f"  mapped {m['cite']}: {m['at']}: {_val(m['old'])} -> {_val(m['new'])}")
+                for m in w["unmapped"]:
+                    out.append(f"  not mapped {m['cite']}: {m['old']!r} -> {m['new']!r}: {m['why']}")
+                if not w["mapped"]:
+                    out.append("  impact: none of the page's changes maps onto the data")
+                continue
+            if w.get("kind") == "strategy":
+                if w.get("note"):
+                    out.append(f"  impact {w['name']} [{w['policy']}]: {w['note']}")
+                    continue
+                moves = "; ".join(f"{m['old']} -> {m['new']}: {m['holdings']:,}" for m in w["moves"])
+                out.append(f"  impact {w['name']} [{w['policy']}]: {w['decisions_changed']:,} of {w['holdings']:,} "
+                           "holdings change their decision" + (f" ({moves})" if moves else " (unchanged)"))
+                continue
             parts = [f"{p['old']} -> {p['new']}" for p in w.get("payouts") or ()]
             parts += [f"{k.replace('_', ' ')} {_pct(w[k]['old'])} -> {_pct(w[k]['new'])}"
                       for k in ("house_edge", "hit_frequency") if w.get(k)]
