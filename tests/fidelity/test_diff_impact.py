@@ -171,3 +171,25 @@ def test_impact_of_two_pages_is_refused_with_a_reason():
     r = _run("diff", "--impact", str(PAGE), str(PAGE))
     assert r.returncode == 1
     assert "--impact compares a rulespec (YAML) with a rulespec or with a Bulletin or Code page given second" in r.stderr
+
+
+def test_669a_12_c_play_pays_2_to_1_on_a_pair_of_10s_moves_holdings_only_towards_larger_raises(tmp_path):
+    """Paying the Play Wager more on a pair of 10s or better can only make a raise (and a larger
+    raise) worth more than before: every holding that changes its decision moves up the order
+    check/fold < 1x < 2x < 3x, at each decision point, and the holdings counted are every set of
+    3, 4 and 5 known cards of a 52-card deck."""
+    from math import comb
+
+    spec = Path("rulespecs/669a-raise-it-up-stud-poker.yaml").read_text(encoding="utf-8")
+    row = "      - {hand: pair_of_10s_or_better, label: Pair of 10s or better, pays: [1 to 1]}"
+    assert spec.count(row) == 1
+    new = tmp_path / "669a.yaml"
+    new.write_text(spec.replace(row, row.replace("[1 to 1]", "[2 to 1]")), encoding="utf-8")
+    r = _run("diff", "--impact", "--format", "json", "rulespecs/669a-raise-it-up-stud-poker.yaml", str(new))
+    assert r.returncode == 0, r.stderr
+    entries = [e for e in json.loads(r.stdout)["chapters"][0]["impact"] if e.get("kind") == "strategy"]
+    assert {e["policy"]: e["holdings"] for e in entries} == {f"{k} cards known": comb(52, k) for k in (3, 4, 5)}
+    order = {"check": 0, "fold": 0, "1": 1, "2": 2, "3": 3}
+    for e in entries:
+        assert e["decisions_changed"] > 0 and e["decisions_changed"] == sum(m["holdings"] for m in e["moves"])
+        assert all(order[m["new"]] > order[m["old"]] for m in e["moves"]), e["moves"]
