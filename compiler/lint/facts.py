@@ -23,6 +23,7 @@ A number of the text with no executable counterpart is declared in
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterator
@@ -33,7 +34,9 @@ from compiler.spec.loader import Document
 
 # keys whose value is a number (or odds, or a list of amounts) the provision text states
 NUMBER_KEYS = ("odds", "count", "cards", "hours", "minutes", "days", "max_positions", "min_from_edge",
-               "minimum", "maximum", "from_bottom", "amounts", "percent")
+               "minimum", "maximum", "from_bottom", "amounts", "percent", "dice", "high", "low", "numbers")
+# keys whose integer n means the range 1 to n ('a number from 1 to 7')
+RANGE_KEYS = ("numbers",)
 # parts of a spec that are prose or bookkeeping, not executable data
 SKIP_TOP = ("provisions", "interpretations", "requirements", "externals", "missing", "untied", "text_facts",
             "source", "rulespec", "chapter", "title", "completeness", "history", "submissions")
@@ -174,9 +177,8 @@ def iter_facts(data: dict) -> Iterator[Fact]:
             for k, v in node.items():
                 p = f"{ptr}/{_esc(str(k))}"
                 if k == "order" and isinstance(v, list) and ptr.startswith("/rankings/") and here:
-                    for i, r in enumerate(v):
-                        if str(r) in RANK_NUMBERS and not isinstance(r, bool):
-                            yield Fact("rank", RANK_NUMBERS[str(r)], f"{p}/{i}", _cites(here), here)
+                    if all(str(r) in RANK_WORDS for r in v):
+                        yield Fact("rank", tuple(RANK_WORDS[str(r)] for r in v), p, _cites(here), here)
                     continue
                 if k in SKIP_KEYS or k in ("cite", "cites", "min_from_edge_cite"):
                     continue
@@ -198,6 +200,8 @@ def iter_facts(data: dict) -> Iterator[Fact]:
                                 yield Fact("amount", a, f"{p}/{i}", _cites(c), c)
                     elif isinstance(v, int) and not isinstance(v, bool):
                         yield Fact("number", v, p, _cites(c), c)
+                        if k in RANGE_KEYS and v > 1:
+                            yield Fact("range", (1, v), p, _cites(c), c)
                 elif isinstance(v, (dict, list)):
                     yield from walk(v, p, c)
         elif isinstance(node, list):
@@ -208,17 +212,53 @@ def iter_facts(data: dict) -> Iterator[Fact]:
         if k in SKIP_TOP:
             continue
         yield from walk(v, f"/{_esc(str(k))}", None)
+    # a requirement's text and an equipment item restate the provision they cite: their numbers too
+    for i, r in enumerate(data.get("requirements") or ()):
+        if isinstance(r, dict) and isinstance(r.get("text"), str) and isinstance(r.get("cite"), str):
+            yield from _prose_facts(r["text"], f"/requirements/{i}/text", r["cite"])
+        if isinstance(r, dict) and isinstance(r.get("when"), str) and isinstance(r.get("cite"), str):
+            yield from _expr_facts(r["when"], f"/requirements/{i}/when", r["cite"])
+    table = data.get("table") if isinstance(data.get("table"), dict) else {}
+    for key, field_ in (("equipment", "item"), ("layout", "area")):
+        for i, e in enumerate(table.get(key) or ()):
+            if isinstance(e, dict) and isinstance(e.get(field_), str) and isinstance(e.get("cite"), str):
+                yield from _prose_facts(e[field_], f"/table/{key}/{i}/{field_}", e["cite"])
 
 
 _PRINTED_ORDER = re.compile(r"\b10,\s+9,\s+8,\s+7\b")
-RANK_NUMBERS = {str(n): n for n in range(2, 10)} | {"T": 10, "10": 10}
+RANK_WORDS = {str(n): str(n) for n in range(2, 11)} | {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 _QUOTED = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"")
 _EXPR_NUMBER = re.compile(r"(?<![\w.'/])([0-9]+(?:/[0-9]+)?)(?![\w/.])")
 
 
+_NUMBER_OF_WORD = {w: n for n, w in WORDS.items()} | {"zero": 0}
+_PROSE_NUMBER = re.compile(rf"(?<![\w.$/])([0-9]+)(?![\w/.%]|,[0-9])|\b({'|'.join(WORDS.values())})\b(?!-)",
+                           re.IGNORECASE)
+# X >= a and X <= b: the range a to b
+_EXPR_RANGE = re.compile(r"(\S+)\s*>=\s*([0-9]+)\s+and\s+\1\s*<=\s*([0-9]+)")
+
+
+def _prose_facts(text: str, pointer: str, cite: str) -> Iterator[Fact]:
+    """The numbers (digits, number words but 'one') of a data prose string restating a provision."""
+    blank = _blank_cites(text)
+    for m in _PROSE_NUMBER.finditer(blank):
+        if m.group(1):
+            n = int(m.group(1))
+        else:
+            word = m.group(2).lower()
+            if word == "one":
+                continue  # 'one' is mostly an article there ('in one hand')
+            n = _NUMBER_OF_WORD[word]
+        yield Fact("number", n, pointer, _cites(cite), cite, m.span())
+
+
 def _expr_facts(expr: str, pointer: str, cite: str) -> Iterator[Fact]:
-    """The numbers of a rule-language expression (outside quoted notes)."""
+    """The numbers of a rule-language expression (outside quoted notes), and its ranges
+    (``X >= a and X <= b``), which the text must state as a range ('six to eight')."""
     blank = _QUOTED.sub(lambda m: " " * len(m.group(0)), expr)
+    for m in _EXPR_RANGE.finditer(blank):
+        a, b = int(m.group(2)), int(m.group(3))
+        yield Fact("range", (a, b), pointer, _cites(cite), cite, (m.start(2), m.end(3)))
     for m in _EXPR_NUMBER.finditer(blank):
         tok = m.group(1)
         if "/" in tok:
@@ -230,18 +270,53 @@ def _expr_facts(expr: str, pointer: str, cite: str) -> Iterator[Fact]:
             yield Fact("number", int(tok), pointer, _cites(cite), cite, m.span(1))
 
 
+@lru_cache(maxsize=4096)
 def _blank_cites(text: str) -> str:
     return _CITE_RE.sub(lambda m: " " * len(m.group(0)), text)
 
 
+_OPERAND = re.compile(r"(?:option|wager)\((\w+)\)")
+_COUNT_KEYS = ("count", "minimum", "maximum")
+
+
+def _noun(f: Fact) -> re.Pattern | None:
+    """What a number counts, from where the data gives it ('/cards/cover_cards/count': cover cards;
+    'option(decks) == 1': decks), as a pattern the text's number must be followed by ('one cover card')."""
+    name = None
+    if f.span is not None:
+        return None  # an expression's numbers: ranges and comparisons, checked by value
+    toks = [t for t in f.pointer.split("/")[1:]]
+    if toks and toks[-1] in ("cards", "hours", "minutes", "days", "dice"):
+        name = toks[-1]
+    elif len(toks) >= 2 and toks[-1] in _COUNT_KEYS and not toks[-2].isdigit():
+        name = toks[-2]
+    if not name:
+        return None
+    words = [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in name.split("_")]
+    body = r"[\s-]+".join(re.escape(w) + r"s?" for w in words)
+    return re.compile(rf"(?:[\s-]+(?:[a-z]+[\s-]+){{0,4}}?|[\s-]+){body}\b", re.IGNORECASE)
+
+
+def _number_alt(n: int) -> str:
+    word = rf"|{WORDS[n]}" if n in WORDS else ""
+    return rf"(?:{n:,}|{n}{word})"
+
+
 def fact_pattern(f: Fact) -> re.Pattern:
+    if f.kind == "range":
+        a, b = f.value
+        return re.compile(rf"(?<![0-9,.$])\b{_number_alt(a)}\s+(?:to|through)\s+{_number_alt(b)}\b(?![0-9])",
+                          re.IGNORECASE)
     if f.kind == "odds":
         a, b = f.value.split(" to ")
         return re.compile(rf"\b{a}\s+to\s+{b}\b")
     if f.kind == "name":
         return re.compile(re.escape(f.value).replace(r"\ ", r"\s+"), re.IGNORECASE)
     if f.kind == "rank":
-        return re.compile(rf"(?<![0-9,.$]){f.value}(?![0-9])")
+        # the whole order as the text prints it: 'ace, king, queen, jack, 10, 9, ... 3 and 2'
+        *head, last = f.value
+        return re.compile(r"\b" + r",\s+".join(re.escape(r) for r in head) + rf",?\s+and\s+{re.escape(last)}\b",
+                          re.IGNORECASE)
     if f.kind == "fraction":
         alts = [re.escape(w) for w in FRACTION_WORDS.get(f.value, ())] + [re.escape(str(f.value))]
         return re.compile(r"\b(?:" + "|".join(alts) + r")\b", re.IGNORECASE)
@@ -294,18 +369,26 @@ def analyse(data: dict) -> Result:
             continue
         cands: list[Passage] = []
         for c in f.cites:
-            for x in index.get(c.key(), ()):
+            # a ranking's order may be printed anywhere in the section of its categories
+            for x in index.get((c.section, ()) if f.kind == "rank" else c.key(), ()):
                 if x not in cands:
                     cands.append(x)
         if not cands:
             continue  # cites a provision not in this spec (external, missing): nothing to compare
         pat = fact_pattern(f)
-        found = False
+        found = []
         for x in cands:
             blank = _blank_cites(x.text) if f.kind != "name" else x.text
-            for m in pat.finditer(blank):
-                res.ties.append(Tie(f, x, m.span()))
-                found = True
+            found += [(x, m.span()) for m in pat.finditer(blank)]
+        # where the text states the number with what it counts ('one cover card'), only there
+        noun = _noun(f) if f.kind == "number" else None
+        if noun is not None:
+            counted = [(x, sp) for x, sp in found if noun.match(_blank_cites(x.text), sp[1])]
+            # the text counts that thing somewhere ('two cover cards'): the number must be that count
+            counts = any(noun.match(b, m.end()) for x in cands for b in (_blank_cites(x.text),)
+                         for m in TEXT_NUMBER.finditer(b))
+            found = counted if counts else found
+        res.ties += [Tie(f, x, sp) for x, sp in found]
         if not found:
             res.missing.append((f, cands))
     # a ranking's order is checked only where the cited text prints an order of ranks
@@ -315,11 +398,42 @@ def analyse(data: dict) -> Result:
     tied_spans: dict[str, list[tuple[int, int]]] = {}
     for t in res.ties:
         tied_spans.setdefault(t.passage.pointer, []).append(t.span)
-    declared: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    # names the data gives (the game, wagers, hands, paytables) and hand sizes ('five-card hand')
+    # state their numbers wherever the text prints them
+    name_pats, sizes, dealt, groups = _names(data), _hand_sizes(data), _dealt(data), _groups(data)
+    orders = [[RANK_WORDS[str(r)] for r in rk["order"]] for rk in (data.get("rankings") or {}).values()
+              if isinstance(rk, dict) and isinstance(rk.get("order"), list)
+              and all(str(r) in RANK_WORDS for r in rk["order"])]
+    seen_named: set[str] = set()
+    for ps in index.values():
+        for x in ps:
+            if x.pointer in seen_named:
+                continue
+            seen_named.add(x.pointer)
+            for pat in name_pats:
+                for m in pat.finditer(x.text):
+                    tied_spans.setdefault(x.pointer, []).append(m.span())
+            for m in _HAND_SIZE.finditer(x.text):
+                n = _value_of(m.group(1))
+                if n in sizes:
+                    tied_spans.setdefault(x.pointer, []).append(m.span(1))
+            for m in _GROUP.finditer(x.text):
+                if _value_of(m.group("n")) in groups.get(_key_of(x.cite), ()):
+                    tied_spans.setdefault(x.pointer, []).append(m.span("n"))
+            for m in _RUN.finditer(x.text):
+                if _is_run(re.findall(_RANK_TOKEN, m.group(0), re.IGNORECASE), orders):
+                    tied_spans.setdefault(x.pointer, []).append(m.span())
+            for who, pat in _DEALT_PATTERNS:
+                for m in pat.finditer(x.text):
+                    if _value_of(m.group("n")) in dealt.get(who, ()):
+                        tied_spans.setdefault(x.pointer, []).append(m.span("n"))
+    # a declaration covers the numbers of the phrase it quotes, where the provision's own text has it
+    declared_spans: dict[str, list[tuple[int, int]]] = {}
     for d in data.get("text_facts") or ():
         if isinstance(d, dict) and isinstance(d.get("cite"), str):
             for c in _cites(d["cite"]):
-                declared.setdefault(c.key(), []).append(str(d.get("says", "")).lower())
+                for x, sp in _phrase_at(index, c, str(d.get("says", ""))):
+                    declared_spans.setdefault(x.pointer, []).append(sp)
     seen: set[str] = set()
     for key, ps in index.items():
         for x in ps:
@@ -333,12 +447,212 @@ def analyse(data: dict) -> Result:
                 spans = tied_spans.get(x.pointer, ())
                 if any(a < m.end() and m.start() < b for a, b in spans):
                     continue
-                own_key = _key_of(x.cite)
-                if token.lower() in declared.get(own_key, ()):
+                if any(a <= m.start() and m.end() <= b for a, b in declared_spans.get(x.pointer, ())):
                     res.declared.append((x, m.span(), token))
                     continue
                 res.untied_numbers.append((x, m.span(), token))
     return res
+
+
+_HAND_SIZE = re.compile(rf"\b([0-9]+|{'|'.join(WORDS.values())})-card\b(?=\s+(?:(?:high|low|poker)\s+)?hands?\b)",
+                        re.IGNORECASE)
+
+
+def _value_of(token: str) -> int | None:
+    token = token.lower().replace(",", "")
+    return int(token) if token.isdigit() else _NUMBER_OF_WORD.get(token)
+
+
+def _names(data: dict) -> list[re.Pattern]:
+    """The names the data gives: the game's title, every wager's name (with and without
+    'Wager'), every ranking category's and named hand's, every paytable's title."""
+    names: set[str] = set()
+    if isinstance(data.get("title"), str):
+        names.add(data["title"])
+    for w in (data.get("wagers") or {}).values():
+        if isinstance(w, dict) and isinstance(w.get("name"), str):
+            names.add(w["name"])
+            names.add(re.sub(r"\s+Wager$", "", w["name"]))
+    for r in (data.get("rankings") or {}).values():
+        if not isinstance(r, dict):
+            continue
+        for c in r.get("categories") or ():
+            if isinstance(c, dict) and isinstance(c.get("name"), str):
+                names.add(c["name"])
+        for h in (r.get("hands") or {}).values():
+            if isinstance(h, dict) and isinstance(h.get("name"), str):
+                names.add(h["name"])
+    for t in (data.get("paytables") or {}).values():
+        if isinstance(t, dict) and isinstance(t.get("title"), str):
+            names.add(t["title"])
+            names.update(re.findall(r"\(([^()]+)\)", t["title"]))  # 'Envy Bonus ($5 ...)': the caption
+    bodies = []
+    for n in sorted(names, key=len, reverse=True):
+        if not re.search(r"[0-9]|\b(?:" + "|".join(WORDS.values()) + r")\b", n, re.IGNORECASE):
+            continue  # only names with a number in them matter here
+        bodies.append(r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", n.strip())))
+    return [re.compile(rf"(?<![\w$])(?:{'|'.join(bodies)})(?!\w)", re.IGNORECASE)] if bodies else []
+
+
+_N = rf"(?P<n>[0-9]+|{'|'.join(WORDS.values())})"
+# how the text restates the cards a deal gives ('the three cards dealt to the player',
+# 'the player's six cards', 'more or less than 11 cards remain'), by whom they are held
+_DEALT_PATTERNS = [(who, re.compile(p, re.IGNORECASE)) for who, p in (
+    ("player", rf"\b{_N}\s+cards\s+(?:have\s+been\s+)?(?:dealt|dispensed)\b(?!\s+to\s+the\s+area)"),
+    ("player", rf"\b(?:player'?s|his|a\s+player\s+has\s+more\s+or\s+less\s+than|to\s+each\s+player\s+and)"
+               rf"\s+{_N}\s+cards\b"),
+    ("player", rf"\bstacks?\s+of\s+{_N}\s+cards\b"),
+    ("community", rf"\b{_N}\s+community\s+cards\b"),
+    ("community", rf"\b{_N}\s+cards\s+(?:have\s+been\s+dealt\s+)?to\s+the\s+area\s+designated\s+for\s+the\s+"
+                  rf"(?:placement\s+of\s+the\s+)?community\s+cards\b"),
+    ("community", rf"\bcommunity\s+cards\s+has\s+more\s+or\s+less\s+than\s+{_N}\s+cards\b"),
+    ("dealer", rf"\bdealer\s+has\s+more\s+or\s+less\s+than\s+{_N}\s+cards\b"),
+    ("dealer", rf"\bdealer\s+shall\s+set\s+his\s+{_N}\s+cards\b"),
+    ("dice", rf"\b{_N}\s+dice\b"),
+    ("jokers", rf"\b(?:only|the)\s+{_N}\s+jokers?\b"),
+    ("hands", rf"\b(?:the|into|setting\s+the)\s+{_N}\s+hands\b"),
+    ("percent", r"(?<![0-9.])(?P<n>[0-9]+)%"),
+    ("player", rf"\bthe\s+{_N}\s+cards\s+of\s+(?:any|that|each)\s+player\b"),
+    ("deck", rf"\b{_N}\s+cards\s+(?:are\s+present|are\s+in\s+the\s+deck|remain\s+in\s+the\s+deck)\b"),
+)]
+
+
+def _dealt(data: dict) -> dict[str, set[int]]:
+    """The cards each holder is dealt (the sum of the deal steps of one block, by whom they go
+    to; 'positions' are the players' and the dealer's) and the cards of one deck."""
+    out: dict[str, set[int]] = {}
+
+    def walk(node):
+        if isinstance(node, list):
+            sums: dict[str, int] = {}
+            for st in node:
+                if isinstance(st, dict) and st.get("do") == "deal" and isinstance(st.get("count"), int):
+                    to = str(st.get("to"))
+                    for who in {"players": ("player",), "positions": ("player", "dealer"),
+                                "dealer": ("dealer",), "community": ("community",)}.get(to, ()):
+                        sums[who] = sums.get(who, 0) + st["count"]
+                walk(st)
+            for who, n in sums.items():
+                out.setdefault(who, set()).add(n)
+        elif isinstance(node, dict):
+            for v in node.values():
+                if isinstance(v, (dict, list)):
+                    walk(v)
+    walk(data.get("procedure"))
+
+    def dice(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("dice"), int) and not isinstance(node.get("dice"), bool):
+                out.setdefault("dice", set()).add(node["dice"])
+            for v in node.values():
+                dice(v)
+        elif isinstance(node, list):
+            for v in node:
+                dice(v)
+    dice(data.get("procedure"))
+    # the hands a set_hands step forms (a high and a low hand: two)
+    for st in _steps(data.get("procedure")):
+        if st.get("do") == "set_hands":
+            out.setdefault("hands", set()).add(sum(1 for k in ("high", "low") if isinstance(st.get(k), int)))
+    # percentages of a meter a paytable pays
+    for t in (data.get("paytables") or {}).values():
+        for row in (t.get("rows") or ()) if isinstance(t, dict) else ():
+            pays = row.get("pays") if isinstance(row, dict) else None
+            for cell in pays if isinstance(pays, list) else [pays]:
+                m = re.fullmatch(r"\s*([0-9]+)% of meter\s*", str(cell))
+                if m:
+                    out.setdefault("percent", set()).add(int(m.group(1)))
+    deck = (data.get("cards") or {}).get("deck") if isinstance(data.get("cards"), dict) else None
+    if isinstance(deck, dict) and isinstance(deck.get("cards"), int):
+        out.setdefault("deck", set()).add(deck["cards"] + (deck.get("jokers") or 0))
+        if isinstance(deck.get("jokers"), int) and deck["jokers"] > 0:
+            out.setdefault("jokers", set()).add(deck["jokers"])
+    return out
+
+
+# a category's definition: 'four cards of the same rank', 'three aces', 'two 3s', 'two pairs'
+_GROUP = re.compile(rf"\b{_N}\s+(?:cards\s+of\s+the\s+same\s+rank|aces|kings|queens|jacks|[0-9]+s|pairs?)\b",
+                    re.IGNORECASE)
+
+
+def _groups(data: dict) -> dict[tuple, set[int]]:
+    """The provision defining each ranking category -> the sizes of its groups of equal rank
+    (and their number where there are several: 'two pairs')."""
+    out: dict[tuple, set[int]] = {}
+    for r in (data.get("rankings") or {}).values():
+        for c in (r.get("categories") or ()) if isinstance(r, dict) else ():
+            if not isinstance(c, dict) or not isinstance(c.get("cite"), str):
+                continue
+            g = (c.get("pattern") or {}).get("groups") if isinstance(c.get("pattern"), dict) else None
+            if isinstance(g, list) and g:
+                vals = {v for v in g if isinstance(v, int)} | ({len(g)} if len(g) > 1 else set())
+                for cit in _cites(c["cite"]):
+                    out.setdefault(cit.key(), set()).update(vals)
+    return out
+
+
+_RANK_TOKEN = r"\b(?:ace|king|queen|jack|10|[2-9])\b"
+# ranks printed in a row: 'ace, 2, 3, 4 and 5', 'king, queen, jack, 10 and 9'
+_RUN = re.compile(rf"{_RANK_TOKEN}(?:,\s+{_RANK_TOKEN})+,?\s+and\s+{_RANK_TOKEN}", re.IGNORECASE)
+
+
+def _is_run(ranks: list[str], orders: list[list[str]]) -> bool:
+    """Ranks in consecutive order of a ranking (either way; the ace also below the 2)."""
+    ranks = [r.lower() for r in ranks]
+    for order in orders:
+        for seq in (order, order[1:] + order[:1]):   # the ace high, and the ace low
+            if not all(r in seq for r in ranks):
+                continue
+            idx = [seq.index(r) for r in ranks]
+            steps = {b - a for a, b in zip(idx, idx[1:])}
+            if steps in ({1}, {-1}):
+                return True
+    return False
+
+
+def _steps(node) -> Iterator[dict]:
+    if isinstance(node, dict):
+        if "do" in node:
+            yield node
+        for v in node.values():
+            yield from _steps(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _steps(v)
+
+
+def _hand_sizes(data: dict) -> set[int]:
+    """The sizes of the hands the data forms: every ranking's cards, every set_hands step's high and low."""
+    out: set[int] = set()
+    for r in (data.get("rankings") or {}).values():
+        if isinstance(r, dict) and isinstance(r.get("cards"), int):
+            out.add(r["cards"])
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("do") == "set_hands":
+                out.update(v for v in (node.get("high"), node.get("low")) if isinstance(v, int))
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(data.get("procedure"))
+    return out
+
+
+def _phrase_at(index, cite, says: str) -> list[tuple[Passage, tuple[int, int]]]:
+    """Where the provision's own text (not its lead-in) has the phrase ('one deck of cards')."""
+    words = says.split()
+    if not words:
+        return []
+    pat = re.compile(r"(?<![\w$])" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)", re.IGNORECASE)
+    out = []
+    for x in index.get(cite.key(), ()):
+        if x.cite != cite.format():
+            continue
+        out += [(x, m.span()) for m in pat.finditer(x.text)]
+    return out
 
 
 def _key_of(cite: str):
@@ -384,17 +698,36 @@ def fact_diagnostics(doc: Document, res: Result | None = None) -> list[Diagnosti
         out.append(Diagnostic(doc.path, tl, tc, "note",
                               f"{main.cite} is the text that should state {_show(f)!r}, given by the data at "
                               f"{doc.path}:{line}:{col} [{f.pointer}]", main.pointer))
+    # a number of the text that no data ties and no declaration covers: the text changed, or
+    # says something the data does not (an error at the text; every number is tied in every chapter).
+    # A rulespec without a procedure (a skeleton fresh from 'rulespec import') executes nothing yet:
+    # its coverage is reported, nothing more.
+    for x, (a, b), token in (res.untied_numbers if doc.data.get("procedure") else ()):
+        tl, tc = doc.position(x.pointer)
+        context = " ".join(x.text[max(0, a - 40):b + 25].split())
+        out.append(Diagnostic(doc.path, tl, tc, "error",
+                              f"the text of {x.cite} states {token!r} ('...{context}...'), which no data of this "
+                              "rulespec gives; state it in the data the text is executed by, or declare it in "
+                              "'text_facts' with why it is not executed", x.pointer))
     index = passages(doc.data)
     for i, t in enumerate(doc.data.get("text_facts") or ()):
         if not isinstance(t, dict) or not isinstance(t.get("cite"), str):
             continue
-        says = str(t.get("says", "")).lower()
-        texts = [x.text for c in _cites(t["cite"]) for x in index.get(c.key(), ())]
-        if not any(says == m.group(0).lower() for x in texts for m in TEXT_NUMBER.finditer(_blank_cites(x))):
+        for c in _cites(t["cite"]):
+            if _phrase_at(index, c, str(t.get("says", ""))):
+                continue
             line, col = doc.position(f"/text_facts/{i}/says")
+            where = [x for x in index.get(c.key(), ())]
+            also = ""
+            if where:
+                tl, tc = doc.position(where[0].pointer)
+                also = f" (the text of {c.format()} is at {doc.path}:{tl}:{tc})"
+                out.append(Diagnostic(doc.path, tl, tc, "note",
+                                      f"{c.format()} is the text 'text_facts' says states {t.get('says')!r}, declared at "
+                                      f"{doc.path}:{line}:{col} [/text_facts/{i}/says]", where[0].pointer))
             out.append(Diagnostic(doc.path, line, col, "error",
-                                  f"'text_facts' declares {t.get('says')!r} at {t['cite']}, whose text does not say it",
-                                  f"/text_facts/{i}/says"))
+                                  f"'text_facts' declares {t.get('says')!r} at {c.format()}, whose text does not say it"
+                                  f"{also}", f"/text_facts/{i}/says"))
     for i, u in enumerate(doc.data.get("untied") or ()):
         if isinstance(u, dict) and isinstance(u.get("at"), str) and not doc.has(u["at"]):
             line, col = doc.position(f"/untied/{i}/at")

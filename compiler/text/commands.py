@@ -148,10 +148,18 @@ def cmd_diff(args) -> int:
         if getattr(args, "impact", False):
             from .impact import impact
 
-            if not all(str(p).endswith((".yaml", ".yml")) for p in (args.old, args.new)):
-                raise TextError("--impact compares two rulespecs (YAML files)", args.new)
-            for cd in result.chapters:
-                cd.impact = impact(args.old, args.new, cd.data, decks=args.decks)
+            yamls = [str(p).endswith((".yaml", ".yml")) for p in (args.old, args.new)]
+            if yamls == [True, False]:  # a rulespec, then a Bulletin or Code page: its numbers mapped onto the data
+                from .page_impact import page_impact
+
+                for cd in result.chapters:
+                    cd.impact = page_impact(args.old, args.new, decks=args.decks)
+            elif not all(yamls):
+                raise TextError("--impact compares a rulespec (YAML) with a rulespec or with a Bulletin or Code "
+                                "page given second", args.new if yamls[0] else args.old)
+            else:
+                for cd in result.chapters:
+                    cd.impact = impact(args.old, args.new, cd.data, decks=args.decks)
         if args.amendment:
             _write(format_amendment(result, html=args.format == "html", as_json=args.format == "json"),
                    args.output)

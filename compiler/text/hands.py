@@ -3,43 +3,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
 
 from compiler.values.money import MoneyError
 from compiler.values.odds import parse_odds as value_odds
 
-# Hand labels as the chapters print them in paytable rows, with the id the rulespec
-# uses for them (a category of the table's ranking, a specific hand, or a threshold).
-# Rows of a flattened table are recognised by these names (longest first); a label not
-# in this list is still accepted when it is followed by the right number of payouts.
-HAND_NAMES: dict[str, str] = {
-    "Ace, king and queen of hearts, diamonds or clubs": "ace_king_queen_hearts_diamonds_clubs",
-    "Ace, king and queen of spades": "ace_king_queen_spades",
-    "Pair of 10s or better": "pair_of_10s_or_better",
-    "Royal flush": "royal_flush",
-    "Straight flush": "straight_flush",
-    "Five aces": "five_aces",
-    "Four-of-a-kind": "four_of_a_kind",
-    "Full house": "full_house",
-    "Flush": "flush",
-    "Straight": "straight",
-    "Three-of-a-kind": "three_of_a_kind",
-    "Two pairs": "two_pair",
-    "Two pair": "two_pair",
-    "One pair": "pair",
-    "Pair": "pair",
-    "Ace-high": "ace_high",
-    "King-high": "king_high",
-    "Queen-high": "queen_high",
-    "Jack-high": "jack_high",
-    "Ten-high": "ten_high",
-    "Nine-high": "nine_high",
-    "Eight-high": "eight_high",
-    "Seven-high": "seven_high",
-}
+# How the chapters print their paytables (hand labels and their ids, the hands only a
+# five-card ranking has, the column headings, the tables printed per amount of a wager): data
+# in rulespecs/text/printed-paytables.yaml, since compiler/ names no chapter's hand or wager.
+PRINTED = Path(__file__).resolve().parent.parent.parent / "rulespecs" / "text" / "printed-paytables.yaml"
+
+
+def _printed() -> dict:
+    with open(PRINTED, encoding="utf-8") as f:
+        data = yaml.safe_load(f) or {}
+    return data
+
+
+_DATA = _printed()
+HAND_NAMES: dict[str, str] = {str(k): str(v) for k, v in (_DATA.get("hand_labels") or {}).items()}
+PER_AMOUNT: list[dict] = list(_DATA.get("per_amount") or ())
 HANDS_LONGEST_FIRST = sorted(HAND_NAMES, key=len, reverse=True)
 
 # Column headings of a paytable: "Hand" (or "Result") then one of these.
-COLUMN_RE = re.compile(r"Paytable [A-Z0-9]{1,2}\b|Payout Odds|Payout|Envy Bonus|Odds")
+COLUMN_RE = re.compile(r"Paytable [A-Z0-9]{1,2}\b|Payout Odds|Payout|"
+                       + "".join(re.escape(str(c)) + "|" for c in _DATA.get("columns") or ()) + "Odds")
 
 # One payout cell.  Jackpot shares ("100% mega jackpot") and "Loss" are printed in
 # progressive paytables; they are read (kind "share" / "loss") though no odds follow.
@@ -51,8 +41,7 @@ PAYOUT_RE = re.compile(
     r"|Push|Loss|loss"
 )
 
-FIVE_CARD_HINTS = {"royal_flush", "four_of_a_kind", "full_house", "two_pair",
-                   "pair_of_10s_or_better", "five_aces"}
+FIVE_CARD_HINTS = {str(h) for h in _DATA.get("five_card_hands") or ()}
 
 
 def hand_id(label: str) -> str:

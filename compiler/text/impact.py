@@ -2,7 +2,9 @@
 
 For two rulespecs of one chapter, every wager's figures of the existing analysis
 (``compiler.analysis.report.analyze``, its public entry point) before and after: house edge and hit
-frequency as exact fractions, with the payout changes of that wager.
+frequency as exact fractions, with the payout changes of that wager; and where the analysis
+solves an optimal strategy (a stud raise game), how many holdings change their decision at each
+decision point, and from which choice to which.
 """
 from __future__ import annotations
 
@@ -57,5 +59,38 @@ def impact(old: str, new: str, data_changes: list[dict], decks: Optional[int] = 
         }
         entry["changed"] = entry["house_edge"]["old"] != entry["house_edge"]["new"] or \
             entry["hit_frequency"]["old"] != entry["hit_frequency"]["new"]
+        out.append(entry)
+    out += strategy_impact(getattr(ra, "strategy", None), getattr(rb, "strategy", None))
+    return out
+
+
+def strategy_impact(sa, sb) -> list[dict]:
+    """One entry per decision point (cards known) of an optimal strategy on either side: the
+    holdings (sets of cards) whose optimal choice differs, and the moves between choices."""
+    if sa is None and sb is None:
+        return []
+    if sa is None or sb is None:
+        return [{"kind": "strategy", "wager": "strategy", "name": "optimal strategy", "policy": "any",
+                 "changed": True, "note": f"only the {'new' if sa is None else 'old'} rulespec has a solved "
+                                          "optimal strategy: not compared"}]
+    out: list[dict[str, Any]] = []
+    for known in sorted(set(sa.level_options) | set(sb.level_options)):
+        oa, ob = sa.level_options.get(known), sb.level_options.get(known)
+        da, db = sa.decisions.get(known), sb.decisions.get(known)
+        entry: dict[str, Any] = {"kind": "strategy", "wager": "strategy", "name": "optimal strategy",
+                                 "policy": f"{known} cards known"}
+        if da is None or db is None or len(da) != len(db) or list(sa.game.deck) != list(sb.game.deck):
+            entry.update(changed=True, note="the decision points differ (cards known or deck): not compared")
+            out.append(entry)
+            continue
+        moves: dict[tuple[str, str], int] = {}
+        for i, j in zip(da.tolist(), db.tolist()):
+            a, b = str(oa[i]), str(ob[j])
+            if a != b:
+                moves[(a, b)] = moves.get((a, b), 0) + 1
+        changed = sum(moves.values())
+        entry.update(holdings=len(da), decisions_changed=changed, changed=changed > 0,
+                     moves=[{"old": a, "new": b, "holdings": n} for (a, b), n in sorted(moves.items(),
+                                                                                       key=lambda x: -x[1])])
         out.append(entry)
     return out

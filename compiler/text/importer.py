@@ -8,7 +8,7 @@ from typing import Any, Optional
 import yaml
 
 from .errors import TextError
-from .hands import guess_ranking, slug
+from .hands import PER_AMOUNT, guess_ranking, slug
 from .model import Chapter, Definition, Document, Provision, Section, Table
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/rulespec.schema.json"
@@ -116,10 +116,11 @@ def _paytable_name(table: Table, text: str) -> tuple[str, str]:
     """Id (snake_case from the wager name) and title of a paytable."""
     if table.caption:
         m = re.match(r"\$([\d,]+)\s+(.*)$", table.caption)
-        if m and "Envy Bonus" in table.columns:
+        per = next((p for p in PER_AMOUNT if p.get("column") in table.columns), None) if m else None
+        if per is not None:
             name = _wager(m.group(2) + " ") or m.group(2)
-            ident = "envy_" + re.sub(r"_payout$", "", slug(name)) + "_" + m.group(1).replace(",", "")
-            return ident, f"Envy Bonus ({table.caption})"
+            ident = str(per["id_prefix"]) + re.sub(r"_payout$", "", slug(name)) + "_" + m.group(1).replace(",", "")
+            return ident, str(per["title"]).format(caption=table.caption)
         name = _wager(table.caption + " ") or table.caption
         return re.sub(r"_payout$", "", slug(name)), name
     name = _wager(text) or "paytable"

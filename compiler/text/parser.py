@@ -14,41 +14,28 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from lark import Lark, Transformer, v_args
+from lark import Lark, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 from lark.lexer import Lexer, Token
-
-from compiler.lang.citations import (
-    CitationSyntaxError,
-    STYLES,
-    expand,
-    is_first_label,
-    label_style,
-    label_styles,
-    next_label,
-    parse_citation,
-)
 
 from .errors import TextError
 from .hands import hand_id, read_odds
 from .lexer import lex
 from .model import (
-    LEVELS,
     Chapter,
-    CrossRef,
-    Definition,
     Document,
     FurnitureItem,
     Notice,
     Pos,
     PreambleLine,
-    Provision,
     Row,
     SecEntry,
     Section,
     SourceEvent,
     Table,
 )
+from .crossrefs import _index, _refs, _resolve, _resolve_refs
+from .nesting import _Item, _nest
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 
@@ -76,13 +63,6 @@ def _pos(tok) -> Pos:
 
 
 # ----------------------------------------------------------------- raw items
-
-class _Item:
-    __slots__ = ("kind", "label", "text", "pos", "table")
-
-    def __init__(self, kind, label="", text="", pos=Pos(0, 0), table=None):
-        self.kind, self.label, self.text, self.pos, self.table = kind, label, text, pos, table
-
 
 class _Build(Transformer):
     """Parse tree -> dataclasses. Sections are nested by ``_nest``."""
@@ -217,311 +197,6 @@ class _Build(Transformer):
 
     def annex(self, c):
         return ("annex", " ".join(t.value for t in c))
-
-
-# ------------------------------------------------------------------------ nesting
-
-class _Node:
-    __slots__ = ("label", "style", "text", "pos", "text_pos", "children", "tables", "after",
-                 "elided", "is_def")
-
-    def __init__(self, label, style, text="", pos=Pos(0, 0), text_pos=Pos(0, 0), elided=False, is_def=False):
-        self.label, self.style, self.text, self.pos, self.text_pos = label, style, text, pos, text_pos
-        self.children, self.tables, self.after = [], [], None
-        self.elided, self.is_def = elided, is_def
-
-
-def _opens_children(text: str) -> bool:
-    return text.rstrip().endswith((":", "\u2014"))
-
-
-def _place(stack: list[_Node], label: str, after_elision: bool) -> tuple[int, str] | None:
-    """Where a label goes: (depth of its parent in ``stack`` -- -1 for the section --, style).
-
-    Decided by the sequence: a label either continues an open level (the successor of
-    that level's last label) or opens a level below the deepest open node (the first
-    label of the next style).  ``(i)`` after ``(h)`` continues the subsections; ``(i)``
-    after ``(3)`` opens subparagraphs."""
-    siblings = []
-    for depth in range(len(stack) - 1, -1, -1):
-        node = stack[depth]
-        if node.is_def or node.elided:
-            continue
-        if next_label(node.label, node.style) == label:
-            siblings.append((depth - 1, node.style))
-    child = None
-    if stack:
-        deepest = stack[-1]
-        used = {n.style for n in stack}
-        if deepest.is_def:
-            style = label_style(label)
-            if style and is_first_label(label, style):
-                child = (len(stack) - 1, style)
-        else:
-            i = STYLES.index(deepest.style)
-            natural = STYLES[i + 1] if i + 1 < len(STYLES) else None
-            if natural and is_first_label(label, natural):
-                child = (len(stack) - 1, natural)
-            else:
-                # an irregular deeper level (e.g. 688a.11(h)(3)(i)(B)(1)): a first label
-                # of a style not open on the stack, when no sibling fits
-                for style in label_styles(label):
-                    if style not in used and is_first_label(label, style):
-                        child = (len(stack) - 1, style)
-                        break
-                # below a clause the Code starts over with (1) (688a.11(h)(3)(i)(B)(1))
-                if child is None and label == "1" and len(stack) >= 4 and deepest.style == "ALPHA":
-                    child = (len(stack) - 1, "arabic")
-    else:
-        style = label_style(label)
-        if style and (is_first_label(label, style) or after_elision):
-            return (-1, style)
-        for style in label_styles(label):
-            if is_first_label(label, style):
-                return (-1, style)
-        return None
-    if siblings and child:
-        return child if _opens_children(stack[-1].text) else siblings[0]
-    if siblings:
-        return siblings[0]
-    if child:
-        return child
-    if after_elision:
-        # "* * * * * (e)": text before the label not reproduced; accept the label at the
-        # open level of its style, else at the top
-        for depth in range(len(stack) - 1, -1, -1):
-            if stack[depth].style in label_styles(label):
-                return (depth - 1, stack[depth].style)
-        style = label_style(label)
-        return (-1, style) if style else None
-    return None
-
-
-def _gap(stack: list[_Node], label: str) -> tuple[int, str] | None:
-    """A label that skips some (``(c)`` after ``(a)``): a later label of an open level's style."""
-    from compiler.lang.citations import label_index
-
-    for depth in range(len(stack) - 1, -1, -1):
-        node = stack[depth]
-        if node.is_def or node.elided:
-            continue
-        if node.style in label_styles(label):
-            a, b = label_index(node.label, node.style), label_index(label, node.style)
-            if a is not None and b is not None and b > a:
-                return (depth - 1, node.style)
-    return None
-
-
-def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], problem=None,
-          gap_ok=None) -> Section:
-    if problem is None:
-        def problem(message, p, text=""):
-            raise TextError(message, path, p.line, p.column)
-    intro: Optional[str] = None
-    intro_pos = pos
-    top: list[_Node] = []
-    defs: list[_Node] = []
-    section_tables = []
-    stack: list[_Node] = []
-    after_elision = False
-    pending_elisions: list[Pos] = []
-    last_node: Optional[_Node] = None  # node that received the latest text or table
-
-    for it in items:
-        if it.kind == "elision":
-            after_elision = True
-            pending_elisions.append(it.pos)
-            continue
-        if it.kind == "def":
-            node = _Node(it.text and "" or "", None, it.text, it.pos, it.table[0], is_def=True)
-            node.label = it.label  # the term
-            defs.append(node)
-            stack = [node]
-            last_node = node
-            continue
-        if it.kind == "prov":
-            placed = _place(stack, it.label, after_elision)
-            if placed is None and stack and gap_ok is not None:
-                placed = _gap(stack, it.label)
-                if placed is not None:
-                    gap_ok(f"label ({it.label}) follows ({stack[placed[0] + 1].label}): the labels between "
-                           f"are not on the page", it.pos)
-            if placed is None:
-                where = stack[-1].label if stack else "the start of the section"
-                problem(f"label ({it.label}) cannot follow ({where}) in § {number}: not read", it.pos,
-                        f"({it.label}) {it.text}")
-                continue
-            depth, style = placed
-            node = _Node(it.label, style, it.text, it.pos, it.table[0])
-            parent_list = top if depth < 0 else stack[depth].children
-            for epos in pending_elisions:
-                parent_list.append(_Node("", style, "", epos, epos, elided=True))
-            pending_elisions = []
-            after_elision = False
-            parent_list.append(node)
-            stack = stack[: depth + 1] + [node]
-            last_node = node
-            continue
-        if it.kind == "table":
-            if last_node is None:
-                section_tables.append(it.table)
-            else:
-                if last_node.after is not None:
-                    problem("a second table after text that follows a table: not read", it.pos)
-                    continue
-                last_node.tables.append(it.table)
-            continue
-        if it.kind == "text":
-            if last_node is None and intro is None and not section_tables:
-                intro, intro_pos = it.text, it.table[0]
-            elif last_node is not None and (last_node.tables or last_node.is_def) and last_node.after is None:
-                last_node.after = it.text
-            else:
-                problem("unlabelled text inside the provisions of a section: not read", it.pos, it.text)
-            continue
-    for epos in pending_elisions:
-        style = stack[0].style if stack and not stack[0].is_def else "alpha"
-        top.append(_Node("", style, "", epos, epos, elided=True))
-
-    section = Section(number, heading, intro, (), (), tuple(section_tables), (), pos)
-    sec_refs = _refs(intro or "", number, (), intro_pos) if intro else ()
-    definitions = tuple(
-        Definition(d.label, d.text, tuple(_freeze(c, number, (), d.label) for c in d.children),
-                   _refs(d.text, number, (), d.text_pos), d.pos)
-        for d in defs)
-    children = tuple(_freeze(n, number, (), None) for n in top)
-    return replace(section, definitions=definitions, children=children, refs=sec_refs)
-
-
-def _freeze(node: _Node, number: str, parent_path: tuple[str, ...], term: Optional[str]) -> Provision:
-    if node.elided:
-        return Provision("", LEVELS.get(node.style, "subsection"), f"§ {number}" + "".join(f"({p})" for p in parent_path),
-                         "", pos=node.pos, elided=True)
-    path = parent_path + (node.label,)
-    cite = f"§ {number}" + "".join(f"({p})" for p in path)
-    if term:
-        cite = f"§ {number} {term}" + "".join(f"({p})" for p in path)
-    refs = _refs(node.text, number, path, node.text_pos)
-    if node.after:
-        refs = refs + _refs(node.after, number, path, node.text_pos)
-    return Provision(
-        node.label, LEVELS.get(node.style, "subclause") if len(path) < 5 else "subclause", cite, node.text,
-        tuple(_freeze(c, number, path, term) for c in node.children),
-        tuple(node.tables), node.after, refs, node.pos)
-
-
-# -------------------------------------------------------------- cross-references
-
-SEC = r"\d+[a-z]?\.\d+[a-z]?"
-LAB = r"\([A-Za-z0-9]{1,5}\)"
-_CONT = rf"(?:\s?[\u2014\u2013-]\s?|,\s(?:and\s|or\s)?|\s(?:and|or|through)\s)"
-# "§ 669a.6(c)", "§  669a.7(d)(3)" (two spaces or a no-break space after the sign, as the
-# official pages print it), "§ § 688a.8, 688a.9 or 688a.10", "§§ 669a.8-669a.10"
-CITE_RE = re.compile(rf"§§?(?:\s*§)?\s*{SEC}(?:{LAB})*(?:{_CONT}(?:§\s*)?(?:{SEC}(?:{LAB})*|(?:{LAB})+))*")
-# "Section 521.10(f) and (g)" / "Sections 635a.1 and 635a.2" (a Bulletin preamble's way)
-SECTION_WORD_RE = re.compile(rf"\bSections?\s+(?={SEC})")
-INTERNAL_RE = re.compile(
-    rf"\b(subsections?|paragraphs?|subparagraphs?|clauses?|subclauses?)\s((?:{LAB})+(?:{_CONT}(?:{LAB})+)*)")
-# "Chapter 461a (relating to ...)", "Chapters 535 and 567"
-CHAPTER_REF_RE = re.compile(r"\bChapters?\s+(\d+[a-z]?(?:(?:,\s(?:and\s)?|\sand\s|\sor\s)\d+[a-z]?)*)\b(?!\.\d)")
-RELATING_RE = re.compile(r"\s?\(relating to ([^()]*(?:\([^()]*\)[^()]*)*)\)")
-KIND_DEPTH = {"subsection": 0, "paragraph": 1, "subparagraph": 2, "clause": 3, "subclause": 4}
-
-
-def _refs(text: str, number: str, path: tuple[str, ...], pos: Pos) -> tuple[CrossRef, ...]:
-    out = []
-    if "\u00a0" in text:
-        text = text.replace("\u00a0", " ")
-    spans = [(m.start(), m.group(0)) for m in CITE_RE.finditer(text)] if "§" in text else []
-    for m in (SECTION_WORD_RE.finditer(text) if "Section" in text else ()):
-        c = CITE_RE.match("§ " + text[m.end():])
-        if c:
-            spans.append((m.start(), text[m.start(): m.end() + len(c.group(0)) - 2]))
-    for start, span in spans:
-        cite_text = span if span.startswith("§") else "§ " + span[span.index(" ") + 1:].lstrip()
-        try:
-            cites = expand(parse_citation(cite_text))
-        except CitationSyntaxError:
-            continue
-        rel = RELATING_RE.match(text, start + len(span))
-        out.append(CrossRef(span, tuple(c.format() for c in cites), (),
-                            rel.group(1) if rel else None, Pos(pos.line, pos.column + start)))
-    for m in (CHAPTER_REF_RE.finditer(text) if "Chapter" in text else ()):
-        nums = re.findall(r"\d+[a-z]?", m.group(1))
-        rel = RELATING_RE.match(text, m.end())
-        out.append(CrossRef(m.group(0), tuple(f"Chapter {n}" for n in nums), (), rel.group(1) if rel else None,
-                            Pos(pos.line, pos.column + m.start())))
-    if number:
-        for m in INTERNAL_RE.finditer(text):
-            kind = m.group(1).rstrip("s")
-            depth = KIND_DEPTH[kind]
-            prefix = path[:depth] if len(path) >= depth else path
-            base = number + "".join(f"({p})" for p in prefix)
-            try:
-                cites = expand(parse_citation(base + m.group(2)))
-            except CitationSyntaxError:
-                continue
-            out.append(CrossRef(m.group(0), tuple(c.format() for c in cites), (), None,
-                                Pos(pos.line, pos.column + m.start())))
-    out.sort(key=lambda r: (r.pos.line, r.pos.column))
-    return tuple(out)
-
-
-def ref_section(target: str) -> str:
-    """The section ("669a.6") or chapter ("Chapter 461a") a target names."""
-    m = re.match(r"§ (\S+?)(?:\(|$)", target)
-    return m.group(1) if m else target
-
-
-def _index(doc_chapters) -> set[str]:
-    have = set()
-    for ch in doc_chapters:
-        for s in ch.sections:
-            have.add(s.cite)
-            have.add(f"Chapter {ch.number}")
-            from .model import section_provisions
-            for p in section_provisions(s):
-                if not p.elided:
-                    have.add(p.cite)
-    return have
-
-
-def _resolve_refs(refs, have: set[str], sections: set[str]) -> tuple[CrossRef, ...]:
-    out = []
-    for r in refs:
-        status = []
-        for t in r.targets:
-            sec = ref_section(t)
-            if t in have:
-                status.append("internal")
-            elif sec in sections:
-                status.append("missing")
-            else:
-                status.append("external")
-        out.append(replace(r, status=tuple(status)))
-    return tuple(out)
-
-
-def _resolve_node(p: Provision, have, sections) -> Provision:
-    return replace(p, refs=_resolve_refs(p.refs, have, sections),
-                   children=tuple(_resolve_node(c, have, sections) for c in p.children))
-
-
-def _resolve(chapters: tuple[Chapter, ...]) -> tuple[Chapter, ...]:
-    have = _index(chapters)
-    sections = {s.number for ch in chapters for s in ch.sections}
-    out = []
-    for ch in chapters:
-        secs = []
-        for s in ch.sections:
-            secs.append(replace(
-                s, refs=_resolve_refs(s.refs, have, sections),
-                definitions=tuple(replace(d, refs=_resolve_refs(d.refs, have, sections),
-                                          children=tuple(_resolve_node(c, have, sections) for c in d.children))
-                                  for d in s.definitions),
-                children=tuple(_resolve_node(c, have, sections) for c in s.children)))
-        out.append(replace(ch, sections=tuple(secs)))
-    return tuple(out)
 
 
 # ---------------------------------------------------------------------- entry points

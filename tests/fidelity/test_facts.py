@@ -87,7 +87,7 @@ def test_every_chapter_with_text_numbers_has_tied_facts():
 
 def _fact_at(res, at):
     pointer, _, start = at.partition("@")
-    ties = [t for t in res.ties if t.fact.pointer == pointer
+    ties = [t for t in res.ties if t.fact.pointer == pointer and t.fact.kind in ("odds", "number", "amount")
             and (t.fact.span[0] if t.fact.span else None) == (int(start) if start else None)]
     return pointer, ties
 
@@ -216,3 +216,140 @@ def test_untied_names_only_pointers_of_the_spec(tmp_path):
                    encoding="utf-8")
     c = compile_spec(bad)
     assert any(d.is_error and d.pointer == "/untied/0/at" for d in c.diagnostics)
+
+
+# -- every number of the text is tied: changing any of them fails validate ---------------------
+
+class _Doc:
+    """A spec's data without its YAML positions: enough for fact_diagnostics, and fast."""
+
+    def __init__(self, path, data):
+        self.path, self.data = str(path), data
+
+    def position(self, pointer):
+        return 1, 1
+
+    def has(self, pointer):
+        try:
+            _get(self.data, pointer)
+            return True
+        except (KeyError, IndexError, ValueError, TypeError):
+            return False
+
+
+_WORD_NEXT = {"a single": "two", "half": "one-third", "one-half": "one-third", "one half": "one third",
+              "one-quarter": "one-third", "one quarter": "one third", "one-third": "one-quarter",
+              "one third": "one quarter", "three-quarters": "one-quarter"}
+
+
+def _changed_token(token):
+    """Another value written the way the text writes this one ('six' -> 'seven', '10 to 1' -> '11 to 1')."""
+    from compiler.lint.facts import WORDS
+    low = token.lower()
+    if low in _WORD_NEXT:
+        return _WORD_NEXT[low]
+    m = re.match(r"(\$?)([0-9][0-9,]*)(.*)$", token, re.S)
+    if m:
+        n = int(m.group(2).replace(",", ""))
+        return f"{m.group(1)}{n + 1}{m.group(3)}"
+    words = {w: n for n, w in WORDS.items()}
+    n = words.get(low)
+    if n is not None:
+        new = WORDS.get(n + 1) or WORDS.get(n + 2) or "ninety"
+        return new.capitalize() if token[0].isupper() else new
+    return None
+
+
+def _text_numbers():
+    out = []
+    for path in SPECS:
+        if analyse(load_document(str(path)).data).numbers:
+            out.append(pytest.param(path, id=path.stem))
+    return out
+
+
+@pytest.mark.parametrize("path", _text_numbers())
+def test_every_number_of_the_text_is_tied_to_data_or_declared(path):
+    res = analyse(load_document(str(path)).data)
+    assert res.numbers
+    assert [(x.cite, tok) for x, _, tok in res.untied_numbers] == []
+
+
+# what a number word counts when it is an interval or a limit ('24 hours', 'six players')
+_LIMIT_NOUN = re.compile(r"\s+(?:hours?|minutes?|days?|(?:betting\s+|player\s+)?positions?|players?|rounds?)\b",
+                         re.IGNORECASE)
+
+
+def _mutable(x, span, token):
+    """The numbers written in digits (counts, odds, amounts, percentages, ranks) and the number
+    words of intervals and limits. A number word changed to another value the data also states
+    ('three-of-a-kind' -> 'four-of-a-kind', 'one deck' -> 'two decks' where two decks are allowed)
+    can still go unnoticed: the lint ties a number by its value and what it counts."""
+    return bool(re.match(r"[$0-9]", token)) or bool(_LIMIT_NOUN.match(x.text, span[1]))
+
+
+@pytest.mark.parametrize("path", _text_numbers())
+def test_changing_any_number_of_the_text_fails_validate(path):
+    """Each number, odds, amount, count, time and percentage the provision text states in digits,
+    and each interval or limit it states in words, changed alone in the text, gives an error (at
+    the data that states it, at its declaration, or at the text)."""
+    data = load_document(str(path)).data
+    res = analyse(data)
+    unnoticed, tried = [], 0
+    for x, (a, b), token in res.numbers:
+        if not _mutable(x, (a, b), token):
+            continue
+        new = _changed_token(token)
+        assert new is not None, token
+        changed = copy.deepcopy(data)
+        text = _get(changed, x.pointer)
+        assert text[a:b] == token
+        _set(changed, x.pointer, text[:a] + new + text[b:])
+        tried += 1
+        if not any(d.severity == "error" for d in fact_diagnostics(_Doc(path, changed))):
+            unnoticed.append(f"{x.cite}: {token!r} -> {new!r}")
+    assert tried == sum(1 for x, sp, tok in res.numbers if _mutable(x, sp, tok))
+    assert unnoticed == []
+
+
+def _ranges():
+    out = []
+    for path in SPECS:
+        res = analyse(load_document(str(path)).data)
+        for t in res.ties:
+            if t.fact.kind == "range" and t.fact.span:
+                out.append(pytest.param(path, t.fact.pointer, t.fact.value, id=f"{path.stem}{t.fact.pointer}"))
+    return out
+
+
+@pytest.mark.parametrize("path,pointer,ends", _ranges())
+def test_a_range_changed_within_the_numbers_the_text_states_fails(path, pointer, ends):
+    """'six to eight' (§ 567.3(a)) against 'option(decks) >= 6 and option(decks) <= 8': moving an end of
+    the data's range onto the other end, or swapping them, keeps every number the text states, and
+    still fails; so does swapping the text's range."""
+    data = load_document(str(path)).data
+    a, b = ends
+    expr = _get(data, pointer)
+    for na, nb in {(a, a), (b, b), (b, a)} - {(a, b)}:
+        changed = copy.deepcopy(data)
+        new = re.sub(rf"(>=\s*){a}(\s+and\s+.*?<=\s*){b}\b", rf"\g<1>{na}\g<2>{nb}", expr, count=1)
+        assert new != expr
+        _set(changed, pointer, new)
+        errors = [d for d in fact_diagnostics(_Doc(path, changed)) if d.severity == "error"]
+        assert any(d.pointer == pointer for d in errors), f"{pointer}: {new!r} went unnoticed"
+    # the text's range swapped
+    res = analyse(data)
+    tie = next(t for t in res.ties if t.fact.kind == "range" and t.fact.pointer == pointer)
+    text = tie.passage.text
+    s, e = tie.span
+    m = re.match(r"(\S+)(\s+(?:to|through)\s+)(\S+)$", text[s:e])
+    changed = copy.deepcopy(data)
+    _set(changed, tie.passage.pointer, text[:s] + m.group(3) + m.group(2) + m.group(1) + text[e:])
+    assert any(d.severity == "error" and d.pointer == pointer for d in fact_diagnostics(_Doc(path, changed)))
+
+
+def test_567_3_a_six_to_eight_decks_range_is_tied():
+    data = load_document("rulespecs/567-war.yaml").data
+    res = analyse(data)
+    assert any(t.fact.kind == "range" and t.fact.value == (6, 8) and "six to eight" in t.passage.text[t.span[0]:t.span[1]]
+               for t in res.ties)
