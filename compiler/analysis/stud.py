@@ -1,28 +1,31 @@
-"""Exact optimal strategy of a "stud raise" game (Raise It Up Stud Poker, § 669a.11), by data.
+"""Exact optimal strategy of a "stud raise" game, by data: every parameter comes from the compiled
+procedure (``poker_report.stud_model_or_reason``), none is assumed here.
 
 The game, as parameters:
 
 * the player holds ``hole`` cards; ``community`` cards are then revealed one at a time;
-* before some reveals (the decision ``schedule``), a player who has not yet made the Play wager
-  may make it at one of the allowed multiples of the Ante, or ``check``; the last decision may
-  offer ``fold`` (forfeit the fixed wagers, Ante and Blind);
+* before some reveals (the decision ``schedule``), a player who has not yet made the raise wager
+  may make it at one of the allowed multiples of the base wager, or ``check``; a decision may
+  offer ``fold`` (forfeit the ``fixed`` wagers made before the deal);
 * the final hand is the best ``ranking.cards``-card hand of all ``hole + community`` cards;
-* below the qualifier every wager loses (§ 669a.11(i)(2)(i)); otherwise each wager is paid by
-  its paytable (first row matched; a hand matching no row loses the wager).
+* below the ``qualifier`` every wager loses; otherwise each wager is paid by its paytable (first
+  row matched; a hand matching no row loses the wager).
 
-Schedule example (669a): ``[{known: 3, options: [3, 2, 1, check]}, {known: 4, options: [2, 1, check]},
+Schedule example: ``[{known: 3, options: [3, 2, 1, check]}, {known: 4, options: [2, 1, check]},
 {known: 5, options: [1, fold]}]``.
 
 Method.  The final hand depends only on the *set* of known cards, and so does the value of a
 decision (the unseen cards are uniform over the rest of the deck, whatever their order).  So a
 state is a set of known cards: every T-card set (T = hole + community) is valued once
-(vectorised), then sums over supersets walk down the levels T-1, ..., hole, in the
-combinatorial number system (colex indices), and the decisions are taken by backward induction.
-All sums are integers (payoffs scaled by the common denominator), so the result is exact.
+(vectorised, block by block in colex order: ``Vectoriser.colex_values``), its payoff class
+counted into the (T-1)-sets it contains, then sums over supersets walk down the levels
+T-1, ..., hole, in the combinatorial number system (colex indices), and the decisions are taken
+by backward induction.  All sums are integers (payoffs scaled by the common denominator), so the
+result is exact.
 
 Units: at level s, ``A[S]``/``B[S]`` are sums over the ordered completions of S (the unseen
-community cards in order) of the fixed wagers' net and of the Play wager's net per unit Ante;
-``V[S]`` is the sum of the net result under optimal play.
+community cards in order) of the fixed wagers' net and of the raise wager's net per unit of the
+base wager; ``V[S]`` is the sum of the net result under optimal play.
 """
 from __future__ import annotations
 
@@ -48,9 +51,9 @@ __all__ = ["StudGame", "StudSolution", "solve_stud", "stud_game_from_spec"]
 class StudGame:
     """Parameters of a stud raise game (all data).
 
-    ``fixed``: ``[(name, multiple of the Ante, paytable dict)]`` for the wagers made before the
-    deal (Ante 1, Blind 1); ``play``: the Play paytable (net per unit of Play wager);
-    ``qualifier``: a category id or a named hand of the ranking (e.g. ``pair_of_10s_or_better``).
+    ``fixed``: ``[(name, multiple of the base wager, paytable dict)]`` for the wagers made before
+    the deal; ``play``: the raise wager's paytable (net per unit of it); ``qualifier``: a category
+    id or a named hand of the ranking; ``deck``: card ints (a deck of 52 when not given).
     """
 
     ranking: Ranking
@@ -138,8 +141,8 @@ def _gather_up(drops: list, vals: np.ndarray) -> np.ndarray:
 @dataclass
 class StudSolution:
     game: StudGame
-    ev_per_ante: Fraction              # expected net per unit Ante under optimal play
-    expected_wager: Fraction           # expected total wagered (Ante + Blind + Play) per unit Ante
+    ev_per_ante: Fraction              # expected net per unit of the base wager (optimal play)
+    expected_wager: Fraction           # expected total wagered (fixed + raise) per unit base wager
     ev_per_wagered: Fraction           # ev_per_ante / expected_wager
     level_options: dict                # known -> option list
     decisions: dict                    # known -> int8 array over colex sets of deck positions
@@ -147,7 +150,7 @@ class StudSolution:
     payoff_classes: list               # [(a, b, description)] per class
     seconds: float
     timings: dict
-    outcomes: dict = field(default_factory=dict)   # net result per unit Ante -> probability (optimal play)
+    outcomes: dict = field(default_factory=dict)   # net per unit base wager -> probability (optimal play)
     hit_frequency: Fraction = Fraction(0)          # probability the round ends ahead (net > 0)
 
     def decision_of(self, cards: Sequence[int]):
@@ -161,7 +164,7 @@ class StudSolution:
     def strategy_table(self, known: int) -> list[dict]:
         """Decisions at a level, one row per suit-isomorphism class, best first:
         ``{hand: "Ka Qa 9b", sets: 12, decision: 3, ev: {"3": Fraction, ...}}`` (suits shown
-        as a, b, c, d in order of appearance; ev per unit Ante of each option)."""
+        as a, b, c, d in order of appearance; ev per unit base wager of each option)."""
         return _strategy_rows(self, known)
 
     def format_strategy(self, known: int, max_rows: int | None = None) -> str:
