@@ -58,39 +58,46 @@ def test_669a_11_procedure_read_as_a_stud_raise_game():
 
 
 def _reference(deck):
-    """Brute-force optimal play of 669a on a deck: recursion over the next card, memoised."""
+    """Brute-force optimal play of 669a on a deck: recursion over the next card, memoised.
+
+    Exact in integers: every value of a holding of n cards is scaled by 2 * W(n), W(n) the number of
+    ordered completions of the holding (the unseen community cards in order) and 2 the denominator
+    of the 3 to 2 payout, so the average over the next card is the plain sum of the scaled values."""
     r = ranking("669a", "five_card")
     deck = list(deck)
+    N = len(deck)
+
+    def W(n):
+        return math.perm(N - n, 6 - n)
 
     @lru_cache(maxsize=None)
-    def final(known):                         # frozenset of 6 cards -> (a, b)
+    def final(known):                         # frozenset of 6 cards -> 2 * (a, b)
         v, _ = r.best(sorted(known))
         qual = v.category_index < r.category_index("pair") or (v.category == "pair" and v.high in "TJQKA")
         if not qual:
-            return F(-2), F(-1)
-        return 1 + _BLIND[v.category], F(_PLAY[v.category])
+            return -4, -2
+        return 2 * (1 + _BLIND[v.category]), int(2 * _PLAY[v.category])
 
     @lru_cache(maxsize=None)
-    def ab(known):                            # expected (a, b) over the unseen cards
+    def ab(known):                            # sums of 2 * (a, b) over the ordered completions
         if len(known) == 6:
             return final(known)
-        rest = [c for c in deck if c not in known]
-        sa = sb = F(0)
-        for c in rest:
-            a, b = ab(known | {c})
-            sa += a
-            sb += b
-        return sa / len(rest), sb / len(rest)
+        sa = sb = 0
+        for c in deck:
+            if c not in known:
+                a, b = ab(known | {c})
+                sa += a
+                sb += b
+        return sa, sb
 
     @lru_cache(maxsize=None)
-    def value(known):                         # no Play wager yet; returns (value, best option)
+    def value(known):                         # no Play wager yet: (2 * W(n) * value, best options)
         n = len(known)
         a, b = ab(known)
-        rest = [c for c in deck if c not in known]
         if n == 5:
-            opts = {1: a + b, "fold": F(-2)}
+            opts = {1: a + b, "fold": -4 * W(5)}
         else:
-            check = sum(value(known | {c})[0] for c in rest) / len(rest)
+            check = sum(value(known | {c})[0] for c in deck if c not in known)
             raises = (3, 2, 1) if n == 3 else (2, 1)
             opts = {m: a + m * b for m in raises}
             opts["check"] = check
@@ -98,12 +105,12 @@ def _reference(deck):
         return best, {o for o, v in opts.items() if v == best}
 
     from itertools import combinations
-    total = F(0)
+    total = 0
     count = 0
     for hole in combinations(deck, 3):
         total += value(frozenset(hole))[0]
         count += 1
-    return total / count, value
+    return F(total, count * 2 * W(3)), value
 
 
 @pytest.mark.parametrize("ranks", [[0, 1, 2, 3, 8, 12], [8, 9, 10, 11, 12]])
