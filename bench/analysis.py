@@ -1,8 +1,10 @@
 """Benchmark and report of the exact analyses (run: python -m bench.analysis [--strategy-dir DIR]).
 
 Prints the machine (platform, CPU model, cores, Python and numpy versions), then every exact
-figure of chapters 669a and 670a with its run time.  The rankings and paytables are read from
-the fixtures tests/fixtures/rankings/{669a,670a}.yaml (to move into rulespecs/).
+figure of chapters 669a and 670a with its run time, beside the targets of issue 11 (six-card
+distributions <= 1 s, 669a optimal strategy <= 5 s) and a naive C brute force of the six-card
+counts (bench/brute6.c, compiled with ``cc`` when there is one).  The rankings and paytables are
+read from the rulespecs themselves; the stud game from the compiled 669a procedure.
 """
 from __future__ import annotations
 
@@ -21,10 +23,19 @@ sys.path.insert(0, str(ROOT))
 
 from compiler.analysis.enumerate import enumerate_hands, hand_probabilities, standard_deck  # noqa: E402
 from compiler.analysis.paytables import card_hands_of, envy_value, paytable_return  # noqa: E402
-from compiler.analysis.stud import solve_stud, stud_game_from_spec  # noqa: E402
 from compiler.runtime.rankings import Ranking  # noqa: E402
 
-FIX = ROOT / "tests" / "fixtures" / "rankings"
+RULESPECS = ROOT / "rulespecs"
+
+
+def rulespec(ch: str) -> dict:
+    (path,) = RULESPECS.glob(f"{ch}-*.yaml")
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def spec_path(ch: str) -> Path:
+    (path,) = RULESPECS.glob(f"{ch}-*.yaml")
+    return path
 
 
 def machine() -> str:
@@ -51,21 +62,66 @@ def timed(label, fn):
     return out
 
 
+def figure(label, value, unit, target=None, better="higher", note=""):
+    from bench.__main__ import figure as f
+
+    f(label, value, unit, target, better, note)
+
+
+def _vec_seconds(ranking, k, deck) -> float:
+    """Seconds to build the value tables (Vectoriser) that an enumeration starts with."""
+    from compiler.analysis.enumerate import Vectoriser
+
+    t = time.perf_counter()
+    Vectoriser(ranking, k, deck)
+    return time.perf_counter() - t
+
+
+def brute_force_c(counts: dict) -> None:
+    """Count the six-card hands of 52 by category with a naive C program (every hand, its six five-card
+    subsets, each judged by rank counts, flush and straight); print its time and whether the counts agree."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        print("   C brute force: no C compiler")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "brute6"
+        r = subprocess.run([cc, "-O2", "-o", str(exe), str(ROOT / "bench" / "brute6.c")], capture_output=True,
+                           text=True)
+        if r.returncode:
+            print(f"   C brute force: compile failed: {r.stderr.strip()[:200]}")
+            return
+        t = time.perf_counter()
+        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+        dt = time.perf_counter() - t
+    got = {}
+    for line in out.split():
+        name, n = line.split("=")
+        got[name] = int(n)
+    same = all(got.get(c, 0) == n for c, n in counts.items()) and sum(got.values()) == sum(counts.values())
+    figure("six-card hands of 52, naive C brute force (cc -O2)", dt, "s",
+           note=f"category counts {'equal to' if same else 'DIFFERENT FROM'} the numpy enumeration")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--strategy-dir", help="write the full Raise It Up strategy tables here")
     ap.add_argument("--seven", action="store_true", help="also count 7-card hands of 52 (133M hands)")
     args = ap.parse_args(argv)
     print(machine())
-    s669 = yaml.safe_load((FIX / "669a.yaml").read_text())
-    s670 = yaml.safe_load((FIX / "670a.yaml").read_text())
+    s669 = rulespec("669a")
+    s670 = rulespec("670a")
     r3 = Ranking.from_spec(s669["rankings"]["three_card"], "three_card")
     r5 = Ranking.from_spec(s669["rankings"]["five_card"], "five_card")
     j5 = Ranking.from_spec(s670["rankings"]["five_card"], "five_card")
     P, Q = s669["paytables"], s670["paytables"]
 
     print("\n== 669a: three-card hands (22,100)")
-    ch = sorted(set(card_hands_of(r3, P["progressive"]) + card_hands_of(r3, P["envy_bonus"])))
+    ch = sorted(set(card_hands_of(r3, P["progressive"]) + card_hands_of(r3, P["envy_progressive_1"])))
     d3 = timed("enumerate 3-card hands", lambda: enumerate_hands(r3, 3, None, ch))
     print("   counts:", d3.category_counts())
     for ci, col in enumerate(P["pair_plus"]["columns"]):
@@ -73,22 +129,28 @@ def main(argv=None) -> None:
     prog = paytable_return(d3, P["progressive"]).expected
     print(f"   Progressive (3-card reading, $1): {prog.a} + {prog.b} * meter"
           f" = {float(prog.a):+.6f} + {float(prog.b):.3e} * meter; at $1,000: {float(prog(1000)):+.6f}")
-    for ci, col in enumerate(P["envy_bonus"]["columns"]):
-        e = envy_value(d3, P["envy_bonus"], ci)
-        print(f"   Envy Bonus per other player ({col}): ${e} = ${float(e):.6f}")
+    for t in ("envy_progressive_1", "envy_progressive_5"):
+        e = envy_value(d3, P[t], 0)
+        print(f"   {P[t]['title']} per other player: ${e} = ${float(e):.6f}")
 
     print("\n== 669a: six-card hands (20,358,520), best five")
     d6 = timed("enumerate 6-card hands of 52", lambda: enumerate_hands(r5, 6))
+    figure("six-card distribution of 52 (Vectoriser + enumeration)", d6.seconds + _vec_seconds(r5, 6, None),
+           "s", 1, "lower")
     print("   counts:", d6.category_counts())
+    brute_force_c(d6.category_counts())
     for ci, col in enumerate(P["six_card_bonus"]["columns"]):
         print(f"   Six Card Bonus {col}: {fr(paytable_return(d6, P['six_card_bonus'], ci).expected)}")
 
-    print("\n== 669a: Raise It Up ante game, optimal strategy")
-    sched = [{"known": 3, "options": [3, 2, 1, "check"]}, {"known": 4, "options": [2, 1, "check"]},
-             {"known": 5, "options": [1, "fold"]}]
-    game = stud_game_from_spec(r5, P, schedule=sched, qualifier="pair_of_10s_or_better", hole=3, community=3,
-                               fixed=(("ante", 1), ("blind", 1)), play="play")
-    sol = timed("solve (20M final sets, backward induction)", lambda: solve_stud(game))
+    print("\n== 669a: Raise It Up ante game, optimal strategy (the game read from the compiled procedure)")
+    from compiler.analysis.poker_report import _CACHE, optimal_strategy
+    from compiler.pipeline import load_game
+
+    mod, comp = load_game(spec_path("669a"))
+    _CACHE.clear()
+    t0 = time.perf_counter()
+    _, sol = optimal_strategy(mod.GAME, comp.chapter)
+    figure("669a optimal strategy (solve_stud, 20M final sets)", time.perf_counter() - t0, "s", 5, "lower")
     print("   timings:", {k: round(v, 2) for k, v in sol.timings.items()})
     print(f"   per unit Ante: {fr(sol.ev_per_ante)}")
     print(f"   expected total wagered per unit Ante: {sol.expected_wager} = {float(sol.expected_wager):.6f}")
@@ -112,16 +174,17 @@ def main(argv=None) -> None:
 
     print("\n== 670a: six-card hands of 53 with the joker (22,957,480), best five")
     dj = timed("enumerate 6-card hands of 53", lambda: enumerate_hands(j5, 6, standard_deck(1)))
+    figure("six-card distribution of 53 with the joker (Vectoriser + enumeration)",
+           dj.seconds + _vec_seconds(j5, 6, standard_deck(1)), "s", 1, "lower")
     print("   counts:", dj.category_counts())
     print(f"   Fortune Bonus: {fr(paytable_return(dj, Q['fortune_bonus']).expected)}")
     print(f"   Insurance: {fr(paytable_return(dj, Q['insurance']).expected)}")
     pr = paytable_return(dj, Q["progressive"]).expected
     print(f"   Progressive ($1): {pr.a} + {pr.b} * meter = {float(pr.a):+.6f} + {float(pr.b):.3e} * meter;"
           f" at $5,000: {float(pr(5000)):+.6f}")
-    for t in ("fortune_envy_bonus", "progressive_envy_bonus"):
-        for ci, col in enumerate(Q[t]["columns"]):
-            e = envy_value(dj, Q[t], ci)
-            print(f"   {t} per other player ({col}): ${e} = ${float(e):.6f}")
+    for t in ("envy_fortune_bonus_1", "envy_fortune_bonus_5", "envy_progressive_1", "envy_progressive_5"):
+        e = envy_value(dj, Q[t], 0)
+        print(f"   {Q[t]['title']} per other player: ${e} = ${float(e):.6f}")
     d5 = timed("enumerate 5-card hands of 53", lambda: enumerate_hands(j5, 5, standard_deck(1)))
     print("   5-card counts:", d5.category_counts())
 

@@ -194,6 +194,56 @@ class Vectoriser:
         """Dense value ids of hands given as rows of increasing deck positions."""
         return self.evaluate_cards(self._deck_arr[rows])
 
+    def colex_values(self, max_rows: int = 4_000_000) -> Iterator[tuple[int, int, np.ndarray]]:
+        """Dense values of every k-subset of the deck, in colex order, as ``(last, a, values)``:
+        ``values[i]`` is the value of the subset whose largest position is ``last`` and whose other
+        positions are the ``(a + i)``-th (k-1)-subset of ``range(last)`` (colex index
+        ``C(last, k) + a + i``).
+
+        The (k-1)-subsets are valued once (rank-multiset index, one rank mask per suit, best
+        flush); each k-subset then costs one table look-up for its ranks and one for the flush of
+        its last card's suit (all four for the joker).  This needs the deck in increasing card
+        order (ranks non-decreasing along positions); another deck is valued block by block."""
+        k, N = self.k, len(self.deck)
+        deck = self._deck_arr
+        if k < 2 or np.any(np.diff(deck.astype(np.int64)) < 0):
+            for start, block in iter_colex_blocks(N, k, max_rows):
+                last = int(block[0, -1])
+                cards = deck[block]
+                cards.sort(axis=1)
+                yield last, start - comb(last, k), self.evaluate_cards(cards)
+            return
+        prev = colex_combinations(N, k - 1)
+        cards = deck[prev]
+        ranks = (cards >> 2).astype(np.int64)
+        pidx = np.zeros(len(prev), dtype=np.int64)
+        for i in range(k - 1):
+            pidx += self._binom[ranks[:, i] + i, i + 1]
+        pidx = pidx.astype(np.int32)            # an index of the plain table (small)
+        if self.has_flush:
+            bits = (np.int64(1) << ranks).astype(np.int32)
+            suits = cards & 3
+            is_j = cards == JOKER
+            masks = [(bits * ((suits == t) | is_j)).sum(axis=1).astype(np.int32) for t in range(4)]
+            fl = self.flush[masks[0]]
+            for t in range(1, 4):
+                np.maximum(fl, self.flush[masks[t]], out=fl)
+        del cards, ranks
+        for last in range(k - 1, N):
+            c = int(deck[last])
+            r = c >> 2
+            add = int(self._binom[r + k - 1, k])
+            bit = 1 << r
+            cnt = comb(last, k - 1)
+            for a in range(0, cnt, max_rows):
+                b = min(cnt, a + max_rows)
+                v = self.plain[pidx[a:b] + add]
+                if self.has_flush:
+                    np.maximum(v, fl[a:b], out=v)
+                    for t in (range(4) if c == JOKER else (c & 3,)):
+                        np.maximum(v, self.flush[masks[t][a:b] + bit], out=v)
+                yield last, a, v
+
 
 # ----------------------------------------------------------------------------- distributions
 @dataclass
@@ -270,6 +320,11 @@ def enumerate_hands(ranking: Ranking, k: int, deck: Sequence[int] | None = None,
     F = 1 << len(sets)
     counts = np.zeros(F * V, dtype=np.int64)
     deck_arr = np.array(deck, dtype=np.uint8)
+    if not sets:                        # values only: the incremental colex route
+        for _, _, d in vec.colex_values():
+            counts += np.bincount(d, minlength=V)
+        return Distribution(ranking, k, deck, vec, tuple(card_hands), counts.reshape(F, V),
+                            time.perf_counter() - t0)
     for _, block in iter_colex_blocks(len(deck), k):
         cards = deck_arr[block]
         cards.sort(axis=1)

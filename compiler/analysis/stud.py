@@ -1,28 +1,31 @@
-"""Exact optimal strategy of a "stud raise" game (Raise It Up Stud Poker, § 669a.11), by data.
+"""Exact optimal strategy of a "stud raise" game, by data: every parameter comes from the compiled
+procedure (``poker_report.stud_model_or_reason``), none is assumed here.
 
 The game, as parameters:
 
 * the player holds ``hole`` cards; ``community`` cards are then revealed one at a time;
-* before some reveals (the decision ``schedule``), a player who has not yet made the Play wager
-  may make it at one of the allowed multiples of the Ante, or ``check``; the last decision may
-  offer ``fold`` (forfeit the fixed wagers, Ante and Blind);
+* before some reveals (the decision ``schedule``), a player who has not yet made the raise wager
+  may make it at one of the allowed multiples of the base wager, or ``check``; a decision may
+  offer ``fold`` (forfeit the ``fixed`` wagers made before the deal);
 * the final hand is the best ``ranking.cards``-card hand of all ``hole + community`` cards;
-* below the qualifier every wager loses (§ 669a.11(i)(2)(i)); otherwise each wager is paid by
-  its paytable (first row matched; a hand matching no row loses the wager).
+* below the ``qualifier`` every wager loses; otherwise each wager is paid by its paytable (first
+  row matched; a hand matching no row loses the wager).
 
-Schedule example (669a): ``[{known: 3, options: [3, 2, 1, check]}, {known: 4, options: [2, 1, check]},
+Schedule example: ``[{known: 3, options: [3, 2, 1, check]}, {known: 4, options: [2, 1, check]},
 {known: 5, options: [1, fold]}]``.
 
 Method.  The final hand depends only on the *set* of known cards, and so does the value of a
 decision (the unseen cards are uniform over the rest of the deck, whatever their order).  So a
 state is a set of known cards: every T-card set (T = hole + community) is valued once
-(vectorised), then sums over supersets walk down the levels T-1, ..., hole, in the
-combinatorial number system (colex indices), and the decisions are taken by backward induction.
-All sums are integers (payoffs scaled by the common denominator), so the result is exact.
+(vectorised, block by block in colex order: ``Vectoriser.colex_values``), its payoff class
+counted into the (T-1)-sets it contains, then sums over supersets walk down the levels
+T-1, ..., hole, in the combinatorial number system (colex indices), and the decisions are taken
+by backward induction.  All sums are integers (payoffs scaled by the common denominator), so the
+result is exact.
 
 Units: at level s, ``A[S]``/``B[S]`` are sums over the ordered completions of S (the unseen
-community cards in order) of the fixed wagers' net and of the Play wager's net per unit Ante;
-``V[S]`` is the sum of the net result under optimal play.
+community cards in order) of the fixed wagers' net and of the raise wager's net per unit of the
+base wager; ``V[S]`` is the sum of the net result under optimal play.
 """
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ import numpy as np
 from compiler.runtime.cards import card_str
 from compiler.runtime.rankings import HandValue, Ranking
 
-from .enumerate import Vectoriser, colex_combinations, iter_colex_blocks
+from .enumerate import Vectoriser, colex_combinations
 from .paytables import parse_payout
 
 __all__ = ["StudGame", "StudSolution", "solve_stud", "stud_game_from_spec"]
@@ -48,9 +51,9 @@ __all__ = ["StudGame", "StudSolution", "solve_stud", "stud_game_from_spec"]
 class StudGame:
     """Parameters of a stud raise game (all data).
 
-    ``fixed``: ``[(name, multiple of the Ante, paytable dict)]`` for the wagers made before the
-    deal (Ante 1, Blind 1); ``play``: the Play paytable (net per unit of Play wager);
-    ``qualifier``: a category id or a named hand of the ranking (e.g. ``pair_of_10s_or_better``).
+    ``fixed``: ``[(name, multiple of the base wager, paytable dict)]`` for the wagers made before
+    the deal; ``play``: the raise wager's paytable (net per unit of it); ``qualifier``: a category
+    id or a named hand of the ranking; ``deck``: card ints (a deck of 52 when not given).
     """
 
     ranking: Ranking
@@ -100,31 +103,46 @@ _B = np.array([[comb(a, b) for b in range(10)] for a in range(64)], dtype=np.int
 _EXACT = float(2 ** 52)
 
 
-def _scatter_down(rows: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
-    """out[T] = sum of vals[S] over the rows S that are T plus one element (exact int64)."""
+class _Drops:
+    """Per level s, the colex indices of the (s-1)-subsets of each s-subset of ``range(N)`` (one
+    array per dropped element), computed once and shared by the sums over supersets and subsets."""
+
+    def __init__(self, N: int):
+        self.N = N
+        self._of: dict[int, list] = {}
+
+    def __call__(self, s: int) -> list:
+        if s not in self._of:
+            rows = colex_combinations(self.N, s)
+            self._of[s] = [_drop_indices(rows, j) for j in range(s)]
+        return self._of[s]
+
+
+def _scatter_down(drops: list, vals: np.ndarray, size: int) -> np.ndarray:
+    """out[T] = sum of vals[S] over the sets S that are T plus one element (exact int64)."""
     out = np.zeros(size, dtype=np.float64)
     w = vals.astype(np.float64)
     # every output receives fewer than 64 terms: bounding each term keeps every float sum exact
     if float(np.abs(vals).max(initial=0)) * 64 >= _EXACT:
         raise OverflowError("values exceed the exact range of float64 sums")
-    for j in range(rows.shape[1]):
-        out += np.bincount(_drop_indices(rows, j), weights=w, minlength=size)
+    for idx in drops:
+        out += np.bincount(idx, weights=w, minlength=size)
     return np.rint(out).astype(np.int64)
 
 
-def _gather_up(rows: np.ndarray, vals: np.ndarray) -> np.ndarray:
+def _gather_up(drops: list, vals: np.ndarray) -> np.ndarray:
     """out[S] = sum of vals[T] over the subsets T of S with one element fewer."""
-    out = np.zeros(rows.shape[0], dtype=np.int64)
-    for j in range(rows.shape[1]):
-        out += vals[_drop_indices(rows, j)]
+    out = np.zeros(len(drops[0]), dtype=np.int64)
+    for idx in drops:
+        out += vals[idx]
     return out
 
 
 @dataclass
 class StudSolution:
     game: StudGame
-    ev_per_ante: Fraction              # expected net per unit Ante under optimal play
-    expected_wager: Fraction           # expected total wagered (Ante + Blind + Play) per unit Ante
+    ev_per_ante: Fraction              # expected net per unit of the base wager (optimal play)
+    expected_wager: Fraction           # expected total wagered (fixed + raise) per unit base wager
     ev_per_wagered: Fraction           # ev_per_ante / expected_wager
     level_options: dict                # known -> option list
     decisions: dict                    # known -> int8 array over colex sets of deck positions
@@ -132,7 +150,7 @@ class StudSolution:
     payoff_classes: list               # [(a, b, description)] per class
     seconds: float
     timings: dict
-    outcomes: dict = field(default_factory=dict)   # net result per unit Ante -> probability (optimal play)
+    outcomes: dict = field(default_factory=dict)   # net per unit base wager -> probability (optimal play)
     hit_frequency: Fraction = Fraction(0)          # probability the round ends ahead (net > 0)
 
     def decision_of(self, cards: Sequence[int]):
@@ -146,7 +164,7 @@ class StudSolution:
     def strategy_table(self, known: int) -> list[dict]:
         """Decisions at a level, one row per suit-isomorphism class, best first:
         ``{hand: "Ka Qa 9b", sets: 12, decision: 3, ev: {"3": Fraction, ...}}`` (suits shown
-        as a, b, c, d in order of appearance; ev per unit Ante of each option)."""
+        as a, b, c, d in order of appearance; ev per unit base wager of each option)."""
         return _strategy_rows(self, known)
 
     def format_strategy(self, known: int, max_rows: int | None = None) -> str:
@@ -210,31 +228,36 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
     timings["tables"] = time.perf_counter() - t0
 
     # ---- level T -> T-1: class counts of every (T-1)-set's completions (exact ints)
+    # The T-sets come in colex blocks of one largest position L (Vectoriser.colex_values): dropping L
+    # gives the (T-1)-sets of range(L) in order (one each); dropping another element j gives a
+    # (T-1)-set containing L, inside the range of indices [C(L, T-1), C(L+1, T-1)).
     t0 = time.perf_counter()
     size = comb(N, T - 1)
     counts = np.zeros(size * C, dtype=np.int64)
-    deck_arr = np.array(deck, dtype=np.uint8)
-    deck_sorted = bool(np.all(np.diff(deck_arr.astype(np.int64)) > 0))
-    for _, block in iter_colex_blocks(N, T, max_rows=2_000_000):
-        cards = deck_arr[block]                    # increasing positions: sorted cards if the deck is
-        if not deck_sorted:
-            cards = np.sort(cards, axis=1)
-        cls = class_of[vec.evaluate_cards(cards)]
-        for j in range(T):
-            counts += np.bincount(_drop_indices(block, j) * C + cls, minlength=size * C)
+    prev = colex_combinations(N, T - 1)
+    drop_prev = [_drop_indices(prev, j) for j in range(T - 1)]   # (T-2)-set left when j is dropped
+    del prev
+    class_small = class_of.astype(np.int32 if C < 2 ** 31 else np.int64)
+    for last, a, vals in vec.colex_values(max_rows=2_000_000):
+        cls = class_small[vals]
+        m = len(cls)
+        counts[(np.arange(a, a + m, dtype=np.int64)) * C + cls] += 1     # drop L: distinct targets
+        base, width = comb(last, T - 1), comb(last, T - 2)
+        for j in range(T - 1):
+            local = drop_prev[j][a:a + m] * C + cls
+            counts[base * C:(base + width) * C] += np.bincount(local, minlength=width * C)
+    del drop_prev
     counts = counts.reshape(size, C)
     A = {T - 1: counts @ a_int}
     B = {T - 1: counts @ b_int}
-    CNT = {T - 1: counts}  # class counts of the ordered completions of each set (outcome distribution)
     timings["final_sets"] = time.perf_counter() - t0
 
     # ---- sums over supersets down to the deal
     t0 = time.perf_counter()
-    rows_of = {}
+    drops = _Drops(N)
     for s in range(T - 2, p - 1, -1):
-        rows_of[s + 1] = colex_combinations(N, s + 1)
-        A[s] = _scatter_down(rows_of[s + 1], A[s + 1], comb(N, s))
-        B[s] = _scatter_down(rows_of[s + 1], B[s + 1], comb(N, s))
+        A[s] = _scatter_down(drops(s + 1), A[s + 1], comb(N, s))
+        B[s] = _scatter_down(drops(s + 1), B[s + 1], comb(N, s))
     timings["superset_sums"] = time.perf_counter() - t0
 
     # ---- backward induction
@@ -248,9 +271,7 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
         if s == T - 1:
             cont = A[s]                            # no Play wager: only the fixed wagers settle
         else:
-            if s + 1 not in rows_of:
-                rows_of[s + 1] = colex_combinations(N, s + 1)
-            cont = _scatter_down(rows_of[s + 1], V[s + 1], comb(N, s))
+            cont = _scatter_down(drops(s + 1), V[s + 1], comb(N, s))
         if s not in sched:
             V[s] = cont
             continue
@@ -274,21 +295,9 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
     ev = Fraction(int(V[p].sum()), denom)
     timings["induction"] = time.perf_counter() - t0
 
-    # ---- class counts of the completions at every decision level (for the outcome distribution)
-    t0 = time.perf_counter()
-    for lvl in range(T - 2, p - 1, -1):
-        if lvl not in sched:
-            continue
-        src = max(k for k in CNT)
-        while src > lvl:
-            if src not in rows_of:
-                rows_of[src] = colex_combinations(N, src)
-            CNT[src - 1] = np.stack([_scatter_down(rows_of[src], CNT[src][:, c], comb(N, src - 1))
-                                     for c in range(C)], axis=1)
-            src -= 1
-    timings["class_counts"] = time.perf_counter() - t0
-
-    # ---- forward: how often each option is taken, expected Play wager, distribution of the net result
+    # ---- forward: how often each option is taken, expected Play wager, distribution of the net result.
+    # The sets settled at a level with a Play multiple are pushed up, as path counts, to the (T-1)-sets,
+    # whose completions' class counts are known: sum_S w[S] * completions(S) = sum_S' w'[S'] * counts[S'].
     t0 = time.perf_counter()
     reach = np.ones(comb(N, p), dtype=np.int64)    # (hole set, community prefix) paths per set
     exp_play = Fraction(0)
@@ -296,14 +305,10 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
     outcome_counts: dict[Fraction, int] = {}
     a_frac = [a for a, _ in keys]
     b_frac = [b for _, b in keys]
+    pending: dict[int, np.ndarray] = {}           # Play multiple -> paths settled with it, at level s
 
-    def settle(mask_reach: np.ndarray, level: int, mult: int) -> None:
-        by_class = mask_reach @ CNT[level]            # ordered completions per final class
-        for c in range(C):
-            n = int(by_class[c])
-            if n:
-                net = a_frac[c] + mult * b_frac[c]
-                outcome_counts[net] = outcome_counts.get(net, 0) + n
+    def settle_later(w: np.ndarray, mult: int) -> None:
+        pending[mult] = pending[mult] + w if mult in pending else w
 
     for s in range(p, T):
         W = perm(N - s, T - s)
@@ -316,22 +321,28 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
                 f[o] = Fraction(n, total_sets * Wp)
                 if isinstance(o, int):
                     exp_play += o * f[o]
-                    settle(reach * (dec == oi), s, o)
+                    settle_later(reach * (dec == oi), o)
                 elif o == "fold" and n:
                     net = Fraction(-fixed_total)
                     outcome_counts[net] = outcome_counts.get(net, 0) + n
                 elif o == "check" and s == T - 1:
-                    settle(reach * (dec == oi), s, 0)  # no Play wager at all: the fixed wagers settle
+                    settle_later(reach * (dec == oi), 0)  # no Play wager at all: the fixed wagers settle
             freqs[s] = f
             carry = reach * (np.array([o == "check" for o in opts])[dec])
         else:
             carry = reach
             if s == T - 1:
-                settle(carry, s, 0)
+                settle_later(carry, 0)
         if s + 1 < T:
-            if s + 1 not in rows_of:
-                rows_of[s + 1] = colex_combinations(N, s + 1)
-            reach = _gather_up(rows_of[s + 1], carry)
+            reach = _gather_up(drops(s + 1), carry)
+            pending = {m: _gather_up(drops(s + 1), w) for m, w in pending.items()}
+    for mult, w in sorted(pending.items()):
+        by_class = w @ counts                     # ordered completions per final class
+        for c in range(C):
+            n = int(by_class[c])
+            if n:
+                net = a_frac[c] + mult * b_frac[c]
+                outcome_counts[net] = outcome_counts.get(net, 0) + n
     timings["forward"] = time.perf_counter() - t0
     exp_wager = Fraction(fixed_total) + exp_play
     sol = StudSolution(game, ev, exp_wager, ev / exp_wager, {s: list(o) for s, o in sched.items()},

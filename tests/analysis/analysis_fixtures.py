@@ -1,4 +1,7 @@
-"""Shared, cached fixtures of the analysis tests (the full enumerations run once per session)."""
+"""Shared, cached fixtures of the analysis tests (the full enumerations run once per session).
+
+Rankings and paytables are read from the rulespecs themselves (``rulespecs/<chapter>-*.yaml``),
+never from copies of them."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -10,12 +13,17 @@ import yaml
 from compiler.analysis.enumerate import enumerate_hands, standard_deck
 from compiler.runtime.rankings import Ranking
 
-FIX = Path(__file__).resolve().parents[1] / "fixtures" / "rankings"
+RULESPECS = Path(__file__).resolve().parents[2] / "rulespecs"
+
+
+def spec_path(ch: str) -> Path:
+    (path,) = RULESPECS.glob(f"{ch}-*.yaml")
+    return path
 
 
 @lru_cache(maxsize=None)
 def spec(ch: str) -> dict:
-    return yaml.safe_load((FIX / f"{ch}.yaml").read_text())
+    return yaml.safe_load(spec_path(ch).read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=None)

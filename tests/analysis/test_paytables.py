@@ -69,7 +69,7 @@ def test_669a_12_e_progressive_is_affine_in_meter():
     assert r.expected == Affine(a, F(1, 22100))
     assert r.expected_at(1000) == a + F(1000, 22100)
     # Envy Bonus per other player: P(AKQ spades) * $100 + P(AKQ other suit) * $25 (for a $1 wager)
-    env = envy_value(d, spec("669a")["paytables"]["envy_bonus"], 0)
+    env = envy_value(d, spec("669a")["paytables"]["envy_progressive_1"], 0)
     assert env == F(100 + 3 * 25, 22100)
 
 
@@ -156,7 +156,7 @@ def test_669a_12_f_six_card_bonus_monte_carlo(six_card_669a):
 def test_670a_envy_values(six_card_670a):
     c = six_card_670a.category_counts()
     t = comb(53, 6)
-    fb = envy_value(six_card_670a, spec("670a")["paytables"]["fortune_envy_bonus"], 0)
+    fb = envy_value(six_card_670a, spec("670a")["paytables"]["envy_fortune_bonus_1"], 0)
     assert fb == F(1000 * c["five_aces"] + 200 * c["royal_flush"] + 50 * c["straight_flush"]
                    + 15 * c["four_of_a_kind"] + 5 * c["full_house"], t)
 

@@ -1,6 +1,9 @@
 """The stud raise solver (compiler/analysis/stud.py) against an independent brute-force
 backward induction (scalar evaluator, Fractions, the real order of the cards) on reduced decks,
-and against a seeded Monte-Carlo simulation of the full 669a game played by the exported strategy."""
+and against a seeded Monte-Carlo simulation of the full 669a game played by the exported strategy.
+
+The game the solver is given is read from the compiled rulespec (its procedure, wagers and
+paytables); the reference below is written from the regulation text."""
 from __future__ import annotations
 
 import math
@@ -11,61 +14,90 @@ from functools import lru_cache
 import pytest
 
 from compiler.analysis.enumerate import standard_deck
-from compiler.analysis.stud import solve_stud, stud_game_from_spec
+from compiler.analysis.poker_report import _active_steps, solve_model, stud_model_or_reason
+from compiler.pipeline import load_game
+from compiler.runtime.engine import Table
+from compiler.runtime.rankings import Ranking
 
-from analysis_fixtures import ranking, spec
+from analysis_fixtures import ranking, spec_path
 
 SCHEDULE_669A = [{"known": 3, "options": [3, 2, 1, "check"]},      # § 669a.11(b)
                  {"known": 4, "options": [2, 1, "check"]},         # § 669a.11(d)
                  {"known": 5, "options": [1, "fold"]}]             # § 669a.11(f)
 
-# § 669a.12(b)-(d), written here independently of the fixture: (ante+blind net, play net)
+# § 669a.12(b)-(d), written here independently of the rulespec: (ante+blind net, play net)
 _PLAY = {"royal_flush": 100, "straight_flush": 20, "four_of_a_kind": 10, "full_house": 6, "flush": 5,
          "straight": 4, "three_of_a_kind": 3, "two_pair": F(3, 2), "pair": 1}
 _BLIND = {"royal_flush": 1000, "straight_flush": 200, "four_of_a_kind": 30, "full_house": 4, "flush": 3,
           "straight": 2, "three_of_a_kind": 1, "two_pair": 0, "pair": 0}
 
 
-def _game(deck=None):
-    return stud_game_from_spec(ranking("669a", "five_card"), spec("669a")["paytables"], schedule=SCHEDULE_669A,
-                               qualifier="pair_of_10s_or_better", deck=deck, hole=3, community=3,
-                               fixed=(("ante", 1), ("blind", 1)), play="play")
+@lru_cache(maxsize=None)
+def _compiled():
+    """The 669a game module and the stud model its compiled procedure gives (hole and community
+    cards, decision schedule, base and Play wagers, qualifier, paytables)."""
+    mod, comp = load_game(spec_path("669a"))
+    game = mod.GAME
+    model, why_not = stud_model_or_reason(game, comp.chapter, _active_steps(game, comp.chapter, Table(game, {}, seed=0)))
+    assert model is not None, why_not
+    return game, model
+
+
+def _solve(deck=None):
+    game, model = _compiled()
+    return solve_model(game, model, Ranking.from_spec(game.rankings[model.ranking_id], model.ranking_id), deck)
+
+
+def test_669a_11_procedure_read_as_a_stud_raise_game():
+    """§ 669a.11(a)-(f): three cards to each player, three community cards revealed one at a time, a
+    Play wager of 3x/2x/1x the Ante or check, then 2x/1x or check, then 1x or fold."""
+    game, model = _compiled()
+    assert (model.hole, model.community) == (3, 3)
+    assert [{"known": d["known"], "options": d["options"]} for d in model.schedule] == SCHEDULE_669A
+    assert sorted(w for w, _ in model.base) == ["ante", "blind"] and model.play == "play"
 
 
 def _reference(deck):
-    """Brute-force optimal play of 669a on a deck: recursion over the next card, memoised."""
+    """Brute-force optimal play of 669a on a deck: recursion over the next card, memoised.
+
+    Exact in integers: every value of a holding of n cards is scaled by 2 * W(n), W(n) the number of
+    ordered completions of the holding (the unseen community cards in order) and 2 the denominator
+    of the 3 to 2 payout, so the average over the next card is the plain sum of the scaled values."""
     r = ranking("669a", "five_card")
     deck = list(deck)
+    N = len(deck)
+
+    def W(n):
+        return math.perm(N - n, 6 - n)
 
     @lru_cache(maxsize=None)
-    def final(known):                         # frozenset of 6 cards -> (a, b)
+    def final(known):                         # frozenset of 6 cards -> 2 * (a, b)
         v, _ = r.best(sorted(known))
         qual = v.category_index < r.category_index("pair") or (v.category == "pair" and v.high in "TJQKA")
         if not qual:
-            return F(-2), F(-1)
-        return 1 + _BLIND[v.category], F(_PLAY[v.category])
+            return -4, -2
+        return 2 * (1 + _BLIND[v.category]), int(2 * _PLAY[v.category])
 
     @lru_cache(maxsize=None)
-    def ab(known):                            # expected (a, b) over the unseen cards
+    def ab(known):                            # sums of 2 * (a, b) over the ordered completions
         if len(known) == 6:
             return final(known)
-        rest = [c for c in deck if c not in known]
-        sa = sb = F(0)
-        for c in rest:
-            a, b = ab(known | {c})
-            sa += a
-            sb += b
-        return sa / len(rest), sb / len(rest)
+        sa = sb = 0
+        for c in deck:
+            if c not in known:
+                a, b = ab(known | {c})
+                sa += a
+                sb += b
+        return sa, sb
 
     @lru_cache(maxsize=None)
-    def value(known):                         # no Play wager yet; returns (value, best option)
+    def value(known):                         # no Play wager yet: (2 * W(n) * value, best options)
         n = len(known)
         a, b = ab(known)
-        rest = [c for c in deck if c not in known]
         if n == 5:
-            opts = {1: a + b, "fold": F(-2)}
+            opts = {1: a + b, "fold": -4 * W(5)}
         else:
-            check = sum(value(known | {c})[0] for c in rest) / len(rest)
+            check = sum(value(known | {c})[0] for c in deck if c not in known)
             raises = (3, 2, 1) if n == 3 else (2, 1)
             opts = {m: a + m * b for m in raises}
             opts["check"] = check
@@ -73,18 +105,18 @@ def _reference(deck):
         return best, {o for o, v in opts.items() if v == best}
 
     from itertools import combinations
-    total = F(0)
+    total = 0
     count = 0
     for hole in combinations(deck, 3):
         total += value(frozenset(hole))[0]
         count += 1
-    return total / count, value
+    return F(total, count * 2 * W(3)), value
 
 
 @pytest.mark.parametrize("ranks", [[0, 1, 2, 3, 8, 12], [8, 9, 10, 11, 12]])
 def test_669a_11_optimal_strategy_matches_brute_force(ranks):
     deck = standard_deck(0, ranks)
-    sol = solve_stud(_game(deck))
+    sol = _solve(deck)
     ref_ev, ref_value = _reference(deck)
     assert sol.ev_per_ante == ref_ev
     rng = random.Random(1)
@@ -95,7 +127,7 @@ def test_669a_11_optimal_strategy_matches_brute_force(ranks):
 
 
 def test_669a_11_raise_it_up_full_deck_and_monte_carlo():
-    sol = solve_stud(_game())
+    sol = _solve()
     # regression of the exact figure (see bench/analysis.py for its derivation and timing)
     assert sol.ev_per_ante == F(-7129937, 203585200)
     assert sol.expected_wager == F(7173043, 2165800)

@@ -1,0 +1,311 @@
+"""The fast path's expressions: each rule expression of the IR compiled to a function of the
+:class:`~compiler.fast.state.State` (numpy arrays over tables and seats). A mixin of
+:class:`compiler.fast.vector.FastGame`."""
+from __future__ import annotations
+
+import functools
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Callable
+
+import numpy as np
+
+from compiler.fast.memo import memoised
+from compiler.fast.state import OPEN, PUSH, WIN, State, Unsupported, _cents, _Zone, _zone_key
+from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref
+from compiler.runtime.money import money, to_cents
+
+
+class ExpressionCompiler:
+    """Compiles expressions, paytables and odds (needs ``game``, ``proto``, ``zone_cards``, ``ordinals``)."""
+
+    def _vr(self, rid):
+        from compiler.fast.hands import vec_ranking
+
+        if rid not in self.game.rankings:
+            raise Unsupported(f"ranking {rid!r}")
+        return vec_ranking(self.proto, rid)
+
+    def _cards(self, n, where, seat) -> Callable[[State], np.ndarray]:
+        """A card expression: (K, S|1, n) card ids, -1 for none."""
+        if not isinstance(n, Ref) or n.parts[0] not in ("player", "dealer"):
+            raise Unsupported(f"{where}: cards {n!r}")
+        owner = n.parts[0]
+        if owner == "player" and not seat:
+            raise Unsupported(f"{where}: 'player' outside a player step")
+        z = n.parts[1] if len(n.parts) > 1 else "cards"
+        if (owner, z) in self.zone_cards:
+            return lambda st, k=(owner, z): st.zones[k]
+        if z != "cards":
+            raise Unsupported(f"{where}: zone {owner}.{z} (not dealt)")
+
+        def all_cards(st, owner=owner):
+            zs = [st.zones[(owner, x)] for x in st.order.get(owner, ())]
+            if not zs:
+                raise Unsupported(f"{where}: {owner}.cards before any deal")
+            return zs[0] if len(zs) == 1 else np.concatenate(zs, -1)
+        return all_cards
+
+    def _is_money(self, n) -> bool:
+        if isinstance(n, Call) and n.name == "wager":
+            return True
+        if isinstance(n, BinOp) and n.op in ("+", "-", "*"):
+            return self._is_money(n.left) or self._is_money(n.right)
+        return isinstance(n, Neg) and self._is_money(n.item)
+
+    def _ordinal(self, rid: str) -> np.ndarray:
+        """Order of the one-card hand values of ranking ``rid``, per card id (index 0: no card)."""
+        o = self.ordinals.get(rid)
+        if o is None:
+            r = self.proto.ranking(rid)
+            ids = sorted(set(self.proto.shoe.cards))
+            vals = [(c, r.evaluate([c])) for c in ids]
+            order = sorted(vals, key=functools.cmp_to_key(lambda a, b: (a[1] > b[1]) - (a[1] < b[1])))
+            o = np.full(max(ids) + 2, -1, dtype=np.int32)
+            rank, prev = 0, None
+            for i, (c, v) in enumerate(order):
+                if i and not (v == prev):
+                    rank += 1
+                o[c + 1] = rank
+                prev = v
+            self.ordinals[rid] = o
+        return o
+
+    def _expr(self, n, where: str, seat: bool) -> Callable[[State], Any]:
+        """A function of the state: (K, S) arrays in a seat context, (K, 1) or scalars otherwise.
+        Hand functions are computed once per round until a zone changes (``State.memo``)."""
+        f = self._expr_raw(n, where, seat)
+        if isinstance(n, Call) and n.name in ("hand", "best", "is_hand", "category", "at_least", "category_rank"):
+            return memoised(f, (repr(n), seat))
+        return f
+
+    def _expr_raw(self, n, where: str, seat: bool) -> Callable[[State], Any]:
+        if isinstance(n, Lit):
+            v = n.value
+            if isinstance(v, (Fraction, Decimal)):
+                if v != int(v):
+                    raise Unsupported(f"{where}: literal {v} (not an integer)")
+                v = int(v)
+            return lambda st, v=v: v
+        if isinstance(n, Ref):
+            owner = n.parts[0]
+            attr = n.parts[1] if len(n.parts) > 1 else None
+            if owner == "round" and attr in ("first_after_shuffle", "new_dealer", "number"):
+                return lambda st, a=attr: getattr(st, a)
+            if owner == "round" and attr in self.round_attrs:
+                return lambda st, a=attr: st.attrs[a]
+            if owner in ("player", "dealer"):
+                if owner == "player" and not seat:
+                    raise Unsupported(f"{where}: 'player' outside a player step")
+                key = (owner, attr or "cards")
+                if key not in self.zone_cards:
+                    raise Unsupported(f"{where}: zone {owner}.{attr} (not dealt by one deal step)")
+                return lambda st, z=_Zone(*key): z
+            raise Unsupported(f"{where}: reference {'.'.join(n.parts)}")
+        if isinstance(n, Call):
+            a = n.args
+            name = n.name
+
+            def ident(i):
+                return a[i].parts[0]
+
+            if name in ("hand", "best"):
+                vr = self._vr(ident(0))
+                cf = self._cards(a[1], where, seat)
+                if name == "hand" and self.zone_cards.get(_zone_key(a[1])) not in (None, vr.n):
+                    raise Unsupported(f"{where}: hand() of {self.zone_cards.get(_zone_key(a[1]))} cards, ranking "
+                                      f"{vr.r.id!r} ranks {vr.n}")
+                f = (lambda st, cf=cf, vr=vr: vr.evaluate(cf(st))) if name == "hand" else \
+                    (lambda st, cf=cf, vr=vr: vr.best(cf(st)))
+                f.rid = vr.r.id
+                return f
+            if name in ("category", "category_rank"):
+                inner = self._expr(a[0], where, seat)
+                rid = getattr(inner, "rid", None)
+                if rid is None:
+                    raise Unsupported(f"{where}: {name}() of a non-hand")
+                vr = self._vr(rid)
+                if name == "category":
+                    f = lambda st, g=inner, vr=vr: vr.cat_index[g(st)]  # noqa: E731
+                    f.cat_rid = rid
+                    return f
+                return lambda st, g=inner, vr=vr: -vr.cat_index[g(st)].astype(np.int32)
+            if name == "at_least":
+                inner = self._expr(a[1], where, seat)
+                vr = self._vr(ident(0))
+                cat = ident(2)
+                rank = (a[3].parts[0] if isinstance(a[3], Ref) else str(a[3].value)) if len(a) > 3 else None
+                vr.at_least(np.zeros(1, dtype=np.int32), cat, rank)  # names checked now
+                return lambda st, g=inner, vr=vr, c=cat, r=rank: vr.at_least(g(st), c, r)
+            if name == "is_hand":
+                vr = self._vr(ident(0))
+                cf = self._cards(a[1], where, seat)
+                hid = ident(2)
+                return lambda st, cf=cf, vr=vr, h=hid: vr.is_hand(cf(st), h)
+            if name == "count":
+                cf = self._cards(a[0], where, seat)
+                return lambda st, cf=cf: (cf(st) >= 0).sum(-1)
+            if name in ("has", "placed", "wager", "flag", "chose", "active") and not seat:
+                raise Unsupported(f"{where}: {name}() outside a player step")
+            if name == "has":
+                w = ident(0)
+                return lambda st, w=w: (st.amount[w] > 0) & (st.outcome[w] == OPEN)
+            if name == "placed":
+                w = ident(0)
+                return lambda st, w=w: st.amount[w] > 0
+            if name == "wager":
+                w = ident(0)
+                return lambda st, w=w: st.amount[w]
+            if name == "flag":
+                f = ident(0)
+                return lambda st, f=f: st.flags.get(f, False)
+            if name == "chose":
+                d, c = ident(0), ident(1)
+                ci = self._choice_index(d, c, where)
+                return lambda st, d=d, ci=ci: st.choices[d] == ci if d in st.choices else False
+            if name == "active":
+                return lambda st: ~st.ended
+            if name == "option":
+                o = ident(0)
+                return lambda st, o=o: st.options.get(o)
+            if name == "offered":
+                w = ident(0)
+                return lambda st, w=w: st.offered[w]
+            if name in ("any_player", "count_players"):
+                inner = self._expr(a[0], where, True)
+                if name == "any_player":
+                    return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).any(1, keepdims=True)
+                return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).sum(1, keepdims=True)
+            raise Unsupported(f"{where}: function {name}()")
+        if isinstance(n, BinOp):
+            for x, y in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(y, Lit) and isinstance(y.value, str):
+                    fx = self._expr(x, where, seat)
+                    rid = getattr(fx, "cat_rid", None)
+                    if n.op not in ("==", "!="):
+                        raise Unsupported(f"{where}: comparison with {y.value!r}")
+                    if rid is None:  # an option's value (a scalar of the table)
+                        eq = n.op == "=="
+                        return lambda st, fx=fx, v=y.value, eq=eq: (fx(st) == v) == eq
+                    ci = self._vr(rid).category_index(y.value)
+                    op = np.equal if n.op == "==" else np.not_equal
+                    return lambda st, fx=fx, ci=ci, op=op: op(fx(st), ci)
+            if n.op in ("<", "<=", ">", ">=", "==", "!=", "+", "-"):
+                for x, y in ((n.left, n.right), (n.right, n.left)):
+                    if self._is_money(x) and isinstance(y, Lit) and not isinstance(y.value, (str, bool)):
+                        c = money(y.value) * 100
+                        if c != int(c):
+                            raise Unsupported(f"{where}: an amount of a fraction of a cent")
+                        y = Lit(line=y.line, column=y.column, value=int(c))
+                        n = BinOp(line=n.line, column=n.column, op=n.op,
+                                  left=x if x is n.left else y, right=y if x is n.left else x)
+                        break
+            lf, rf = self._expr(n.left, where, seat), self._expr(n.right, where, seat)
+            ops = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
+                   "==": np.equal, "!=": np.not_equal, "+": np.add, "-": np.subtract, "*": np.multiply}
+            op = ops.get(n.op)
+            if op is None:
+                raise Unsupported(f"{where}: operator {n.op}")
+            return lambda st, lf=lf, rf=rf, op=op: op(lf(st), rf(st))
+        if isinstance(n, BoolOp):
+            fs = [self._expr(x, where, seat) for x in n.items]
+            if n.op == "and":
+                def and_(st, fs=fs):  # pure operands: stop once false everywhere
+                    out = np.asarray(fs[0](st), dtype=bool)
+                    for f in fs[1:]:
+                        if not out.any():
+                            return out
+                        out = np.logical_and(out, f(st))
+                    return out
+                return and_
+            return lambda st, fs=fs: functools.reduce(np.logical_or, [f(st) for f in fs])
+        if isinstance(n, Not):
+            f = self._expr(n.item, where, seat)
+            return lambda st, f=f: np.logical_not(f(st))
+        if isinstance(n, Neg):
+            f = self._expr(n.item, where, seat)
+            return lambda st, f=f: np.negative(f(st))
+        raise Unsupported(f"{where}: expression {type(n).__name__}")
+
+    def _choice_index(self, decision, choice, where):
+        for s in self.chapter.all_steps():
+            if s.id == decision and s.kind == "decide":
+                ids = [c.id for c in s.choices]
+                if choice in ids:
+                    return ids.index(choice)
+        raise Unsupported(f"{where}: chose({decision}, {choice})")
+
+    def _paytable(self, w, a: Action, where: str):
+        """``win W by PT on CARDS``: the first row the cards meet (the engine's paytable_odds)."""
+        pid = a.paytable
+        pt = self.game.paytables[pid]
+        if pt.amounts:
+            raise Unsupported(f"{where}: paytable {pid!r} with schedules per amount")
+        col = 0
+        if pt.option is not None:
+            sel = self.options.get(pt.option)
+            if sel not in pt.columns:
+                raise Unsupported(f"{where}: paytable {pid!r}: no column selected")
+            col = pt.columns.index(sel)
+        if not pt.ranking:
+            raise Unsupported(f"{where}: paytable {pid!r} names no ranking")
+        vr = self._vr(pt.ranking)
+        cf = self._cards(a.value, where, True) if a.value is not None else None
+        if cf is None:
+            raise Unsupported(f"{where}: a paytable win without the cards")
+        rows = []
+        for i, (hand, odds, label) in enumerate(pt.rows):
+            o = odds[col]
+            if o.kind == "meter":
+                if not self.proto.offered(w):  # never placed at this table: the rule cannot fire
+                    return lambda st, m: None
+                raise Unsupported(f"{where}: a share of a progressive meter ({pt.cite})")
+            rows.append((hand, o, (lambda c, o=o: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))))
+
+        def settle_pt(st, m, w=w, pid=pid, col=col):
+            t = m & (st.amount[w] > 0) & (st.outcome[w] == OPEN)
+            if not t.any():
+                return
+            cards = cf(st)
+            cards = np.broadcast_to(cards, t.shape + cards.shape[-1:])[t]
+            row = np.full(len(cards), -1)
+            for i, (hand, o, fn) in enumerate(rows):
+                hit = (row < 0) & vr.is_hand(cards, hand)
+                row[hit] = i
+            if (row < 0).any():
+                raise RuntimeError(f"no row of paytable {pid!r} matches a hand ({where})")
+            stakes = st.amount[w][t]
+            net = np.zeros(len(cards), dtype=np.int64)
+            code = np.zeros(len(cards), dtype=np.int8)
+            for i, (hand, o, fn) in enumerate(rows):
+                r = row == i
+                if r.any():
+                    net[r] = self.money.apply(("pt", pid, col, i), fn, stakes[r])
+                    code[r] = PUSH if o.kind == "push" else WIN
+            st.net[w][t] = net
+            st.outcome[w][t] = code
+        return settle_pt
+
+    def _odds_of(self, a: Action, where: str):
+        if a.odds is not None:
+            return a.odds
+        pid = a.payout or self.game.wagers[a.wager].pays
+        if pid is None:
+            raise Unsupported(f"{where}: wager {a.wager!r} has no payout")
+        odds = self.proto.payout_odds(self.game.payouts[pid])
+        if odds is None:
+            raise Unsupported(f"{where}: payout {pid!r} is not priced")
+        if odds.kind == "meter":
+            raise Unsupported(f"{where}: a share of a progressive meter")
+        return odds
+
+    def _money_expr(self, n, where):
+        """A stake expression: wager(w), or an integer times one (cents)."""
+        if isinstance(n, Call) and n.name == "wager":
+            return self._expr(n, where, True)
+        if isinstance(n, BinOp) and n.op == "*":
+            for x, y in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(x, Lit) and isinstance(x.value, (int, Fraction, Decimal)) and x.value == int(x.value):
+                    f = self._money_expr(y, where)
+                    return lambda st, f=f, k=int(x.value): f(st) * k
+        raise Unsupported(f"{where}: stake expression (only wager(w) and N * wager(w))")
