@@ -633,13 +633,16 @@ def _plain(x):
 def record_key(game, chapter) -> str:
     """SHA-256 of everything of the compiled chapter the result depends on, and the analysis version."""
     from compiler.analysis.paigow import model_of
+    from compiler.steps import KINDS
 
     m = model_of(game, chapter)
     d = chapter.data
     steps = []
     for s in chapter.all_steps():
         if s.kind in ("set_hands", "offer", "settle") and (s.kind != "settle" or s.id == m.settle_step.id):
-            steps.append({"id": s.id, "kind": s.kind, "params": _plain(dict(s.params)),
+            wording = KINDS[s.kind].wording  # what the log says changes no figure
+            params = {k: v for k, v in dict(s.params).items() if k not in wording}
+            steps.append({"id": s.id, "kind": s.kind, "params": _plain(params),
                           "exprs": [t for _, _, t in s.exprs], "when": s.when_text, "players": s.players_text,
                           "rules": [{"when": r.when_text, "then": r.then_text} for r in s.rules]})
     cards = d.get("cards") or {}

@@ -184,6 +184,28 @@ def test_670a_record_key_changes_with_the_settle_rules(g670a, tmp_path):
     assert pe.load_record(game, chapter, tmp_path) is None
 
 
+def test_670a_record_key_ignores_only_the_wording_the_log_prints(g670a):
+    """A set_hands step's ``foul`` (what the log says of an illegal setting, declared as wording by
+    the step registry) changes no figure; its ``high`` (cards in the high hand) does."""
+    from dataclasses import replace
+
+    from compiler.steps import KINDS
+
+    assert KINDS["set_hands"].wording == ("foul",)
+    game, chapter = g670a
+
+    def edit(steps, key, value):
+        return tuple(replace(s, params=tuple((k, value if k == key else v) for k, v in s.params),
+                             steps=edit(s.steps, key, value))
+                     if s.kind == "set_hands" else replace(s, steps=edit(s.steps, key, value)) for s in steps)
+
+    base = pe.record_key(game, chapter)
+    reworded = replace(chapter, procedure=edit(chapter.procedure, "foul", "another wording"))
+    assert pe.record_key(game, reworded) == base
+    regrouped = replace(chapter, procedure=edit(chapter.procedure, "high", 4))
+    assert pe.record_key(game, regrouped) != base
+
+
 def test_670a_exact_main_wager_within_4_standard_errors_of_the_seeded_simulation(g670a):
     from compiler.analysis.paigow import simulate_paigow
 
