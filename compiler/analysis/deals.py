@@ -926,7 +926,10 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
         members = local[member_rows]
         full = np.sort(np.concatenate([members, np.broadcast_to(U, (len(members), V))], axis=1), axis=1)
         midx = colex_index(full)
-        counter = DisjointCounter(n - V, member_rows, deal_cls[midx], deal_v[midx], C_d, R, max_query=N)
+        try:
+            counter = DisjointCounter(n - V, member_rows, deal_cls[midx], deal_v[midx], C_d, R, max_query=N)
+        except MemoryError as e:
+            raise Refused(f"the card-removal tables do not fit: {e}") from None
         skey = tuple(stab)
         if skey not in canon:  # the seat's N-sets up to the suit permutations fixing U (shared by every such U)
             allP = seat_rows.astype(np.int64)
