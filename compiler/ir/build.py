@@ -144,27 +144,8 @@ class _Builder:
                    self.actions(c.get("then"), f"{ptr}/choices/{i}/then"), c.get("then"), self.src(f"{ptr}/choices/{i}"))
             for i, c in enumerate(s.get("choices") or ()))
         steps = tuple(self.step(x, f"{ptr}/steps/{i}") for i, x in enumerate(s.get("steps") or ()))
-        if s.get("do") in ("offer", "envy") and s.get("wager") not in self.names.wagers:
-            self.error(ptr + "/wager", f"unknown wager {s.get('wager')!r}")
-        if s.get("paytable") is not None:
-            if s["paytable"] not in self.names.paytables:
-                self.error(ptr + "/paytable", f"unknown paytable {s['paytable']!r}")
-            self.names.use("paytable", s["paytable"])
-        if s.get("wager") is not None:
-            self.names.use("wager", s["wager"])
-        for key in ("equal_to", "larger_first"):
-            if s.get(key) is not None:
-                if s[key] not in self.names.wagers:
-                    self.error(f"{ptr}/{key}", f"unknown wager {s[key]!r}: '{key}' names a wager of this spec")
-                self.names.use("wager", s[key])
-        if s.get("house_way") is not None and s["house_way"] not in (self.data.get("house_ways") or {}):
-            self.error(ptr + "/house_way", f"unknown house way {s['house_way']!r}"
-                       f" (house ways: {sorted(self.data.get('house_ways') or {})})")
-        if s.get("house_way_option") is not None:
-            o = (self.data.get("options") or {}).get(s["house_way_option"])
-            if o is None or o.get("type") != "house_way":
-                self.error(ptr + "/house_way_option", f"{s['house_way_option']!r} is not an option of type house_way")
-            self.names.use("option", s["house_way_option"])
+        for key, what in (STEP_KINDS[s["do"]].names.items() if s["do"] in STEP_KINDS else ()):
+            self._named(s, ptr, key, what)
         if s.get("do") == "set_hands" and s.get("to", "players") == "dealer" and not (
                 s.get("house_way") or s.get("house_way_option")):
             self.error(ptr, "the dealer sets his hands by a house way: give house_way or house_way_option")
@@ -178,6 +159,29 @@ class _Builder:
         return Step(s["id"], s["do"], s["cite"], self.src(ptr), self.expr(s.get("when"), ptr + "/when"), s.get("when"),
                     self.expr(s.get("players"), ptr + "/players"), s.get("players"), s.get("order", "clockwise"),
                     params, rules, choices, steps, s.get("title", ""), exprs)
+
+    def _named(self, s: dict, ptr: str, key: str, what: str) -> None:
+        """A step parameter that names a wager, paytable, house way or option of the spec (compiler/steps/)."""
+        v = s.get(key)
+        if v is None:
+            return
+        if what == "wager":
+            if v not in self.names.wagers:
+                self.error(f"{ptr}/{key}", f"unknown wager {v!r}" + ("" if key == "wager" else
+                                                                    f": '{key}' names a wager of this spec"))
+            self.names.use("wager", v)
+        elif what == "paytable":
+            if v not in self.names.paytables:
+                self.error(f"{ptr}/{key}", f"unknown paytable {v!r}")
+            self.names.use("paytable", v)
+        elif what == "house_way":
+            if v not in (self.data.get("house_ways") or {}):
+                self.error(f"{ptr}/{key}", f"unknown house way {v!r} (house ways: {sorted(self.data.get('house_ways') or {})})")
+        elif what == "house_way_option":
+            o = (self.data.get("options") or {}).get(v)
+            if o is None or o.get("type") != "house_way":
+                self.error(f"{ptr}/{key}", f"{v!r} is not an option of type house_way")
+            self.names.use("option", v)
 
     def build(self) -> Chapter | None:
         d = self.data

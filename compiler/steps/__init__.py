@@ -29,6 +29,8 @@ class StepKind:
     exprs: Mapping[str, str] = field(default_factory=dict)  # name -> description (rule-language expressions)
     required: tuple[str, ...] = ()
     then: Mapping[str, Any] | None = None  # a further JSON Schema condition on a step of this kind (e.g. oneOf)
+    names: Mapping[str, str] = field(default_factory=dict)  # parameter -> what it names: wager | paytable |
+    #                                                          house_way | house_way_option (checked by the IR)
     # parameters that change only what the log says (a chapter's wording), never play or settlement: a
     # record of a long analysis does not key on them (analysis/paigow_exact.py)
     wording: tuple[str, ...] = ()

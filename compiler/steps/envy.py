@@ -13,4 +13,5 @@ KIND = StepKind(
     exprs={"qualifying": "a hand that earns the other players a bonus",
            "hand": "the cards of that hand, looked up in the paytable"},
     required=("wager", "paytable", "qualifying", "hand", "name"),
+    names={"wager": "wager", "paytable": "paytable"},
 )

@@ -27,5 +27,6 @@ KIND = StepKind(
     exprs={"legal": "condition on setting.high / setting.low for a setting to be legal; an illegal player setting "
                     "is played and flagged"},
     required=("zone", "high", "low"),
+    names={"larger_first": "wager", "house_way": "house_way", "house_way_option": "house_way_option"},
     wording=("foul",),
 )

@@ -46,3 +46,14 @@ def test_a_field_of_another_kind_of_step_is_an_error_at_its_position(tmp_path):
 def test_envy_step_names_its_bonus_no_default_name():
     assert "name" in KINDS["envy"].required
     assert "Envy" not in (ROOT / "compiler" / "runtime" / "settlement.py").read_text(encoding="utf-8")
+
+
+def test_a_step_parameter_naming_a_wager_is_checked_against_the_spec(tmp_path):
+    from compiler.pipeline import compile_spec
+
+    src = (ROOT / "rulespecs" / "567-war.yaml").read_text(encoding="utf-8")
+    assert "  - id: offer_war_tie\n    do: offer\n    wager: war_tie\n" in src
+    bad = src.replace("  - id: offer_war_tie\n    do: offer\n    wager: war_tie\n",
+                      "  - id: offer_war_tie\n    do: offer\n    wager: war_tye\n", 1)
+    msgs = [d.format() for d in compile_spec(str(tmp_path / "567-war.yaml"), bad).diagnostics]
+    assert any("unknown wager 'war_tye'" in m and "/wager]" in m for m in msgs), msgs
