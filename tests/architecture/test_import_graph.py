@@ -26,6 +26,9 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # typed values every stage shares (Odds, Money, Card, rankings), the build cache, the limits
     # on input sizes; the empty root package
     ("values", ("compiler.values", "compiler.cache", "compiler.spec.limits", "compiler")),
+    # the registry of step kinds (each kind's parameters and expressions): the schema, the IR,
+    # codegen and the runtime read it; it imports nothing of the compiler
+    ("steps", ("compiler.steps",)),
     # the rulespec read with positions, its schema and data checks, diagnostics
     ("spec", ("compiler.spec",)),
     # the rule language: grammar, names, compilation to Python, plain words, citations
