@@ -65,8 +65,16 @@ def ranking_tables_built_once_per_spec():
     Ranking._build_tables = build
 
 
+# tests that build every example Rules Submission without the fixtures: on the worker of the committed
+# build, they find its analyses in the cache (compiler/cache.py) instead of computing them again at once
+BUILDS_SUBMISSIONS = ("tests/pipeline/test_build.py::test_build_check_is_clean_on_the_committed_tree",
+                      "tests/chapters/test_535.py::test_build_lists_what_the_sources_lack")
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         groups = {GROUPS[f] for f in getattr(item, "fixturenames", ()) if f in GROUPS}
+        if item.nodeid in BUILDS_SUBMISSIONS:
+            groups.add(BUILD_GROUP)
         if groups:
             item.add_marker(pytest.mark.xdist_group(min(groups)))
