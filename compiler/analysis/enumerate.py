@@ -213,22 +213,28 @@ class Vectoriser:
                 cards.sort(axis=1)
                 yield last, start - comb(last, k), self.evaluate_cards(cards)
             return
-        prev = colex_combinations(N, k - 1)
-        cards = deck[prev]
-        ranks = (cards >> 2).astype(np.int64)
-        pidx = np.zeros(len(prev), dtype=np.int64)
-        for i in range(k - 1):
-            pidx += self._binom[ranks[:, i] + i, i + 1]
+        # the (k-1)-subsets in colex order, built level by level: the j-subsets with largest position
+        # L are the (j-1)-subsets of range(L) (a prefix of the previous level) plus L, so each level's
+        # rank-multiset index and suit masks (4 x 14 bits in one int64) are slices plus a constant
+        pidx = np.zeros(1, dtype=np.int64)
+        pm = np.zeros(1, dtype=np.int64)
+        joker_bits = sum((1 << JOKER_RANK) << (14 * t) for t in range(4))   # the joker: every suit
+        for j in range(1, k):
+            parts_i, parts_m = [], []
+            for last in range(j - 1, N):
+                cnt = comb(last, j - 1)
+                c = int(deck[last])
+                r = c >> 2
+                parts_i.append(pidx[:cnt] + int(self._binom[r + j - 1, j]))
+                parts_m.append(pm[:cnt] + (joker_bits if c == JOKER else (1 << r) << (14 * (c & 3))))
+            pidx, pm = np.concatenate(parts_i), np.concatenate(parts_m)
         pidx = pidx.astype(np.int32)            # an index of the plain table (small)
         if self.has_flush:
-            bits = (np.int64(1) << ranks).astype(np.int32)
-            suits = cards & 3
-            is_j = cards == JOKER
-            masks = [(bits * ((suits == t) | is_j)).sum(axis=1).astype(np.int32) for t in range(4)]
+            masks = [((pm >> (14 * t)) & 0x3FFF).astype(np.int32) for t in range(4)]
             fl = self.flush[masks[0]]
             for t in range(1, 4):
                 np.maximum(fl, self.flush[masks[t]], out=fl)
-        del cards, ranks
+        del pm
         for last in range(k - 1, N):
             c = int(deck[last])
             r = c >> 2

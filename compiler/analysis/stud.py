@@ -155,7 +155,9 @@ class StudSolution:
 
     def decision_of(self, cards: Sequence[int]):
         """The optimal option for a holding (card ints) at its decision level."""
-        pos = {c: i for i, c in enumerate(self.game.deck)}
+        pos = self.__dict__.get("_pos")
+        if pos is None:
+            pos = self._pos = {c: i for i, c in enumerate(self.game.deck)}
         p = sorted(pos[c] for c in cards)
         idx = sum(comb(x, i + 1) for i, x in enumerate(p))
         s = len(p)

@@ -158,3 +158,21 @@ def test_669a_progressive_card_hands_exclusive():
     assert p["ace_king_queen_spades"] == pytest.approx(0) or p["ace_king_queen_spades"] * 22100 == 1
     assert p["ace_king_queen_other_suit"] * 22100 == 3
     assert p["straight_flush"] * 22100 == 48 - 4
+
+
+@pytest.mark.parametrize("jokers,shuffled", [(0, False), (1, False), (1, True)])
+def test_colex_values_equal_values_of_every_subset(jokers, shuffled):
+    """Vectoriser.colex_values (the (k-1)-subsets valued once, then the last card) against the
+    direct valuation of every k-subset, in colex order; a shuffled deck takes the block route."""
+    deck = standard_deck(jokers, [0, 1, 2, 3, 8, 9, 10, 11, 12])
+    if shuffled:
+        random.Random(3).shuffle(deck)
+    vec = Vectoriser(ranking("670a", "five_card"), 6, deck)
+    rows = colex_combinations(len(deck), 6)
+    cards = np.sort(np.array(deck, dtype=np.uint8)[rows], axis=1)
+    want = vec.evaluate_cards(cards)
+    got = np.zeros(len(rows), dtype=np.int64) - 1
+    for last, a, vals in vec.colex_values(max_rows=5000):
+        start = comb(last, 6) + a
+        got[start:start + len(vals)] = vals
+    assert (got == want).all()

@@ -136,6 +136,7 @@ def test_669a_11_raise_it_up_full_deck_and_monte_carlo():
     # seeded simulation of rounds played by the exported decisions
     r = ranking("669a", "five_card")
     rng = random.Random(2024)
+    pair_index = r.category_index("pair")
     n = 40_000
     s = s2 = 0.0
     for _ in range(n):
@@ -153,7 +154,8 @@ def test_669a_11_raise_it_up_full_deck_and_monte_carlo():
             x = -2.0
         else:
             v, _ = r.best(cards)
-            if r.matches_hand(cards, "pair_of_10s_or_better"):
+            # § 669a.11(i)(2)(i): a pair of 10s or better qualifies (written here, not read from the rulespec)
+            if v.category_index < pair_index or (v.category == "pair" and v.high in "TJQKA"):
                 x = 1 + float(_BLIND[v.category]) + play * float(_PLAY[v.category])
             else:
                 x = -2.0 - play
