@@ -7,8 +7,6 @@ likewise the tests of the six-card enumerations (group "six_card").
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 
 BUILD_GROUP = "build"
@@ -33,36 +31,6 @@ def rebuilt(committed_build):
     from compiler.pipeline import ROOT
 
     return build(ROOT, check=True)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def ranking_tables_built_once_per_spec():
-    """Speed only: the lookup tables of a ranking (``Ranking._build_tables``, about a second for a
-    five-card ranking with a joker) are built once per distinct ranking dict in a test process and
-    shared by every later ``Ranking`` of an equal dict (every ``Table`` builds its own rankings, and
-    the suite makes thousands of tables). The tables are a pure function of the dict: the first
-    build of each dict runs the real code, a build that raises is not remembered, and a changed dict
-    is a different key."""
-    from compiler.runtime.rankings import Ranking
-
-    build = Ranking._build_tables
-    memo: dict = {}
-
-    def build_once(self):
-        try:
-            key = json.dumps(self.spec, sort_keys=True, default=repr)
-        except (TypeError, ValueError):
-            return build(self)
-        hit = memo.get(key)
-        if hit is None:
-            build(self)
-            memo[key] = (self._plain, self._flush, self._values, self._thresholds)
-        else:
-            self._plain, self._flush, self._values, self._thresholds = hit
-
-    Ranking._build_tables = build_once
-    yield
-    Ranking._build_tables = build
 
 
 # tests that build every example Rules Submission without the fixtures: on the worker of the committed

@@ -37,11 +37,16 @@ Reading of the rules (all driven by data):
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
 from typing import Any, Mapping, Sequence
 
 from compiler.values.cards import JOKER, RANKS, parse_card, rank_index
+
+# ranking spec -> its lookup tables (Ranking._tables_once); bounded, oldest dropped first
+_TABLES: dict[str, tuple] = {}
+_TABLES_MAX = 64
 
 __all__ = ["HandValue", "Ranking", "RankingError", "JOKER_RANK", "rankings_from_spec"]
 
@@ -195,7 +200,7 @@ class Ranking:
         self._flush: dict[int, HandValue] = {}
         self._values: dict[int, HandValue] = {}
         self._thresholds: dict[tuple, int] = {}
-        self._build_tables()
+        self._tables_once()
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -227,6 +232,25 @@ class Ranking:
         else:
             raise RankingError(f"ranking {self.id}, hand {hid}: needs cards, any_of, at_least, category or min_hand")
         return out
+
+    def _tables_once(self) -> None:
+        """The lookup tables, built once per distinct ranking in a process and shared by every later
+        ``Ranking`` of an equal spec (every engine ``Table`` builds its rankings; a five-card ranking
+        with a joker takes about a second). The tables are a pure function of the spec: a changed spec
+        is another key, and a build that raises is not remembered."""
+        try:
+            key = json.dumps([self.id, self.spec], sort_keys=True, default=repr)
+        except (TypeError, ValueError):
+            self._build_tables()
+            return
+        hit = _TABLES.get(key)
+        if hit is None:
+            self._build_tables()
+            if len(_TABLES) >= _TABLES_MAX:
+                _TABLES.pop(next(iter(_TABLES)))
+            _TABLES[key] = (self._plain, self._flush, self._values, self._thresholds)
+        else:
+            self._plain, self._flush, self._values, self._thresholds = hit
 
     def _build_tables(self) -> None:
         n = self.cards
