@@ -1,6 +1,7 @@
 """How provision text restates the data besides the keys the facts lint ties one by one: the
 names the data gives, hand sizes, the cards each holder is dealt, dice, jokers, hands, a
-category's groups, a meter's percentages, runs of ranks (compiler/lint/facts.py)."""
+category's groups, a meter's percentages, runs of ranks, a paytable's cells in the prose of the
+provision it cites (compiler/lint/facts.py)."""
 from __future__ import annotations
 
 import re
@@ -197,6 +198,9 @@ def _hand_sizes(data: dict) -> set[int]:
 
 
 
+_ODDS = re.compile(r"\b[0-9][0-9,]*\s+to\s+[0-9][0-9,]*\b")
+
+
 def restated_spans(data: dict, index: dict) -> dict[str, list[tuple[int, int]]]:
     """passage pointer -> the spans of its numbers that restate the data."""
     tied_spans: dict[str, list[tuple[int, int]]] = {}
@@ -206,6 +210,16 @@ def restated_spans(data: dict, index: dict) -> dict[str, list[tuple[int, int]]]:
     orders = [[RANK_WORDS[str(r)] for r in rk["order"]] for rk in (data.get("rankings") or {}).values()
               if isinstance(rk, dict) and isinstance(rk.get("order"), list)
               and all(str(r) in RANK_WORDS for r in rk["order"])]
+    # a paytable's cells restated in the prose of the provision it cites ('Royal flush 100 to 1')
+    cells: dict[tuple, set[str]] = {}
+    for t in (data.get("paytables") or {}).values():
+        if not isinstance(t, dict) or not isinstance(t.get("cite"), str):
+            continue
+        for row in t.get("rows") or ():
+            pays = row.get("pays") if isinstance(row, dict) else None
+            for cell in pays if isinstance(pays, list) else [pays]:
+                for c in _cites(t["cite"]):
+                    cells.setdefault(c.key(), set()).add(" ".join(str(cell).replace(",", "").split()))
     seen_named: set[str] = set()
     for ps in index.values():
         for x in ps:
@@ -224,6 +238,9 @@ def restated_spans(data: dict, index: dict) -> dict[str, list[tuple[int, int]]]:
                     tied_spans.setdefault(x.pointer, []).append(m.span("n"))
             for m in _RUN.finditer(x.text):
                 if _is_run(re.findall(_RANK_TOKEN, m.group(0), re.IGNORECASE), orders):
+                    tied_spans.setdefault(x.pointer, []).append(m.span())
+            for m in _ODDS.finditer(x.text):
+                if m.group(0).replace(",", "") in cells.get(_key_of(x.cite), ()):
                     tied_spans.setdefault(x.pointer, []).append(m.span())
             for who, pat in _DEALT_PATTERNS:
                 for m in pat.finditer(x.text):
