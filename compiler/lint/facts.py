@@ -104,6 +104,7 @@ class Result:
     numbers: list[tuple[Passage, tuple[int, int], str]] = field(default_factory=list)  # every text number
     declared: list[tuple[Passage, tuple[int, int], str]] = field(default_factory=list)
     untied_numbers: list[tuple[Passage, tuple[int, int], str]] = field(default_factory=list)
+    dangling: int = 0          # facts citing a provision their section in this spec does not have
 
     @property
     def tied_count(self) -> int:
@@ -365,7 +366,11 @@ def analyse(data: dict) -> Result:
                 if x not in cands:
                     cands.append(x)
         if not cands:
-            continue  # cites a provision not in this spec (external, missing): nothing to compare
+            # cites a provision not in this spec (external, missing): nothing to compare; a section
+            # of this spec without that provision is a dangling citation (reported by the lint)
+            if any((c.section, ()) in index for c in f.cites):
+                res.dangling += 1
+            continue
         pat = fact_pattern(f)
         found = []
         for x in cands:
@@ -477,7 +482,8 @@ def fact_diagnostics(doc: Document, res: Result | None = None) -> list[Diagnosti
     # says something the data does not (an error at the text; every number is tied in every chapter).
     # A rulespec without a procedure (a skeleton fresh from 'rulespec import') executes nothing yet:
     # its coverage is reported, nothing more.
-    for x, (a, b), token in (res.untied_numbers if doc.data.get("procedure") else ()):
+    # A dangling citation of the data is reported by the lint; the text numbers it leaves untied are not.
+    for x, (a, b), token in (res.untied_numbers if doc.data.get("procedure") and not res.dangling else ()):
         tl, tc = doc.position(x.pointer)
         context = " ".join(x.text[max(0, a - 40):b + 25].split())
         out.append(Diagnostic(doc.path, tl, tc, "error",

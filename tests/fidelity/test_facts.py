@@ -273,6 +273,7 @@ def test_every_number_of_the_text_is_tied_to_data_or_declared(path):
     res = analyse(load_document(str(path)).data)
     assert res.numbers
     assert [(x.cite, tok) for x, _, tok in res.untied_numbers] == []
+    assert res.dangling == 0  # a dangling citation would silence the errors at the text
 
 
 # what a number word counts when it is an interval or a limit ('24 hours', 'six players')
