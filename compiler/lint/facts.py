@@ -2,9 +2,11 @@
 
 Every number the data gives under a fact key (payout ``odds``, ``count``, deck ``cards``,
 ``hours``, ``minutes``, ``max_positions``, ``min_from_edge``, option ``minimum``/``maximum``,
-``from_bottom``, ``amounts``), every number of a rule expression (``require``, ``when``, ``then``,
-outside quoted notes), the numbered ranks of a ranking's ``order`` (where the cited text prints
-the order) and every wager ``name`` is looked up in the text of the provision
+``from_bottom``, ``amounts``, ``dice``, a set_hands step's ``high``/``low``, a roll's ``numbers``
+as the range 1 to n), every number and range (``X >= a and X <= b``) of a rule expression
+(``require``, ``when``, ``then``, outside quoted notes), every number of a requirement's text,
+an equipment item or a layout area, a ranking's whole ``order`` (where the cited section prints
+an order) and every wager ``name`` is looked up in the text of the provision
 the data cites (that provision, its subprovisions and the lead-in of the provisions above it).
 When the text does not say it, lint reports an error at the data naming the provision, and a
 note at the provision text naming the data: changing either copy fails ``validate`` at both.
@@ -15,22 +17,26 @@ data (compiler/text/render.py), so there is one copy.
 A data value that the text does not state (a default, a bound the regulation leaves open) is
 declared in ``untied: [{at: /json/pointer, why: ...}]``: explicit, never silently skipped.
 A number of the text with no executable counterpart is declared in
-``text_facts: [{cite: ..., says: ..., why: ...}]``.
+``text_facts: [{cite: ..., says: <a phrase of that provision>, why: ...}]``. The other ways the
+text restates the data (names, hand sizes, the cards dealt, ...) are in compiler/lint/restated.py.
 
 ``coverage(doc)`` counts the numbers and odds of the text and how many are tied to data
-(or declared); ``validate`` reports it.
+(or declared); ``validate`` reports it. In a rulespec with a procedure, a number of the text
+neither tied nor declared is an error at the text.
 """
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Iterator
 
-from compiler.lang.citations import CitationSyntaxError, expand, parse_citation
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
+
+from .restated import restated_spans
+from .words import RANK_WORDS, WORDS, _NUMBER_OF_WORD, _cites  # noqa: F401 - WORDS: the tests use it
 
 # keys whose value is a number (or odds, or a list of amounts) the provision text states
 NUMBER_KEYS = ("odds", "count", "cards", "hours", "minutes", "days", "max_positions", "min_from_edge",
@@ -45,10 +51,6 @@ SKIP_KEYS = ("title", "note", "text", "message", "unpriced", "area", "item", "pr
              "default", "values", "players", "max", "min", "zone", "hands", "order", "categories",
              "patterns", "thresholds", "rows", "columns", "layout", "equipment", "label", "labels", "lock")
 
-WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
-         10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen", 14: "fourteen", 15: "fifteen", 16: "sixteen",
-         17: "seventeen", 18: "eighteen", 19: "nineteen", 20: "twenty", 24: "twenty-four", 30: "thirty",
-         52: "fifty-two", 53: "fifty-three", 100: "one hundred"}
 FRACTION_WORDS = {Fraction(1, 2): ("one-half", "one half", "half"), Fraction(1, 4): ("one-quarter", "one quarter"),
                   Fraction(1, 3): ("one-third", "one third"), Fraction(3, 4): ("three-quarters",)}
 _WORD_ALT = "|".join(sorted({w for w in WORDS.values()} | {"zero", "a single"}, key=len, reverse=True))
@@ -102,23 +104,11 @@ class Result:
     numbers: list[tuple[Passage, tuple[int, int], str]] = field(default_factory=list)  # every text number
     declared: list[tuple[Passage, tuple[int, int], str]] = field(default_factory=list)
     untied_numbers: list[tuple[Passage, tuple[int, int], str]] = field(default_factory=list)
+    dangling: int = 0          # facts citing a provision their section in this spec does not have
 
 
 def _esc(k: str) -> str:
     return k.replace("~", "~0").replace("/", "~1")
-
-
-def _cites(text: str) -> list:
-    out = []
-    for part in text.split(";"):
-        part = part.strip()
-        if not part:
-            continue
-        try:
-            out.extend(expand(parse_citation(part)))
-        except CitationSyntaxError:
-            continue
-    return out
 
 
 def passages(data: dict) -> dict[tuple[str, tuple[str, ...]], list[Passage]]:
@@ -226,12 +216,10 @@ def iter_facts(data: dict) -> Iterator[Fact]:
 
 
 _PRINTED_ORDER = re.compile(r"\b10,\s+9,\s+8,\s+7\b")
-RANK_WORDS = {str(n): str(n) for n in range(2, 11)} | {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 _QUOTED = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"")
 _EXPR_NUMBER = re.compile(r"(?<![\w.'/])([0-9]+(?:/[0-9]+)?)(?![\w/.])")
 
 
-_NUMBER_OF_WORD = {w: n for n, w in WORDS.items()} | {"zero": 0}
 _PROSE_NUMBER = re.compile(rf"(?<![\w.$/])([0-9]+)(?![\w/.%]|,[0-9])|\b({'|'.join(WORDS.values())})\b(?!-)",
                            re.IGNORECASE)
 # X >= a and X <= b: the range a to b
@@ -374,7 +362,11 @@ def analyse(data: dict) -> Result:
                 if x not in cands:
                     cands.append(x)
         if not cands:
-            continue  # cites a provision not in this spec (external, missing): nothing to compare
+            # cites a provision not in this spec (external, missing): nothing to compare; a section
+            # of this spec without that provision is a dangling citation (reported by the lint)
+            if any((c.section, ()) in index for c in f.cites):
+                res.dangling += 1
+            continue
         pat = fact_pattern(f)
         found = []
         for x in cands:
@@ -398,35 +390,10 @@ def analyse(data: dict) -> Result:
     tied_spans: dict[str, list[tuple[int, int]]] = {}
     for t in res.ties:
         tied_spans.setdefault(t.passage.pointer, []).append(t.span)
-    # names the data gives (the game, wagers, hands, paytables) and hand sizes ('five-card hand')
-    # state their numbers wherever the text prints them
-    name_pats, sizes, dealt, groups = _names(data), _hand_sizes(data), _dealt(data), _groups(data)
-    orders = [[RANK_WORDS[str(r)] for r in rk["order"]] for rk in (data.get("rankings") or {}).values()
-              if isinstance(rk, dict) and isinstance(rk.get("order"), list)
-              and all(str(r) in RANK_WORDS for r in rk["order"])]
-    seen_named: set[str] = set()
-    for ps in index.values():
-        for x in ps:
-            if x.pointer in seen_named:
-                continue
-            seen_named.add(x.pointer)
-            for pat in name_pats:
-                for m in pat.finditer(x.text):
-                    tied_spans.setdefault(x.pointer, []).append(m.span())
-            for m in _HAND_SIZE.finditer(x.text):
-                n = _value_of(m.group(1))
-                if n in sizes:
-                    tied_spans.setdefault(x.pointer, []).append(m.span(1))
-            for m in _GROUP.finditer(x.text):
-                if _value_of(m.group("n")) in groups.get(_key_of(x.cite), ()):
-                    tied_spans.setdefault(x.pointer, []).append(m.span("n"))
-            for m in _RUN.finditer(x.text):
-                if _is_run(re.findall(_RANK_TOKEN, m.group(0), re.IGNORECASE), orders):
-                    tied_spans.setdefault(x.pointer, []).append(m.span())
-            for who, pat in _DEALT_PATTERNS:
-                for m in pat.finditer(x.text):
-                    if _value_of(m.group("n")) in dealt.get(who, ()):
-                        tied_spans.setdefault(x.pointer, []).append(m.span("n"))
+    # names the data gives (the game, wagers, hands, paytables), hand sizes ('five-card hand') and
+    # the other ways the text restates the data (compiler/lint/restated.py)
+    for ptr, spans in restated_spans(data, index).items():
+        tied_spans.setdefault(ptr, []).extend(spans)
     # a declaration covers the numbers of the phrase it quotes, where the provision's own text has it
     declared_spans: dict[str, list[tuple[int, int]]] = {}
     for d in data.get("text_facts") or ():
@@ -454,192 +421,6 @@ def analyse(data: dict) -> Result:
     return res
 
 
-_HAND_SIZE = re.compile(rf"\b([0-9]+|{'|'.join(WORDS.values())})-card\b(?=\s+(?:(?:high|low|poker)\s+)?hands?\b)",
-                        re.IGNORECASE)
-
-
-def _value_of(token: str) -> int | None:
-    token = token.lower().replace(",", "")
-    return int(token) if token.isdigit() else _NUMBER_OF_WORD.get(token)
-
-
-def _names(data: dict) -> list[re.Pattern]:
-    """The names the data gives: the game's title, every wager's name (with and without
-    'Wager'), every ranking category's and named hand's, every paytable's title."""
-    names: set[str] = set()
-    if isinstance(data.get("title"), str):
-        names.add(data["title"])
-    for w in (data.get("wagers") or {}).values():
-        if isinstance(w, dict) and isinstance(w.get("name"), str):
-            names.add(w["name"])
-            names.add(re.sub(r"\s+Wager$", "", w["name"]))
-    for r in (data.get("rankings") or {}).values():
-        if not isinstance(r, dict):
-            continue
-        for c in r.get("categories") or ():
-            if isinstance(c, dict) and isinstance(c.get("name"), str):
-                names.add(c["name"])
-        for h in (r.get("hands") or {}).values():
-            if isinstance(h, dict) and isinstance(h.get("name"), str):
-                names.add(h["name"])
-    for t in (data.get("paytables") or {}).values():
-        if isinstance(t, dict) and isinstance(t.get("title"), str):
-            names.add(t["title"])
-            names.update(re.findall(r"\(([^()]+)\)", t["title"]))  # 'Envy Bonus ($5 ...)': the caption
-    bodies = []
-    for n in sorted(names, key=len, reverse=True):
-        if not re.search(r"[0-9]|\b(?:" + "|".join(WORDS.values()) + r")\b", n, re.IGNORECASE):
-            continue  # only names with a number in them matter here
-        bodies.append(r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", n.strip())))
-    return [re.compile(rf"(?<![\w$])(?:{'|'.join(bodies)})(?!\w)", re.IGNORECASE)] if bodies else []
-
-
-_N = rf"(?P<n>[0-9]+|{'|'.join(WORDS.values())})"
-# how the text restates the cards a deal gives ('the three cards dealt to the player',
-# 'the player's six cards', 'more or less than 11 cards remain'), by whom they are held
-_DEALT_PATTERNS = [(who, re.compile(p, re.IGNORECASE)) for who, p in (
-    ("player", rf"\b{_N}\s+cards\s+(?:have\s+been\s+)?(?:dealt|dispensed)\b(?!\s+to\s+the\s+area)"),
-    ("player", rf"\b(?:player'?s|his|a\s+player\s+has\s+more\s+or\s+less\s+than|to\s+each\s+player\s+and)"
-               rf"\s+{_N}\s+cards\b"),
-    ("player", rf"\bstacks?\s+of\s+{_N}\s+cards\b"),
-    ("community", rf"\b{_N}\s+community\s+cards\b"),
-    ("community", rf"\b{_N}\s+cards\s+(?:have\s+been\s+dealt\s+)?to\s+the\s+area\s+designated\s+for\s+the\s+"
-                  rf"(?:placement\s+of\s+the\s+)?community\s+cards\b"),
-    ("community", rf"\bcommunity\s+cards\s+has\s+more\s+or\s+less\s+than\s+{_N}\s+cards\b"),
-    ("dealer", rf"\bdealer\s+has\s+more\s+or\s+less\s+than\s+{_N}\s+cards\b"),
-    ("dealer", rf"\bdealer\s+shall\s+set\s+his\s+{_N}\s+cards\b"),
-    ("dice", rf"\b{_N}\s+dice\b"),
-    ("jokers", rf"\b(?:only|the)\s+{_N}\s+jokers?\b"),
-    ("hands", rf"\b(?:the|into|setting\s+the)\s+{_N}\s+hands\b"),
-    ("percent", r"(?<![0-9.])(?P<n>[0-9]+)%"),
-    ("player", rf"\bthe\s+{_N}\s+cards\s+of\s+(?:any|that|each)\s+player\b"),
-    ("deck", rf"\b{_N}\s+cards\s+(?:are\s+present|are\s+in\s+the\s+deck|remain\s+in\s+the\s+deck)\b"),
-)]
-
-
-def _dealt(data: dict) -> dict[str, set[int]]:
-    """The cards each holder is dealt (the sum of the deal steps of one block, by whom they go
-    to; 'positions' are the players' and the dealer's) and the cards of one deck."""
-    out: dict[str, set[int]] = {}
-
-    def walk(node):
-        if isinstance(node, list):
-            sums: dict[str, int] = {}
-            for st in node:
-                if isinstance(st, dict) and st.get("do") == "deal" and isinstance(st.get("count"), int):
-                    to = str(st.get("to"))
-                    for who in {"players": ("player",), "positions": ("player", "dealer"),
-                                "dealer": ("dealer",), "community": ("community",)}.get(to, ()):
-                        sums[who] = sums.get(who, 0) + st["count"]
-                walk(st)
-            for who, n in sums.items():
-                out.setdefault(who, set()).add(n)
-        elif isinstance(node, dict):
-            for v in node.values():
-                if isinstance(v, (dict, list)):
-                    walk(v)
-    walk(data.get("procedure"))
-
-    def dice(node):
-        if isinstance(node, dict):
-            if isinstance(node.get("dice"), int) and not isinstance(node.get("dice"), bool):
-                out.setdefault("dice", set()).add(node["dice"])
-            for v in node.values():
-                dice(v)
-        elif isinstance(node, list):
-            for v in node:
-                dice(v)
-    dice(data.get("procedure"))
-    # the hands a set_hands step forms (a high and a low hand: two)
-    for st in _steps(data.get("procedure")):
-        if st.get("do") == "set_hands":
-            out.setdefault("hands", set()).add(sum(1 for k in ("high", "low") if isinstance(st.get(k), int)))
-    # percentages of a meter a paytable pays
-    for t in (data.get("paytables") or {}).values():
-        for row in (t.get("rows") or ()) if isinstance(t, dict) else ():
-            pays = row.get("pays") if isinstance(row, dict) else None
-            for cell in pays if isinstance(pays, list) else [pays]:
-                m = re.fullmatch(r"\s*([0-9]+)% of meter\s*", str(cell))
-                if m:
-                    out.setdefault("percent", set()).add(int(m.group(1)))
-    deck = (data.get("cards") or {}).get("deck") if isinstance(data.get("cards"), dict) else None
-    if isinstance(deck, dict) and isinstance(deck.get("cards"), int):
-        out.setdefault("deck", set()).add(deck["cards"] + (deck.get("jokers") or 0))
-        if isinstance(deck.get("jokers"), int) and deck["jokers"] > 0:
-            out.setdefault("jokers", set()).add(deck["jokers"])
-    return out
-
-
-# a category's definition: 'four cards of the same rank', 'three aces', 'two 3s', 'two pairs'
-_GROUP = re.compile(rf"\b{_N}\s+(?:cards\s+of\s+the\s+same\s+rank|aces|kings|queens|jacks|[0-9]+s|pairs?)\b",
-                    re.IGNORECASE)
-
-
-def _groups(data: dict) -> dict[tuple, set[int]]:
-    """The provision defining each ranking category -> the sizes of its groups of equal rank
-    (and their number where there are several: 'two pairs')."""
-    out: dict[tuple, set[int]] = {}
-    for r in (data.get("rankings") or {}).values():
-        for c in (r.get("categories") or ()) if isinstance(r, dict) else ():
-            if not isinstance(c, dict) or not isinstance(c.get("cite"), str):
-                continue
-            g = (c.get("pattern") or {}).get("groups") if isinstance(c.get("pattern"), dict) else None
-            if isinstance(g, list) and g:
-                vals = {v for v in g if isinstance(v, int)} | ({len(g)} if len(g) > 1 else set())
-                for cit in _cites(c["cite"]):
-                    out.setdefault(cit.key(), set()).update(vals)
-    return out
-
-
-_RANK_TOKEN = r"\b(?:ace|king|queen|jack|10|[2-9])\b"
-# ranks printed in a row: 'ace, 2, 3, 4 and 5', 'king, queen, jack, 10 and 9'
-_RUN = re.compile(rf"{_RANK_TOKEN}(?:,\s+{_RANK_TOKEN})+,?\s+and\s+{_RANK_TOKEN}", re.IGNORECASE)
-
-
-def _is_run(ranks: list[str], orders: list[list[str]]) -> bool:
-    """Ranks in consecutive order of a ranking (either way; the ace also below the 2)."""
-    ranks = [r.lower() for r in ranks]
-    for order in orders:
-        for seq in (order, order[1:] + order[:1]):   # the ace high, and the ace low
-            if not all(r in seq for r in ranks):
-                continue
-            idx = [seq.index(r) for r in ranks]
-            steps = {b - a for a, b in zip(idx, idx[1:])}
-            if steps in ({1}, {-1}):
-                return True
-    return False
-
-
-def _steps(node) -> Iterator[dict]:
-    if isinstance(node, dict):
-        if "do" in node:
-            yield node
-        for v in node.values():
-            yield from _steps(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _steps(v)
-
-
-def _hand_sizes(data: dict) -> set[int]:
-    """The sizes of the hands the data forms: every ranking's cards, every set_hands step's high and low."""
-    out: set[int] = set()
-    for r in (data.get("rankings") or {}).values():
-        if isinstance(r, dict) and isinstance(r.get("cards"), int):
-            out.add(r["cards"])
-
-    def walk(node):
-        if isinstance(node, dict):
-            if node.get("do") == "set_hands":
-                out.update(v for v in (node.get("high"), node.get("low")) if isinstance(v, int))
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-    walk(data.get("procedure"))
-    return out
-
 
 def _phrase_at(index, cite, says: str) -> list[tuple[Passage, tuple[int, int]]]:
     """Where the provision's own text (not its lead-in) has the phrase ('one deck of cards')."""
@@ -653,11 +434,6 @@ def _phrase_at(index, cite, says: str) -> list[tuple[Passage, tuple[int, int]]]:
             continue
         out += [(x, m.span()) for m in pat.finditer(x.text)]
     return out
-
-
-def _key_of(cite: str):
-    cs = _cites(cite)
-    return cs[0].key() if cs else None
 
 
 def _show(f: Fact) -> str:
@@ -702,7 +478,8 @@ def fact_diagnostics(doc: Document, res: Result | None = None) -> list[Diagnosti
     # says something the data does not (an error at the text; every number is tied in every chapter).
     # A rulespec without a procedure (a skeleton fresh from 'rulespec import') executes nothing yet:
     # its coverage is reported, nothing more.
-    for x, (a, b), token in (res.untied_numbers if doc.data.get("procedure") else ()):
+    # A dangling citation of the data is reported by the lint; the text numbers it leaves untied are not.
+    for x, (a, b), token in (res.untied_numbers if doc.data.get("procedure") and not res.dangling else ()):
         tl, tc = doc.position(x.pointer)
         context = " ".join(x.text[max(0, a - 40):b + 25].split())
         out.append(Diagnostic(doc.path, tl, tc, "error",

@@ -273,6 +273,7 @@ def test_every_number_of_the_text_is_tied_to_data_or_declared(path):
     res = analyse(load_document(str(path)).data)
     assert res.numbers
     assert [(x.cite, tok) for x, _, tok in res.untied_numbers] == []
+    assert res.dangling == 0  # a dangling citation would silence the errors at the text
 
 
 # what a number word counts when it is an interval or a limit ('24 hours', 'six players')
@@ -353,3 +354,28 @@ def test_567_3_a_six_to_eight_decks_range_is_tied():
     res = analyse(data)
     assert any(t.fact.kind == "range" and t.fact.value == (6, 8) and "six to eight" in t.passage.text[t.span[0]:t.span[1]]
                for t in res.ties)
+
+
+def test_567_4_a_a_number_inside_a_declared_phrase_changed_fails_at_the_declaration_and_the_text(tmp_path):
+    src = Path("rulespecs/567-war.yaml").read_text(encoding="utf-8")
+    assert src.count("After receiving six or more decks") == 1
+    bad = tmp_path / "567-war.yaml"
+    bad.write_text(src.replace("After receiving six or more decks", "After receiving seven or more decks"),
+                   encoding="utf-8")
+    doc = load_document(str(bad))
+    diags = fact_diagnostics(doc)
+    k = next(i for i, t in enumerate(doc.data["text_facts"]) if t["cite"] == "§ 567.4(a)")
+    assert any(d.severity == "error" and d.pointer == f"/text_facts/{k}/says" for d in diags)
+    assert any(d.severity == "note" and d.pointer.startswith("/provisions/") and f"[/text_facts/{k}/says]" in d.message
+               for d in diags)
+    # the new number is tied to nothing: an error at the text too
+    assert any(d.severity == "error" and d.pointer.startswith("/provisions/") and "'seven'" in d.message for d in diags)
+
+
+def test_an_imported_skeleton_without_a_procedure_reports_coverage_without_errors():
+    data = copy.deepcopy(load_document("rulespecs/567-war.yaml").data)
+    keep = {"rulespec", "chapter", "title", "source", "completeness", "provisions"}
+    skeleton = {k: v for k, v in data.items() if k in keep}
+    res = analyse(skeleton)
+    assert res.untied_numbers  # nothing executable states them yet
+    assert not [d for d in fact_diagnostics(_Doc("skeleton.yaml", skeleton)) if d.severity == "error"]

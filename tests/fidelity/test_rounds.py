@@ -16,8 +16,33 @@ EXPECTED = [p for p in ROUNDS if "expect" in (yaml.safe_load(p.read_text(encodin
 
 def test_the_rounds_directory_is_read():
     assert ROUNDS and EXPECTED
-    # every hand history states its settlement (wager by wager, or at least each seat's net)
+    # every hand history states its settlement wager by wager (outcome, net and provisions)
     assert ROUNDS == EXPECTED
+    for p in ROUNDS:
+        expect = yaml.safe_load(p.read_text(encoding="utf-8"))["expect"]
+        assert "results" in expect, f"{p.name}: no wager-by-wager expectation"
+        assert all({"outcome", "net", "cite"} <= set(r) for r in expect["results"]), p.name
+
+
+def test_669a_a_changed_blind_paytable_fails_the_hand_history_naming_the_wager_and_the_provision(tmp_path, capsys):
+    """§ 669a.12(d): seat 1 of 669a-progressive-jackpot wins its Blind Wager with a hand the Blind
+    paytable pays; halving every Blind payout changes that ruling's net, and only the Blind's."""
+    import re
+
+    spec = Path("rulespecs/669a-raise-it-up-stud-poker.yaml").read_text(encoding="utf-8")
+    i = spec.index("  blind:\n    title: Blind")
+    j = re.compile(r"\n  [a-z_]+:\n    title:").search(spec, i + 1).start()
+    blind = spec[i:j]
+    halved, n = re.subn(r'pays: \["?([0-9,]+) to 1"?\]', lambda m: f'pays: ["{m.group(1)} to 2"]', blind)
+    assert n >= 4
+    p = tmp_path / "669a.yaml"
+    p.write_text(spec.replace(blind, halved), encoding="utf-8")
+    rnd = "rulespecs/rounds/669a-progressive-jackpot.yaml"
+    rc = main(["settle", "--check", str(p), rnd])
+    err = capsys.readouterr().err
+    assert rc == 1
+    wrong = [x for x in err.splitlines() if "error:" in x and "/expect/results/" in x]
+    assert wrong and all(", blind, " in x and "§ 669a.12(d)" in x for x in wrong), err
 
 
 @pytest.mark.parametrize("path", EXPECTED, ids=lambda p: p.stem)
