@@ -1,8 +1,9 @@
 """`rulespec submission FILE... [-o DIR] [--format text|json]`: check Rules Submissions (§ 601a.2).
 
 Without ``-o`` it only checks each file (the generated schema of its chapter, the chapter's
-bounds and conditions) and prints a summary table; with ``-o DIR`` it also writes
-``DIR/<stem>.md`` and ``DIR/<stem>.html`` for each valid file. Exit status 1 when any file has
+bounds and conditions) and prints a summary table; with ``-o DIR`` it also writes the document
+of each valid file in every format of compiler/submission/formats.py (``DIR/<stem>.md``, ``.html``,
+``.pdf``). Exit status 1 when any file has
 an error (diagnostics go to stderr as ``path:line:col: error: message [at /pointer]``).
 """
 from __future__ import annotations
@@ -53,9 +54,12 @@ def cmd_submission(args) -> int:
     if args.output:
         outdir = Path(args.output)
         outdir.mkdir(parents=True, exist_ok=True)
-        for f, sub, _ in results:
+        from compiler.render.terminal import status
+
+        for i, (f, sub, _) in enumerate(results, 1):
             if sub is None:
                 continue
+            status(f"documenting {f} ({i}/{len(results)})")  # on a terminal only
             stem = Path(f).stem
             for ext, content in render_formats(document_context(sub, str(f))).items():  # every format
                 target = outdir / f"{stem}.{ext}"
@@ -65,6 +69,7 @@ def cmd_submission(args) -> int:
                     target.write_text(content, encoding="utf-8")
                 written.setdefault(str(f), []).append(str(target))
             figures[str(f)] = figure_rows(sub)
+        status(None)
     if args.format == "json":
         rows = []
         for f, sub, diags in results:
