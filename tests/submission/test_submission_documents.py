@@ -99,7 +99,8 @@ def test_manual_document_has_no_shuffler(war):
 def _figures_from_md(md: str) -> dict:
     out = {}
     for line in md.splitlines():
-        m = re.match(r"\| (.+?) \| (.+?) \| ([0-9.]+%|not computed) \| ([0-9/]+|± [0-9.]+ points \(1 s\.e\.\)|n/a) \| "
+        # a negative house edge is a player advantage (the Double Down made only when its expectation is positive)
+        m = re.match(r"\| (.+?) \| (.+?) \| (-?[0-9.]+%|not computed) \| (-?[0-9/]+|± [0-9.]+ points \(1 s\.e\.\)|n/a) \| "
                      r"(?:([0-9.]+%) \(([0-9/]+)\)|n/a) \| (exact|simulated|not computed) ", line)
         if m:
             name = re.sub(r" \(with .*\)$", "", m.group(1)).replace("\\", "")
