@@ -299,11 +299,11 @@ def cmd_analyze(args) -> int:
     from compiler.render.terminal import Ticker
 
     if getattr(args, "exhaustive", False):
-        from compiler.analysis import paigow_exact
+        from compiler.analysis import paigow_record
 
         try:
-            paigow_exact.compute_and_record(args.spec)
-        except paigow_exact.Refused as e:
+            paigow_record.compute_and_record(args.spec)
+        except paigow_record.Refused as e:
             print(f"error: no exhaustive enumeration for this chapter: {e}", file=sys.stderr)
             return 1
     try:

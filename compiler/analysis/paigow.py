@@ -22,186 +22,23 @@ import math
 import multiprocessing as mp
 import random
 import time
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from compiler.analysis.model import Figure, Report
+# the model read from the compiled chapter, shared with paigow_exact (re-exported: report.py and tests read it here)
+from compiler.analysis.paigow_model import (  # noqa: F401
+    Outcomes, PaiGowModel, _walk, chapter_rules, model_of, model_or_reason,
+)
 from compiler.runtime.cards import JOKER
-from compiler.runtime.engine import Context, Seat, Strategy, Table, Wager, _Round
+from compiler.runtime.engine import Context, Strategy, Table, _Round
 from compiler.runtime.paigow import choose_setting, house_way_of, settings as all_settings
 
 CHUNK = 250
 DEFAULT_ROUNDS = 4000  # a short default: --rounds raises it (standard error shown)
 POOL = 2000
-
-
-# ---------------------------------------------------------------------------------------------
-# What the game is made of (read from the compiled game and the IR)
-# ---------------------------------------------------------------------------------------------
-
-
-def _walk(steps):
-    for s in steps:
-        yield s
-        yield from _walk(s.steps)
-
-
-def model_or_reason(game, chapter) -> tuple["PaiGowModel | None", str]:
-    """The simulation's model when the procedure has its properties, else (None, the property that fails):
-    a step in which the players set their hands and one in which the dealer sets his (``set_hands``);
-    one required wager, settled by a settle step whose rules read the players' high and low hands; at
-    most one wager offered during the round (``offer``), made at the amount its offer step states."""
-    steps = list(_walk(game.procedure))
-    if not any(s.kind == "set_hands" and s.params.get("to", "players") == "players" for s in steps):
-        return None, "no step in which the players set their hands"
-    if not any(s.kind == "set_hands" and s.params.get("to") == "dealer" for s in steps):
-        return None, "no step in which the dealer sets his hands"
-    required = [w for w, d in game.wagers.items() if d.required]
-    if len(required) != 1:
-        return None, f"{len(required)} required wagers, not one"
-    if len([s for s in steps if s.kind == "offer"]) > 1:
-        return None, "more than one wager is offered during the round"
-    m = model_of(game, chapter)
-    if m.settle_step is None or m.high_ranking is None or m.low_ranking is None:
-        return None, "no settle step judges the required wager on the players' high and low hands"
-    return m, ""
-
-
-@dataclass
-class PaiGowModel:
-    main: str                 # the required wager
-    double: str | None        # the wager offered equal to it during the round
-    player_step: Any          # the players' set_hands step (engine Step)
-    dealer_step: Any          # the dealer's set_hands step
-    settle_step: Any          # the settle step that settles the main wager
-    high_ranking: str
-    low_ranking: str
-    zone: str
-    high: int
-    low: int
-    double_equal_to: str | None = None   # the offer step's amount: equal to this wager ...
-    double_amount: Any = None            # ... or this fixed amount
-
-    def offer_amount(self, view) -> Decimal:
-        """The amount of the wager offered during the round, as its offer step states it."""
-        from compiler.runtime.money import money
-
-        if self.double_equal_to is not None:
-            return view.wagers.get(self.double_equal_to, Decimal(0))
-        return money(self.double_amount) if self.double_amount is not None else Decimal(0)
-
-
-def _hand_rankings(chapter) -> tuple[str | None, str | None]:
-    """Rankings of ``hand(R, player.high)`` and ``hand(R, player.low)`` in the settle rules."""
-    from compiler.lang.rules import BinOp, BoolOp, Call, Not, Ref
-
-    found = {}
-
-    def visit(n):
-        if isinstance(n, Call):
-            if n.name == "hand" and len(n.args) == 2 and isinstance(n.args[1], Ref) and n.args[1].parts[:1] == ("player",):
-                z = n.args[1].parts[1] if len(n.args[1].parts) > 1 else None
-                if z in ("high", "low"):
-                    found.setdefault(z, n.args[0].parts[0])
-            for a in n.args:
-                visit(a)
-        elif isinstance(n, BinOp):
-            visit(n.left), visit(n.right)
-        elif isinstance(n, BoolOp):
-            for x in n.items:
-                visit(x)
-        elif isinstance(n, Not):
-            visit(n.item)
-
-    for st in chapter.all_steps():
-        for r in st.rules:
-            visit(r.when)
-    return found.get("high"), found.get("low")
-
-
-def model_of(game, chapter) -> PaiGowModel:
-    steps = list(_walk(game.procedure))
-    ps = next(s for s in steps if s.kind == "set_hands" and s.params.get("to", "players") == "players")
-    ds = next(s for s in steps if s.kind == "set_hands" and s.params.get("to") == "dealer")
-    main = next(w for w, d in game.wagers.items() if d.required)
-    offer = next((s for s in steps if s.kind == "offer"), None)  # the wager offered during the round, if any
-    double = offer.params.get("wager") if offer is not None else None
-    settle = None
-    for s in steps:
-        if s.kind == "settle" and any(_mentions(r, main) for r in chapter_rules(chapter, s.id)):
-            settle = s
-            break
-    hr, lr = _hand_rankings(chapter)
-    return PaiGowModel(main, double, ps, ds, settle, hr, lr, ps.params.get("zone", "hand"),
-                       int(ps.params["high"]), int(ps.params["low"]),
-                       offer.params.get("equal_to") if offer is not None else None,
-                       offer.params.get("amount") if offer is not None else None)
-
-
-def chapter_rules(chapter, step_id):
-    for st in chapter.all_steps():
-        if st.id == step_id:
-            return st.rules
-    return ()
-
-
-def _mentions(rule, wager) -> bool:
-    return any(a.wager == wager and a.kind in ("win", "lose", "push") for a in rule.then)
-
-
-# ---------------------------------------------------------------------------------------------
-# The outcome of the main wager, from the compiled settle rules (memoised)
-# ---------------------------------------------------------------------------------------------
-
-
-class Outcomes:
-    """Net of a unit main wager (and whether the Double Down is settled with it) for a player
-    setting against a dealer setting, found by running the compiled settle step."""
-
-    def __init__(self, table: Table, m: PaiGowModel):
-        self.table, self.m = table, m
-        self.rh = table.ranking(m.high_ranking)
-        self.rl = table.ranking(m.low_ranking)
-        self.memo: dict = {}
-
-    def run(self, ph, pl, dh, dl, double: bool = False) -> tuple[Decimal, Decimal | None]:
-        t, m = self.table, self.m
-        rnd = _Round(t, 0, False, False)
-        seat = Seat(1)
-        w = Wager(m.main, Decimal(1), "")
-        seat.wagers[m.main] = w
-        seat.history.append(w)
-        d = None
-        if double and m.double:
-            d = Wager(m.double, Decimal(1), "")
-            seat.wagers[m.double] = d
-            seat.history.append(d)
-        seat.zones = {"high": list(ph), "low": list(pl)}
-        rnd.seats = {1: seat}
-        rnd.dealer = {"high": list(dh), "low": list(dl)}
-        ctx = Context(t, rnd)
-        ctx.seat = seat
-        for rule in m.settle_step.rules:
-            ctx.cite = rule.cite
-            if rule.when is None or rule.when(ctx):
-                rule.then(ctx)
-        return w.net, (d.net if d is not None else None)
-
-    def key(self, ph, pl, dh, dl):
-        a, b = self.rh.evaluate(ph).score, self.rh.evaluate(dh).score
-        c, e = self.rl.evaluate(pl).score, self.rl.evaluate(dl).score
-        return ((a > b) - (a < b), (c > e) - (c < e), JOKER in pl, JOKER in dl)
-
-    def main_net(self, ph, pl, dh, dl) -> float:
-        k = self.key(ph, pl, dh, dl)
-        v = self.memo.get(k)
-        if v is None:
-            v = self.memo[k] = float(self.run(ph, pl, dh, dl)[0])
-        return v
 
 
 # ---------------------------------------------------------------------------------------------
@@ -512,6 +349,7 @@ def _exact_house_way(rep, game, chapter, options, m) -> None:
     """Exact figures of the main wager (and the wager offered during the round) under the house way from the
     chapter's record, or "not computed" with the reason (never a stale figure: the record's key must match)."""
     from compiler.analysis import paigow_exact as pe
+    from compiler.analysis import paigow_record as pr
 
     name = game.wagers[m.main].name
     dname = game.wagers[m.double].name if m.double else None
@@ -522,9 +360,9 @@ def _exact_house_way(rep, game, chapter, options, m) -> None:
         if m.double:
             rep.refuse(m.double, dname, f"no exact route: {e}", DOUBLE_ALWAYS)
         return
-    rec = pe.load_record(game, chapter, options=options)
+    rec = pr.load_record(game, chapter, options=options)
     if rec is None:
-        spec = pe.spec_name(chapter)
+        spec = pr.spec_name(chapter)
         why = (f"exact enumeration takes ~{EXACT_MINUTES} minutes; run `rulespec analyze --exhaustive {spec}` "
                "to compute it")
         rep.refuse(m.main, name, why, HOUSE_WAY)
@@ -533,7 +371,7 @@ def _exact_house_way(rep, game, chapter, options, m) -> None:
             rep.refuse(m.double, dname, why, DOUBLE_OPTIMAL)
         return
     deals = int(rec["deals"])
-    where = (f"record {pe.record_path(chapter).name} (key {rec['key'][:12]}, computed in "
+    where = (f"record {pr.record_path(chapter).name} (key {rec['key'][:12]}, computed in "
              f"{int(rec['seconds']) // 60} min by `{rec['command']}`)")
     method = (f"exact: all {deals:,} deals (player hand x dealer hand) by card-removal counting against every "
               f"hand set by the house way, with suit symmetry; {where}")

@@ -14,7 +14,7 @@ Everything is read from the compiled chapter (no chapter, wager or rule is named
    and constants of the scenario (wagers placed, options, flags the step itself sets). Anything else
    refuses (:class:`Refused`, no figure). The net of a pair of settings is then a function of its class
    (the signs of at most two comparisons and the atom bits), found by running the compiled settle rules
-   (:class:`compiler.analysis.paigow.Outcomes`) on one pair of settings of each class that occurs.
+   (:class:`compiler.analysis.paigow_model.Outcomes`) on one pair of settings of each class that occurs.
 3. **Card removal.** For a player hand P the dealer hands D disjoint from P in each class are counted by
    inclusion-exclusion over the subsets S of P: #{D : D n P = {}} = sum_S (-1)^|S| #{D : D contains S},
    each a two-dimensional dominance count over the dealer hands containing S (sorted by the first score,
@@ -29,146 +29,25 @@ C(N, n) x C(N - n, n) deals.
 """
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from compiler.analysis.enumerate import colex_combinations, colex_index, iter_colex_blocks, standard_deck
 from compiler.runtime.cards import JOKER
+from compiler.analysis.paigow_model import Refused, _ir_step, options_read, settle_atoms
 
 ANALYSIS_VERSION = 1
-CMP = ("<", "<=", ">", ">=", "==", "!=")
-SCENARIO_CALLS = ("has", "placed", "wager", "option", "offered")
-HAND_CALLS = ("hand", "best", "is_hand", "at_least", "category", "category_rank", "count", "groups", "rank")
-
-
-class Refused(Exception):
-    """The exact route cannot model this chapter's main wager (the reason says what)."""
-
-
 def _log(verbose, msg):
     if verbose:
         import sys
 
         print(msg, file=sys.stderr, flush=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# The settle step, split into atoms
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Atoms:
-    comparisons: list = field(default_factory=list)   # (ranking, zone)
-    player: list = field(default_factory=list)        # nodes (conditions of the player's cards alone)
-    dealer: list = field(default_factory=list)        # nodes (conditions of the dealer's cards alone)
-    texts: dict = field(default_factory=dict)
-
-
-def _ir_step(chapter, sid):
-    for s in chapter.all_steps():
-        if s.id == sid:
-            return s
-    raise Refused(f"step {sid!r} not found in the chapter")
-
-
-def _hand_ref(n):
-    """(ranking, owner, zone) of ``hand(R, owner.zone)``, else None."""
-    from compiler.lang.rules import Call, Ref
-
-    if isinstance(n, Call) and n.name == "hand" and len(n.args) == 2 and isinstance(n.args[1], Ref) \
-            and n.args[1].parts[0] in ("player", "dealer"):
-        p = n.args[1].parts
-        return n.args[0].parts[0], p[0], p[1] if len(p) > 1 else "cards"
-    return None
-
-
-def settle_atoms(step, own_flags: set, setting_flags: set) -> Atoms:
-    """The atoms of the settle ``step``'s conditions (see the module docstring), or :class:`Refused`."""
-    from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
-
-    at = Atoms()
-    where = [""]
-
-    def owners(n) -> set:
-        if isinstance(n, Lit):
-            return set()
-        if isinstance(n, Ref):
-            if n.parts[0] in ("player", "dealer"):
-                return {n.parts[0]}
-            raise Refused(f"{where[0]}: reads {'.'.join(n.parts)}")
-        if isinstance(n, Call):
-            if n.name in SCENARIO_CALLS:
-                return set()
-            if n.name == "flag":
-                f = n.args[0].parts[0]
-                if f in setting_flags:
-                    return {"player"}
-                if f in own_flags:
-                    return set()
-                raise Refused(f"{where[0]}: reads flag({f}), set outside the settle step and the setting of hands")
-            if n.name in HAND_CALLS:  # the cards (or hand) argument; the others name rankings, hands, sizes
-                return owners(n.args[0] if n.name in ("category", "category_rank", "count") else n.args[1])
-            raise Refused(f"{where[0]}: function {n.name}()")
-        if isinstance(n, BinOp):
-            return owners(n.left) | owners(n.right)
-        if isinstance(n, BoolOp):
-            return set().union(*(owners(x) for x in n.items))
-        if isinstance(n, (Not, Neg)):
-            return owners(n.item)
-        raise Refused(f"{where[0]}: expression {type(n).__name__}")
-
-    def visit(n):
-        if isinstance(n, BoolOp):
-            for x in n.items:
-                visit(x)
-            return
-        if isinstance(n, Not):
-            visit(n.item)
-            return
-        o = owners(n)
-        if not o:
-            return
-        if o == {"player"}:  # one atom per condition (nodes compare equal whatever their position)
-            if n not in at.player:
-                at.player.append(n)
-            return
-        if o == {"dealer"}:
-            if n not in at.dealer:
-                at.dealer.append(n)
-            return
-        a = _hand_ref(n.left) if isinstance(n, BinOp) and n.op in CMP else None
-        b = _hand_ref(n.right) if isinstance(n, BinOp) and n.op in CMP else None
-        if a is None or b is None or a[0] != b[0] or a[2] != b[2] or {a[1], b[1]} != {"player", "dealer"}:
-            raise Refused(f"{where[0]}: a condition reading both the player's and the dealer's cards other than "
-                          "a comparison of their hands of one zone by one ranking")
-        if (a[0], a[2]) not in at.comparisons:
-            at.comparisons.append((a[0], a[2]))
-
-    for r in step.rules:
-        where[0] = f"settle rule at {r.cite}"
-        for act in r.then:
-            if act.paytable is not None or act.value is not None:
-                raise Refused(f"{where[0]}: an action paid by a paytable or an amount read from the round")
-            if act.kind not in ("win", "lose", "push", "return", "set", "clear", "note", "surrender"):
-                raise Refused(f"{where[0]}: action {act.kind!r}")
-        if r.when is not None:
-            visit(r.when)
-    if len(at.comparisons) > 2:
-        raise Refused("the settle rules compare more than two pairs of hands")
-    if any(z not in ("high", "low") for _, z in at.comparisons):
-        raise Refused("the settle rules compare hands other than the set high and low hands")
-    return at
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,7 +57,7 @@ def settle_atoms(step, own_flags: set, setting_flags: set) -> Atoms:
 
 class ExactPaiGow:
     def __init__(self, game, chapter, options=None):
-        from compiler.analysis.paigow import Outcomes, model_or_reason
+        from compiler.analysis.paigow_model import Outcomes, model_or_reason
         from compiler.fast.vector import Unsupported, compile_fast
         from compiler.runtime.engine import Table
 
@@ -615,175 +494,7 @@ def _by_net(agg, nets, i) -> dict:
     return dict(sorted(out.items(), key=lambda kv: Fraction(kv[0])))
 
 
-# ---------------------------------------------------------------------------------------------
-# The record: key, read, write
-# ---------------------------------------------------------------------------------------------
-
-
-def _plain(x):
-    if isinstance(x, dict):
-        return {str(k): _plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    if isinstance(x, (str, int, float, bool)) or x is None:
-        return x
-    return str(x)
-
-
-def record_key(game, chapter) -> str:
-    """SHA-256 of everything of the compiled chapter the result depends on, and the analysis version."""
-    from compiler.analysis.paigow import model_of
-    from compiler.steps import KINDS
-
-    m = model_of(game, chapter)
-    d = chapter.data
-    steps = []
-    for s in chapter.all_steps():
-        if s.kind in ("set_hands", "offer", "settle") and (s.kind != "settle" or s.id == m.settle_step.id):
-            wording = KINDS[s.kind].wording  # what the log says changes no figure
-            params = {k: v for k, v in dict(s.params).items() if k not in wording}
-            steps.append({"id": s.id, "kind": s.kind, "params": _plain(params),
-                          "exprs": [t for _, _, t in s.exprs], "when": s.when_text, "players": s.players_text,
-                          "rules": [{"when": r.when_text, "then": r.then_text} for r in s.rules]})
-    cards = d.get("cards") or {}
-    deck_opt = cards.get("decks_option")
-    blob = {"version": ANALYSIS_VERSION, "rankings": _plain(d.get("rankings")),
-            "house_ways": _plain(d.get("house_ways")), "deck": _plain(cards.get("deck")),
-            "decks_option": _plain((d.get("options") or {}).get(deck_opt)) if deck_opt else None,
-            "wagers": _plain({w: (d.get("wagers") or {}).get(w) for w in (m.main, m.double) if w}),
-            "payouts": _plain(d.get("payouts")), "paytables": _plain(d.get("paytables")), "steps": steps}
-    return hashlib.sha256(json.dumps(blob, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-def record_path(chapter, root: Path | None = None) -> Path:
-    """``records/<chapter>-main-exact.json`` beside the chapter's rulespec (or under ``root``)."""
-    from compiler.pipeline import ROOT
-
-    if root is None:
-        sp = Path(chapter.spec_path)
-        root = (sp if sp.is_absolute() or sp.exists() else ROOT / sp).resolve().parent
-    return root / "records" / f"{chapter.chapter}-main-exact.json"
-
-
-def record_text(chapter) -> str | None:
-    """The text of the chapter's record, if any (part of the key of cached analyses)."""
-    p = record_path(chapter)
-    try:
-        return p.read_text() if p.is_file() else None
-    except OSError:
-        return None
-
-
-def spec_name(chapter) -> str:
-    """The rulespec's path as the user gives it: relative to the project when inside it."""
-    from compiler.pipeline import ROOT
-
-    sp = Path(chapter.spec_path)
-    try:
-        return sp.resolve().relative_to(ROOT).as_posix() if sp.is_absolute() else sp.as_posix()
-    except ValueError:
-        return sp.as_posix()
-
-
-def options_read(game, chapter) -> list[str]:
-    """The options read by the settle step, the set_hands steps and the house ways (their values are part
-    of what a record holds)."""
-    from compiler.analysis.paigow import model_of
-    from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not
-
-    m = model_of(game, chapter)
-    found: set = set()
-
-    def visit(n):
-        if isinstance(n, Call):
-            if n.name == "option":
-                found.add(n.args[0].parts[0])
-            for a in n.args:
-                visit(a)
-        elif isinstance(n, BinOp):
-            visit(n.left), visit(n.right)
-        elif isinstance(n, BoolOp):
-            for x in n.items:
-                visit(x)
-        elif isinstance(n, (Not, Neg)):
-            visit(n.item)
-
-    for s in chapter.all_steps():
-        if s.kind == "set_hands" or s.id == m.settle_step.id:
-            for r in s.rules:
-                visit(r.when)
-            for _, e, _ in s.exprs:
-                visit(e)
-    for hw in chapter.house_ways:
-        for r in hw.rules:
-            visit(r.when)
-            for _, e, _ in r.choose:
-                visit(e)
-    return sorted(found)
-
-
-def _option_values(game, chapter, options) -> dict:
-    vals = {**game.defaults(), **dict(options or {})}
-    return {o: _plain(vals.get(o)) for o in options_read(game, chapter)}
-
-
-def load_record(game, chapter, root: Path | None = None, options=None) -> dict | None:
-    """The committed record when its key (and the options the rules read) match the chapter as compiled
-    now, else None."""
-    p = record_path(chapter, root)
-    if not p.is_file():
-        return None
-    try:
-        rec = json.loads(p.read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(rec, dict) or rec.get("key") != record_key(game, chapter):
-        return None
-    if rec.get("options", {}) != _option_values(game, chapter, options):
-        return None
-    return rec
-
-
-def write_record(game, chapter, res: dict, seconds: float, command: str, root: Path | None = None) -> Path:
-    frac = {k: str(v) for k, v in res.items() if isinstance(v, Fraction)}
-    rec = {"chapter": chapter.chapter, "key": record_key(game, chapter), "analysis_version": ANALYSIS_VERSION,
-           "deals": res["deals"], "figures": frac,
-           "decimals": {k: f"{float(v):.10f}" for k, v in res.items() if isinstance(v, Fraction)},
-           "main_counts": res["main_counts"], "double_always_counts": res.get("double_always_counts"),
-           "main_by_net": res["main_by_net"], "double_always_by_net": res.get("double_always_by_net"),
-           "options": _option_values(game, chapter, None),
-           "classes": res["classes"], "seconds": round(seconds), "command": command}
-    p = record_path(chapter, root)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n")
-    return p
-
-
 def run(game, chapter, options=None, deck=None, symmetry=True, verbose=False) -> tuple[dict, Counts]:
     model = ExactPaiGow(game, chapter, options)
     cnt = count_classes(model, deck, symmetry=symmetry, verbose=verbose)
     return result_of(model, cnt), cnt
-
-
-def compute_and_record(spec: str, verbose: bool = True, root: Path | None = None) -> tuple[dict, Path]:
-    """The full computation for the chapter of ``spec`` and its record (``rulespec analyze --exhaustive``)."""
-    from compiler.pipeline import load_game
-
-    mod, comp = load_game(spec)
-    game, chapter = mod.GAME, comp.chapter
-    t0 = time.perf_counter()
-    res, cnt = run(game, chapter, verbose=verbose)
-    secs = time.perf_counter() - t0
-    _log(verbose, "  " + ", ".join(f"{k} {v:.0f} s" for k, v in cnt.seconds.items()))
-    p = write_record(game, chapter, res, secs, f"rulespec analyze --exhaustive {spec}", root)
-    return res, p
-
-
-if __name__ == "__main__":  # pragma: no cover - the long run
-    import sys
-
-    r, path = compute_and_record(sys.argv[1])
-    for k, v in r.items():
-        if isinstance(v, Fraction):
-            print(f"{k}: {v} = {float(v):.10f}")
-    print(f"record: {path}")

@@ -34,8 +34,8 @@ def analysis_of(sub: Submission):
         from compiler import cache
 
         # by content: the chapter's data, the selections, the compiler (compiler/cache.py), and the
-        # record of a long exact enumeration the analysis reads (analysis/paigow_exact.py)
-        from compiler.analysis.paigow_exact import record_text
+        # record of a long exact enumeration the analysis reads (analysis/paigow_record.py)
+        from compiler.analysis.paigow_record import record_text
 
         ckey = cache.key_of("submission-analysis", sub.chapter.data,
                             sorted(opts.items(), key=lambda kv: kv[0]), record_text(sub.chapter))

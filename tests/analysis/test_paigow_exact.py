@@ -21,6 +21,7 @@ from math import comb
 import pytest
 
 from compiler.analysis import paigow_exact as pe
+from compiler.analysis import paigow_record as pr
 from compiler.analysis.enumerate import standard_deck
 from compiler.analysis.paigow import Outcomes, _set_by_house_way, model_of
 from compiler.pipeline import load_game
@@ -157,7 +158,7 @@ def test_a_settle_rule_reading_the_round_refuses_the_exact_route(g670a):
 
 def test_670a_committed_record_key_matches_the_rulespec(g670a):
     game, chapter = g670a
-    rec = pe.load_record(game, chapter)
+    rec = pr.load_record(game, chapter)
     assert rec is not None, "rulespecs/records: the record's key does not match; run rulespec analyze --exhaustive"
     assert rec["deals"] == comb(53, 6) * comb(47, 6)
     assert sum(rec["main_counts"].values()) == rec["deals"]
@@ -177,11 +178,11 @@ def test_670a_record_key_changes_with_the_settle_rules(g670a, tmp_path):
                      else replace(s, steps=swap(s.steps)) for s in steps)
 
     changed = replace(chapter, procedure=swap(chapter.procedure))
-    assert pe.record_key(game, changed) != pe.record_key(game, chapter)
-    p = pe.record_path(chapter, tmp_path)
+    assert pr.record_key(game, changed) != pr.record_key(game, chapter)
+    p = pr.record_path(chapter, tmp_path)
     p.parent.mkdir(parents=True)
-    p.write_text(json.dumps({"key": pe.record_key(game, changed)}))
-    assert pe.load_record(game, chapter, tmp_path) is None
+    p.write_text(json.dumps({"key": pr.record_key(game, changed)}))
+    assert pr.load_record(game, chapter, tmp_path) is None
 
 
 def test_670a_record_key_ignores_only_the_wording_the_log_prints(g670a):
@@ -199,18 +200,18 @@ def test_670a_record_key_ignores_only_the_wording_the_log_prints(g670a):
                              steps=edit(s.steps, key, value))
                      if s.kind == "set_hands" else replace(s, steps=edit(s.steps, key, value)) for s in steps)
 
-    base = pe.record_key(game, chapter)
+    base = pr.record_key(game, chapter)
     reworded = replace(chapter, procedure=edit(chapter.procedure, "foul", "another wording"))
-    assert pe.record_key(game, reworded) == base
+    assert pr.record_key(game, reworded) == base
     regrouped = replace(chapter, procedure=edit(chapter.procedure, "high", 4))
-    assert pe.record_key(game, regrouped) != base
+    assert pr.record_key(game, regrouped) != base
 
 
 def test_670a_exact_main_wager_within_4_standard_errors_of_the_seeded_simulation(g670a):
     from compiler.analysis.paigow import simulate_paigow
 
     game, chapter = g670a
-    rec = pe.load_record(game, chapter)
+    rec = pr.load_record(game, chapter)
     assert rec is not None
     sim = simulate_paigow(game, chapter, {"double_down_offered": True}, 4000, seed=7, policies=("house_way",))
     n, mean, se = sim["house_way"]["stats"]["main"]
@@ -242,7 +243,7 @@ def test_670a_with_the_committed_record_the_main_wager_and_double_down_are_exact
 
     game, chapter = g670a
     m = model_of(game, chapter)
-    rec = pe.load_record(game, chapter)
+    rec = pr.load_record(game, chapter)
     rep = Report("670a", "t", {}, [])
     _exact_house_way(rep, game, chapter, {}, m)
     assert not rep.not_computed

@@ -1,0 +1,145 @@
+"""The record of a long exact pai gow count (:mod:`compiler.analysis.paigow_exact`): its key (everything
+of the compiled chapter the figures depend on, and the analysis version), where it lives (``records/``
+beside the rulespec), reading it only while its key matches, writing it, and the full run behind
+``rulespec analyze --exhaustive``."""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from fractions import Fraction
+from pathlib import Path
+
+from compiler.analysis.paigow_exact import ANALYSIS_VERSION, Refused, _log, run  # noqa: F401 (Refused: callers)
+from compiler.analysis.paigow_model import options_read
+
+
+# ---------------------------------------------------------------------------------------------
+# The record: key, read, write
+# ---------------------------------------------------------------------------------------------
+
+
+def _plain(x):
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, (str, int, float, bool)) or x is None:
+        return x
+    return str(x)
+
+
+def record_key(game, chapter) -> str:
+    """SHA-256 of everything of the compiled chapter the result depends on, and the analysis version."""
+    from compiler.analysis.paigow_model import model_of
+    from compiler.steps import KINDS
+
+    m = model_of(game, chapter)
+    d = chapter.data
+    steps = []
+    for s in chapter.all_steps():
+        if s.kind in ("set_hands", "offer", "settle") and (s.kind != "settle" or s.id == m.settle_step.id):
+            wording = KINDS[s.kind].wording  # what the log says changes no figure
+            params = {k: v for k, v in dict(s.params).items() if k not in wording}
+            steps.append({"id": s.id, "kind": s.kind, "params": _plain(params),
+                          "exprs": [t for _, _, t in s.exprs], "when": s.when_text, "players": s.players_text,
+                          "rules": [{"when": r.when_text, "then": r.then_text} for r in s.rules]})
+    cards = d.get("cards") or {}
+    deck_opt = cards.get("decks_option")
+    blob = {"version": ANALYSIS_VERSION, "rankings": _plain(d.get("rankings")),
+            "house_ways": _plain(d.get("house_ways")), "deck": _plain(cards.get("deck")),
+            "decks_option": _plain((d.get("options") or {}).get(deck_opt)) if deck_opt else None,
+            "wagers": _plain({w: (d.get("wagers") or {}).get(w) for w in (m.main, m.double) if w}),
+            "payouts": _plain(d.get("payouts")), "paytables": _plain(d.get("paytables")), "steps": steps}
+    return hashlib.sha256(json.dumps(blob, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def record_path(chapter, root: Path | None = None) -> Path:
+    """``records/<chapter>-main-exact.json`` beside the chapter's rulespec (or under ``root``)."""
+    from compiler.pipeline import ROOT
+
+    if root is None:
+        sp = Path(chapter.spec_path)
+        root = (sp if sp.is_absolute() or sp.exists() else ROOT / sp).resolve().parent
+    return root / "records" / f"{chapter.chapter}-main-exact.json"
+
+
+def record_text(chapter) -> str | None:
+    """The text of the chapter's record, if any (part of the key of cached analyses)."""
+    p = record_path(chapter)
+    try:
+        return p.read_text() if p.is_file() else None
+    except OSError:
+        return None
+
+
+def spec_name(chapter) -> str:
+    """The rulespec's path as the user gives it: relative to the project when inside it."""
+    from compiler.pipeline import ROOT
+
+    sp = Path(chapter.spec_path)
+    try:
+        return sp.resolve().relative_to(ROOT).as_posix() if sp.is_absolute() else sp.as_posix()
+    except ValueError:
+        return sp.as_posix()
+
+
+def _option_values(game, chapter, options) -> dict:
+    vals = {**game.defaults(), **dict(options or {})}
+    return {o: _plain(vals.get(o)) for o in options_read(game, chapter)}
+
+
+def load_record(game, chapter, root: Path | None = None, options=None) -> dict | None:
+    """The committed record when its key (and the options the rules read) match the chapter as compiled
+    now, else None."""
+    p = record_path(chapter, root)
+    if not p.is_file():
+        return None
+    try:
+        rec = json.loads(p.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(rec, dict) or rec.get("key") != record_key(game, chapter):
+        return None
+    if rec.get("options", {}) != _option_values(game, chapter, options):
+        return None
+    return rec
+
+
+def write_record(game, chapter, res: dict, seconds: float, command: str, root: Path | None = None) -> Path:
+    frac = {k: str(v) for k, v in res.items() if isinstance(v, Fraction)}
+    rec = {"chapter": chapter.chapter, "key": record_key(game, chapter), "analysis_version": ANALYSIS_VERSION,
+           "deals": res["deals"], "figures": frac,
+           "decimals": {k: f"{float(v):.10f}" for k, v in res.items() if isinstance(v, Fraction)},
+           "main_counts": res["main_counts"], "double_always_counts": res.get("double_always_counts"),
+           "main_by_net": res["main_by_net"], "double_always_by_net": res.get("double_always_by_net"),
+           "options": _option_values(game, chapter, None),
+           "classes": res["classes"], "seconds": round(seconds), "command": command}
+    p = record_path(chapter, root)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n")
+    return p
+
+
+def compute_and_record(spec: str, verbose: bool = True, root: Path | None = None) -> tuple[dict, Path]:
+    """The full computation for the chapter of ``spec`` and its record (``rulespec analyze --exhaustive``)."""
+    from compiler.pipeline import load_game
+
+    mod, comp = load_game(spec)
+    game, chapter = mod.GAME, comp.chapter
+    t0 = time.perf_counter()
+    res, cnt = run(game, chapter, verbose=verbose)
+    secs = time.perf_counter() - t0
+    _log(verbose, "  " + ", ".join(f"{k} {v:.0f} s" for k, v in cnt.seconds.items()))
+    p = write_record(game, chapter, res, secs, f"rulespec analyze --exhaustive {spec}", root)
+    return res, p
+
+
+if __name__ == "__main__":  # pragma: no cover - the long run
+    import sys
+
+    r, path = compute_and_record(sys.argv[1])
+    for k, v in r.items():
+        if isinstance(v, Fraction):
+            print(f"{k}: {v} = {float(v):.10f}")
+    print(f"record: {path}")
