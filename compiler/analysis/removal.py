@@ -25,7 +25,7 @@ entries with ``v < t``, one gather per query) when ``C(n, s) * C * (R + 1)`` fit
 
 Cost: the family side touches each member ``C(k, s)`` times per size ``s``; a query ``C(|P|, s)``
 times. Memory: the dense tables (``int32``). Nothing here knows a game: the caller decides what
-the items, members, classes and values are (``deals.solve_dealer``; ``paigow``-style 2-D counts are a
+the items, members, classes and values are (``dealer.solve_dealer``; ``paigow``-style 2-D counts are a
 separate primitive).
 """
 from __future__ import annotations

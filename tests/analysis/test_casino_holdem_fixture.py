@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.analysis.deals import _RiggedShoe
+from compiler.analysis.deal_common import _RiggedShoe
 from compiler.analysis.report import analyze
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards

@@ -1,4 +1,4 @@
-"""The dealer-hand route (compiler/analysis/deals.py::solve_dealer, card removal by
+"""The dealer-hand route (compiler/analysis/dealer.py::solve_dealer, card removal by
 compiler/analysis/removal.py) on the Caribbean Stud Poker test fixture (tests/fixtures/chapters/caribbean-stud.yaml,
 NOT official text): equal to a brute force written here on reduced decks (every deal, the round engine
 settling each), and on the full deck equal to the figure Wizard of Odds publishes."""
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.analysis import deals
+from compiler.analysis import deal_common, dealer, deals
 from compiler.analysis.poker_report import _active_steps
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
@@ -49,7 +49,7 @@ def _brute_force(game, deck):
     def net(P, T, u, choice):
         key = (v(P), v(T + (u,)), choice)
         if key not in memo:
-            _, nets, _ = deals._play(game, {}, {"ante": Decimal(1)}, list(P) + list(T) + [u], (choice,), rk, True)
+            _, nets, _ = deal_common._play(game, {}, {"ante": Decimal(1)}, list(P) + list(T) + [u], (choice,), rk, True)
             memo[key] = sum(nets.values(), Fraction(0))
         return memo[key]
 
@@ -155,20 +155,20 @@ def test_dealer_cards_dealt_after_the_decision_are_refused_with_the_reason(tmp_p
     game, steps = _variant(tmp_path, ("  - {id: reveal_dealer,", extra + "  - {id: reveal_dealer,"),
                            ("untied:\n", "untied:\n  - {at: /procedure/4/count, why: a test variant}\n"))
     with pytest.raises(deals.Refused, match="deals cards after a decision"):
-        deals.dealer_plan(game, steps)
+        dealer.dealer_plan(game, steps)
 
 
 def test_a_hand_judged_on_part_of_the_dealers_cards_is_refused_with_the_reason(tmp_path):
     game, steps = _variant(tmp_path, ("hand(five_card, player.hand) < hand(five_card, dealer.cards)",
                                       "hand(five_card, player.hand) < hand(five_card, dealer.down)"))
     with pytest.raises(deals.Refused, match="part of the dealer's cards"):
-        deals.dealer_plan(game, steps)
+        dealer.dealer_plan(game, steps)
 
 
 def test_what_the_player_sees_of_the_dealer_is_read_from_the_deal_steps(tmp_path):
     # all five dealer cards face down: the player decides on the seat's cards alone
     game, steps = _variant(tmp_path, ("zone: up, count: 1, face: up", "zone: up, count: 1, face: down"))
-    assert deals.dealer_plan(game, steps).visible == 0
+    assert dealer.dealer_plan(game, steps).visible == 0
 
 
 def test_the_game_tree_information_set_holds_only_the_dealer_cards_the_player_sees(csp):

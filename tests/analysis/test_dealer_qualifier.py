@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.analysis.deals import _RiggedShoe
+from compiler.analysis.deal_common import _RiggedShoe
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import FixedStrategy, Table
@@ -79,7 +79,7 @@ def test_903_6_the_dealer_hand_route_reads_what_the_player_sees_and_how_hands_ar
     """The dealer-hand route (the figure itself: tests/analysis/test_dealer_hand.py) reads from the steps that the
     player decides seeing five cards and the dealer's one face-up card, and that the hands are compared in one
     ranking; the qualifier is a dealer-side condition."""
-    from compiler.analysis.deals import dealer_plan
+    from compiler.analysis.dealer import dealer_plan
     from compiler.analysis.poker_report import _active_steps
 
     g, comp = game
