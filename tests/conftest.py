@@ -12,7 +12,8 @@ import pytest
 BUILD_GROUP = "build"
 # expensive session fixtures -> the xdist group of the tests that use them (computed once per group)
 GROUPS = {"committed_build": BUILD_GROUP, "rebuilt": BUILD_GROUP,
-          "six_card_669a": "six_card", "six_card_670a": "six_card"}  # tests/analysis/analysis_fixtures.py
+          "six_card_669a": "six_card", "six_card_670a": "six_card",  # tests/analysis/analysis_fixtures.py
+          "csp_figures": "caribbean_stud"}  # tests/analysis/test_dealer_hand.py: the full-deck Caribbean Stud solve
 
 
 @pytest.fixture(scope="session")
@@ -39,6 +40,7 @@ BUILDS_SUBMISSIONS = ("tests/pipeline/test_build.py::test_build_check_is_clean_o
                       "tests/chapters/test_535.py::test_build_lists_what_the_sources_lack")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group markers (--dist loadgroup)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         groups = {GROUPS[f] for f in getattr(item, "fixturenames", ()) if f in GROUPS}
