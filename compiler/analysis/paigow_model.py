@@ -68,31 +68,37 @@ class PaiGowModel:
         return money(self.double_amount) if self.double_amount is not None else Decimal(0)
 
 
+def _calls(n):
+    """Every ``Call`` node of a rule-language expression, depth first."""
+    from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not
+
+    if isinstance(n, Call):
+        yield n
+        for a in n.args:
+            yield from _calls(a)
+    elif isinstance(n, BinOp):
+        yield from _calls(n.left)
+        yield from _calls(n.right)
+    elif isinstance(n, BoolOp):
+        for x in n.items:
+            yield from _calls(x)
+    elif isinstance(n, (Not, Neg)):
+        yield from _calls(n.item)
+
+
 def _hand_rankings(chapter) -> tuple[str | None, str | None]:
     """Rankings of ``hand(R, player.high)`` and ``hand(R, player.low)`` in the settle rules."""
-    from compiler.lang.rules import BinOp, BoolOp, Call, Not, Ref
+    from compiler.lang.rules import Ref
 
     found = {}
-
-    def visit(n):
-        if isinstance(n, Call):
-            if n.name == "hand" and len(n.args) == 2 and isinstance(n.args[1], Ref) and n.args[1].parts[:1] == ("player",):
-                z = n.args[1].parts[1] if len(n.args[1].parts) > 1 else None
-                if z in ("high", "low"):
-                    found.setdefault(z, n.args[0].parts[0])
-            for a in n.args:
-                visit(a)
-        elif isinstance(n, BinOp):
-            visit(n.left), visit(n.right)
-        elif isinstance(n, BoolOp):
-            for x in n.items:
-                visit(x)
-        elif isinstance(n, Not):
-            visit(n.item)
-
     for st in chapter.all_steps():
         for r in st.rules:
-            visit(r.when)
+            for n in _calls(r.when):
+                if n.name == "hand" and len(n.args) == 2 and isinstance(n.args[1], Ref) \
+                        and n.args[1].parts[:1] == ("player",):
+                    z = n.args[1].parts[1] if len(n.args[1].parts) > 1 else None
+                    if z in ("high", "low"):
+                        found.setdefault(z, n.args[0].parts[0])
     return found.get("high"), found.get("low")
 
 
@@ -298,35 +304,12 @@ def settle_atoms(step, own_flags: set, setting_flags: set) -> Atoms:
 def options_read(game, chapter) -> list[str]:
     """The options read by the settle step, the set_hands steps and the house ways (their values are part
     of what a record holds)."""
-    from compiler.analysis.paigow_model import model_of
-    from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not
-
     m = model_of(game, chapter)
-    found: set = set()
-
-    def visit(n):
-        if isinstance(n, Call):
-            if n.name == "option":
-                found.add(n.args[0].parts[0])
-            for a in n.args:
-                visit(a)
-        elif isinstance(n, BinOp):
-            visit(n.left), visit(n.right)
-        elif isinstance(n, BoolOp):
-            for x in n.items:
-                visit(x)
-        elif isinstance(n, (Not, Neg)):
-            visit(n.item)
-
+    exprs = []
     for s in chapter.all_steps():
         if s.kind == "set_hands" or s.id == m.settle_step.id:
-            for r in s.rules:
-                visit(r.when)
-            for _, e, _ in s.exprs:
-                visit(e)
+            exprs += [r.when for r in s.rules] + [e for _, e, _ in s.exprs]
     for hw in chapter.house_ways:
         for r in hw.rules:
-            visit(r.when)
-            for _, e, _ in r.choose:
-                visit(e)
-    return sorted(found)
+            exprs += [r.when] + [e for _, e, _ in r.choose]
+    return sorted({n.args[0].parts[0] for e in exprs for n in _calls(e) if n.name == "option"})
