@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Sequence
 
-from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not, Ref
+from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not, Ref, nodes
 
 _VALUE_OF_HAND = {"at_least", "category", "category_rank"}  # functions of one hand value
 _HAND = {"hand", "best"}
@@ -41,21 +41,7 @@ class DealSolution:
     method: str | None = None              # how the figure was computed, when not the deal-class route
 
 
-def _walk_nodes(n):
-    if n is None:
-        return
-    yield n
-    if isinstance(n, Call):
-        for a in n.args:
-            yield from _walk_nodes(a)
-    elif isinstance(n, BinOp):
-        yield from _walk_nodes(n.left)
-        yield from _walk_nodes(n.right)
-    elif isinstance(n, BoolOp):
-        for x in n.items:
-            yield from _walk_nodes(x)
-    elif isinstance(n, (Not, Neg)):
-        yield from _walk_nodes(n.item)
+_walk_nodes = nodes  # every node of an expression (compiler.lang.syntax.nodes)
 
 
 def _reads_cards(n) -> bool:

@@ -70,20 +70,9 @@ class PaiGowModel:
 
 def _calls(n):
     """Every ``Call`` node of a rule-language expression, depth first."""
-    from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not
+    from compiler.lang.rules import Call, nodes
 
-    if isinstance(n, Call):
-        yield n
-        for a in n.args:
-            yield from _calls(a)
-    elif isinstance(n, BinOp):
-        yield from _calls(n.left)
-        yield from _calls(n.right)
-    elif isinstance(n, BoolOp):
-        for x in n.items:
-            yield from _calls(x)
-    elif isinstance(n, (Not, Neg)):
-        yield from _calls(n.item)
+    return (x for x in nodes(n) if isinstance(x, Call))
 
 
 def _hand_rankings(chapter) -> tuple[str | None, str | None]:

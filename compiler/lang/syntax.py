@@ -83,6 +83,24 @@ class Neg(Node):
     item: Node
 
 
+def nodes(n: Node | None):
+    """Every node of an expression, the node itself first, depth first (``None``: none)."""
+    if n is None:
+        return
+    yield n
+    if isinstance(n, Call):
+        for a in n.args:
+            yield from nodes(a)
+    elif isinstance(n, BinOp):
+        yield from nodes(n.left)
+        yield from nodes(n.right)
+    elif isinstance(n, BoolOp):
+        for x in n.items:
+            yield from nodes(x)
+    elif isinstance(n, (Not, Neg)):
+        yield from nodes(n.item)
+
+
 @dataclass(frozen=True)
 class Action(Node):
     kind: str
