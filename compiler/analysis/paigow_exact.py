@@ -222,6 +222,7 @@ class Counts:
     reps: dict
     seconds: dict
     nets: dict = field(default_factory=dict)   # class -> (main net, double net), set by result_of
+    extra: np.ndarray | None = None            # (Q, 3, 3, ND) the extra queries' counts (count_classes)
 
     def row_of(self, positions) -> int:
         """The row of the canonical hand of a hand given by its positions in the deck."""
@@ -242,9 +243,13 @@ class Counts:
 
 
 def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: bool = True,
-                  verbose: bool = False, block: int = 500_000) -> Counts:
+                  verbose: bool = False, block: int = 500_000, extra=None) -> Counts:
     """Per canonical player hand, the dealer hands disjoint from it by class (x: the first comparison,
-    y: the second; index 0 = the player's hand higher, 1 = equal, 2 = lower; dealer atom bits)."""
+    y: the second; index 0 = the player's hand higher, 1 = equal, 2 = lower; dealer atom bits).
+
+    ``extra(model, cards, reps)``, given the canonical player hands' cards (R, n) and the settings met so
+    far, returns more queries ``(row, first score, second score)`` (raw scores of other settings of the
+    player hand of that row): they are counted like the house way's, into ``Counts.extra``."""
     secs = {}
     t0 = time.perf_counter()
     deck = standard_deck(model.game.cards.jokers) if deck is None else list(deck)
@@ -277,7 +282,7 @@ def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: b
         u = np.unique(np.concatenate([side["player"]["s"][:, j], side["dealer"]["s"][:, j]]))
         for s in ("player", "dealer"):
             side[s]["s"][:, j] = np.searchsorted(u, side[s]["s"][:, j])
-        dst["n"] = len(u)
+        dst["n"], dst["u"] = len(u), u
     NX, NY = X["n"], Y["n"]
     px, py = side["player"]["s"][:, 0].copy(), side["player"]["s"][:, 1].copy()
     dx, dy = side["dealer"]["s"][:, 0].copy(), side["dealer"]["s"][:, 1].copy()
@@ -323,8 +328,23 @@ def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: b
     secs["canonical hands"] = time.perf_counter() - t1
     _log(verbose, f"  {R:,} player hands up to suit permutation ({secs['canonical hands']:.0f} s)")
 
-    acc = np.zeros((R, 3, 3, ND), dtype=np.float64)
+    # the queries: the house way's setting of every canonical hand, then the extra ones. A score is
+    # compressed to the position of the first known score at or above it; ``e*`` says it is one of them
+    qrow = np.arange(R, dtype=np.int64)
     qx, qy = px[Pidx].astype(np.int64), py[Pidx].astype(np.int64)
+    ex = ey = np.ones(R, dtype=bool)
+    if extra is not None:
+        t1 = time.perf_counter()
+        xr, xs, ys = extra(model, cards_of[P], reps)
+        zx, zy = np.searchsorted(X["u"], xs), np.searchsorted(Y["u"], ys)
+        exx = (zx < NX) & (X["u"][np.minimum(zx, NX - 1)] == xs)
+        eyy = (zy < NY) & (Y["u"][np.minimum(zy, NY - 1)] == ys)
+        qrow, qx, qy = (np.concatenate([a, b.astype(np.int64)]) for a, b in ((qrow, xr), (qx, zx), (qy, zy)))
+        ex, ey = np.concatenate([ex, exx]), np.concatenate([ey, eyy])
+        secs["other settings"] = time.perf_counter() - t1
+        _log(verbose, f"  {len(xr):,} other settings to count ({secs['other settings']:.0f} s)")
+    NQ = len(qrow)
+    acc = np.zeros((NQ, 3, 3, ND), dtype=np.float64)
     for k in range(0, n):
         t1 = time.perf_counter()
         # canonical k-subsets and the group of each
@@ -340,8 +360,9 @@ def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: b
         G = len(Srows)
         masks = [m for m in itertools.combinations(range(n), k)]
         # queries: (player hand, group), sorted by group
-        qg = np.concatenate([gid_of[colex_index(P[:, list(m)])] if k else np.zeros(R, np.int64) for m in masks])
-        qp = np.tile(np.arange(R, dtype=np.int64), len(masks))
+        qg = np.concatenate([gid_of[colex_index(P[:, list(m)])][qrow] if k else np.zeros(NQ, np.int64)
+                             for m in masks])
+        qp = np.tile(np.arange(NQ, dtype=np.int64), len(masks))
         order = np.argsort(qg, kind="stable")
         qg, qp = qg[order], qp[order]
         m_el = comb(N - k, n - k)
@@ -379,11 +400,11 @@ def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: b
             x, y = qx[qpp], qy[qpp]
             kk = ql * NX + x
             r_lo = np.searchsorted(ukeys, kk, "left")
-            r_hi = np.searchsorted(ukeys, kk, "right")
+            r_hi = np.where(ex[qpp], np.searchsorted(ukeys, kk, "right"), r_lo)
             r_g0 = np.searchsorted(ukeys, ql * NX, "left")
             r_g1 = np.searchsorted(ukeys, (ql + 1) * NX, "left")
             rows_ = (r_g0, r_lo, r_hi, r_g1)
-            vs = (np.zeros_like(y), y, y + 1, np.full_like(y, NY))
+            vs = (np.zeros_like(y), y, y + ey[qpp], np.full_like(y, NY))
             # x class 0: the dealer's first score below the player's (rows g0..lo), 1 equal, 2 above
             for xi in range(3):
                 ra, rb = rows_[xi], rows_[xi + 1]
@@ -391,18 +412,20 @@ def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: b
                     va, vb = vs[yi], vs[yi + 1]
                     c = C[rb, vb] - C[ra, vb] - C[rb, va] + C[ra, va]     # (q, ND)
                     for d in range(ND):
-                        acc[:, xi, yi, d] += sign * np.bincount(qpp, weights=c[:, d], minlength=R)
+                        acc[:, xi, yi, d] += sign * np.bincount(qpp, weights=c[:, d], minlength=NQ)
         secs[f"subsets of {k}"] = time.perf_counter() - t1
         _log(verbose, f"  subsets of {k} cards: {G:,} groups ({secs[f'subsets of {k}']:.0f} s)")
     # S = P: the dealer hand P itself
-    xi = np.where(px[Pidx] > dx[Pidx], 0, np.where(px[Pidx] == dx[Pidx], 1, 2))
-    yi = np.where(py[Pidx] > dy[Pidx], 0, np.where(py[Pidx] == dy[Pidx], 1, 2))
-    np.add.at(acc, (np.arange(R), xi, yi, db[Pidx].astype(np.int64)), 1.0 if n % 2 == 0 else -1.0)
+    own = Pidx[qrow]   # (compressed x above / at / below the dealer's x: class 0 / 1 / 2)
+    xi = np.where(qx > dx[own], 0, np.where((qx == dx[own]) & ex, 1, 2))
+    yi = np.where(qy > dy[own], 0, np.where((qy == dy[own]) & ey, 1, 2))
+    np.add.at(acc, (np.arange(NQ), xi, yi, db[own].astype(np.int64)), 1.0 if n % 2 == 0 else -1.0)
     counts = np.rint(acc).astype(np.int64)
-    if not np.array_equal(counts.sum(axis=(1, 2, 3)), np.full(R, comb(N - n, n))):
+    del acc
+    if not np.array_equal(counts.sum(axis=(1, 2, 3)), np.full(NQ, comb(N - n, n))):
         raise RuntimeError("card-removal counting: the classes of a player hand do not add up to C(N-n, n)")
     secs["total"] = time.perf_counter() - t0
-    return Counts(deck, n, Pidx, W, pb[Pidx].astype(np.int64), counts, ND, reps, secs)
+    return Counts(deck, n, Pidx, W, pb[Pidx].astype(np.int64), counts[:R], ND, reps, secs, extra=counts[R:])
 
 
 def _keep_reps(d, scores, bits, hi, lo):

@@ -10,7 +10,8 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from compiler.analysis.paigow_exact import ANALYSIS_VERSION, Refused, _log, run  # noqa: F401 (Refused: callers)
+from compiler.analysis.paigow_exact import ANALYSIS_VERSION, Refused, _log  # noqa: F401 (Refused: callers)
+from compiler.analysis.paigow_optimal import run
 from compiler.analysis.paigow_model import options_read
 
 
@@ -114,6 +115,7 @@ def write_record(game, chapter, res: dict, seconds: float, command: str, root: P
            "main_counts": res["main_counts"], "double_always_counts": res.get("double_always_counts"),
            "main_by_net": res["main_by_net"], "double_always_by_net": res.get("double_always_by_net"),
            "options": _option_values(game, chapter, None),
+           **{k: res[k] for k in ("main_optimal_counts", "main_optimal_by_net", "optimal_pruning") if k in res},
            "classes": res["classes"], "seconds": round(seconds), "command": command}
     p = record_path(chapter, root)
     p.parent.mkdir(parents=True, exist_ok=True)

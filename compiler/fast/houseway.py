@@ -214,6 +214,14 @@ class CompiledHouseWay:
         ch = self.choose(cards)
         return (np.take_along_axis(cards, self.hi_idx[ch], 1), np.take_along_axis(cards, self.lo_idx[ch], 1), ch)
 
+    def legal_settings(self, cards: np.ndarray) -> np.ndarray:
+        """(M, C): the settings among which the player may choose (the legal ones; all if none is)."""
+        if self.legal is None:
+            return np.ones((len(cards), len(self.lo_idx)), dtype=bool)
+        e = _Env(cards, self.hi_idx, self.lo_idx)
+        lg = np.broadcast_to(np.asarray(self.legal(e), dtype=bool), (len(cards), len(self.lo_idx)))
+        return np.where(lg.any(1, keepdims=True), lg, True)
+
     def is_legal(self, cards: np.ndarray, ch: np.ndarray) -> np.ndarray:
         if self.legal is None:
             return np.ones(len(cards), dtype=bool)
