@@ -306,7 +306,9 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
     # the main wager and the Double Down under the house way: exact from the committed record of the
     # full enumeration (compiler/analysis/paigow_exact.py) when its key matches, else not computed
     rep.not_computed = [n for n in rep.not_computed if n.wager not in (m.main, m.double)]
-    _exact_house_way(rep, game, chapter, options, m)
+    rec = _exact_house_way(rep, game, chapter, options, m)
+    if rec is not None and "main_optimal" in rec["figures"]:
+        return rep   # the player's optimal setting is exact too: no simulation
     # the player's setting against the house way, by simulation of the compiled game
     offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
     sim = simulate_paigow(game, chapter, {**offer_all, **options}, rounds, seed, policies=("optimal",))
@@ -342,10 +344,14 @@ HOUSE_WAY = "player and dealer set their hands by the house way"
 DOUBLE_ALWAYS = "player sets by the house way, always doubles"
 DOUBLE_OPTIMAL = ("player sets by the house way, doubles when the exact expected net of the Double Down given "
                   "the player's cards is positive")
-EXACT_MINUTES = 20  # the full enumeration's run time on the development machine (docs/analysis.md)
+MAIN_OPTIMAL = ("player sets each hand to maximise the exact expected net of this wager given his six cards "
+                "(no Double Down); dealer by the house way")
+DOUBLE_BOTH_OPTIMAL = ("player doubles, and sets his hands, to maximise the exact expected net of both wagers "
+                       "given his cards; dealer by the house way")
+EXACT_MINUTES = 30  # the full enumeration (house way and optimal setting): 15 CPU-minutes, 31 wall under load (docs/analysis.md)
 
 
-def _exact_house_way(rep, game, chapter, options, m) -> None:
+def _exact_house_way(rep, game, chapter, options, m) -> dict | None:
     """Exact figures of the main wager (and the wager offered during the round) under the house way from the
     chapter's record, or "not computed" with the reason (never a stale figure: the record's key must match)."""
     from compiler.analysis import paigow_exact as pe
@@ -359,7 +365,7 @@ def _exact_house_way(rep, game, chapter, options, m) -> None:
         rep.refuse(m.main, name, f"no exact route: {e}", HOUSE_WAY)
         if m.double:
             rep.refuse(m.double, dname, f"no exact route: {e}", DOUBLE_ALWAYS)
-        return
+        return None
     rec = pr.load_record(game, chapter, options=options)
     if rec is None:
         spec = pr.spec_name(chapter)
@@ -369,7 +375,7 @@ def _exact_house_way(rep, game, chapter, options, m) -> None:
         if m.double:
             rep.refuse(m.double, dname, why, DOUBLE_ALWAYS)
             rep.refuse(m.double, dname, why, DOUBLE_OPTIMAL)
-        return
+        return None
     deals = int(rec["deals"])
     where = (f"record {pr.record_path(chapter).name} (key {rec['key'][:12]}, computed in "
              f"{int(rec['seconds']) // 60} min by `{rec['command']}`)")
@@ -395,6 +401,32 @@ def _exact_house_way(rep, game, chapter, options, m) -> None:
                          f" = {float(main + Fraction(f['double_always'])):+.10f}; made when its exact expectation "
                          f"is positive {main + Fraction(f['double_optimal_per_round'])} = "
                          f"{float(main + Fraction(f['double_optimal_per_round'])):+.10f} (exact)")
+    if "main_optimal" in f:
+        _exact_optimal(rep, game, m, rec, deals, method, outcomes)
+    return rec
+
+
+def _exact_optimal(rep, game, m, rec, deals, method, outcomes) -> None:
+    """The player's optimal setting (and doubling) against the house way, from the same record."""
+    f = rec["figures"]
+    name = game.wagers[m.main].name
+    how = method.replace("every hand set by the house way", "every dealer hand set by the house way and every "
+                         "setting the player may choose")
+    rep.figures.append(Figure(m.main, name, MAIN_OPTIMAL, Fraction(f["main_optimal"]), None,
+                              Fraction(rec["main_optimal_counts"]["win"], deals), outcomes(rec["main_optimal_by_net"]),
+                              how))
+    gain, share = Fraction(f["optimal_gain"]), Fraction(f["optimal_differs_share"])
+    rep.notes.append(f"{MAIN_OPTIMAL}: {name} {f['main_optimal']} = {float(Fraction(f['main_optimal'])):+.10f} "
+                     f"per unit (exact), {float(gain) * 100:+.4f} points against the house way; the player's best "
+                     f"setting beats the house way's in {float(share) * 100:.4f}% of hands ({share})")
+    if m.double and f.get("double_optimal_setting_per_made") not in (None, "None"):
+        dname = game.wagers[m.double].name
+        dshare = Fraction(f["double_optimal_setting_share"])
+        rep.figures.append(Figure(m.double, dname, DOUBLE_BOTH_OPTIMAL, Fraction(f["double_optimal_setting_per_made"]),
+                                  None, None, {"made in a share of rounds": dshare}, how))
+        rnd = Fraction(f["round_optimal"])
+        rep.notes.append(f"{DOUBLE_BOTH_OPTIMAL}: per unit {name}, the round (both wagers) {rnd} = {float(rnd):+.10f} "
+                         f"(exact); the {dname} is made in {float(dshare) * 100:.4f}% of rounds")
 
 
 def _rounded(x: float) -> Fraction:

@@ -11,7 +11,9 @@ named here).
    does not fall as either comparison improves (checked on the table, never assumed), a setting whose two
    scores are both at most another's with the same bits can do no better on any dealer hand and is
    dropped; settings with equal scores and bits are one. Bits ``b`` are dropped beside bits ``c`` in the
-   same hand when every net with ``c`` is above every net with ``b`` (e.g. a foul that loses outright).
+   same hand when every net with ``c`` is at least every net with ``b`` (e.g. a foul that loses outright).
+   A dropped setting is never better than a kept one on any dealer hand, so where their expectations tie
+   they tie on every dealer hand: the win / push / lose counts are the same whichever is chosen.
    Without the monotony no setting is dropped.
 3. **Counting.** The kept settings are counted as extra queries of the same card-removal count as the
    house way's (the dealer hands disjoint from the player's, by class), then valued exactly; the player's
@@ -86,8 +88,8 @@ class Candidates:
             for part in (0, 1):
                 v1 = [v[part] for k, v in self.nets.items() if k[2] == b1 and v[part] is not None]
                 v2 = [v[part] for k, v in self.nets.items() if k[2] == b2 and v[part] is not None]
-                if v1 and v2:
-                    ok &= min(v2) > max(v1) or (min(v2) == max(v1) and b2 < b1 and min(v1) == max(v2))
+                if v1 and v2:   # at least as good on every dealer hand; all equal: the lower bits stay
+                    ok &= min(v2) >= max(v1) and not (min(v1) >= max(v2) and b1 < b2)
             return ok
 
         pbs_all = sorted({k[2] for k in self.nets})
