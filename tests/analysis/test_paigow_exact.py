@@ -247,11 +247,14 @@ def test_670a_with_the_committed_record_the_main_wager_and_double_down_are_exact
     rep = Report("670a", "t", {}, [])
     _exact_house_way(rep, game, chapter, {}, m)
     assert not rep.not_computed
-    main = next(f for f in rep.figures if f.wager == m.main)
+    main, optimal = (f for f in rep.figures if f.wager == m.main)   # house way, then the player's best setting
     assert main.exact and main.expected_return == Fraction(rec["figures"]["main"])
-    assert sum(main.outcomes.values()) == 1
-    assert sum(Fraction(k) * v for k, v in main.outcomes.items()) == main.expected_return
-    assert len([f for f in rep.figures if f.wager == m.double and f.exact]) == 2
+    assert optimal.exact and optimal.expected_return == Fraction(rec["figures"]["main_optimal"])
+    for f in (main, optimal):
+        assert sum(f.outcomes.values()) == 1
+        assert sum(Fraction(k) * v for k, v in f.outcomes.items()) == f.expected_return
+    # always, when positive with the house way's setting, with both choices optimal
+    assert len([f for f in rep.figures if f.wager == m.double and f.exact]) == 3
 
 
 def test_analyze_exhaustive_refuses_a_chapter_without_set_hands(capsys):

@@ -123,3 +123,32 @@ def test_bits_whose_every_net_is_at_most_another_bits_are_dropped_beside_them():
     # hand 0: the fouled setting goes beside a legal one, though its scores are higher; hand 1: no legal one
     assert keep.tolist() == [[False, True], [True, False]]
     assert c.dropped_bits == [(1, 0)]
+
+
+def test_670a_committed_record_holds_the_optimal_setting_consistently(g670a):
+    from compiler.analysis import paigow_record as pr
+
+    game, chapter = g670a
+    rec = pr.load_record(game, chapter)
+    assert rec is not None
+    f = {k: Fraction(v) for k, v in rec["figures"].items()}
+    deals = rec["deals"]
+    assert sum(rec["main_optimal_counts"].values()) == deals
+    assert sum(Fraction(k) * c for k, c in rec["main_optimal_by_net"].items()) == f["main_optimal"] * deals
+    assert f["main_optimal"] > f["main"] and f["optimal_gain"] == f["main_optimal"] - f["main"]
+    # doubling when it pays is never worse than not doubling
+    assert f["round_optimal"] > f["main_optimal"]
+    assert 0 < f["double_optimal_setting_share"] < 1 and f["double_optimal_setting_per_made"] > 0
+    assert rec["optimal_pruning"]["monotone"] is True
+
+
+def test_670a_analyze_gives_the_optimal_setting_exact_and_simulates_nothing(g670a):
+    from compiler.analysis.paigow import DOUBLE_BOTH_OPTIMAL, MAIN_OPTIMAL, analyze_paigow
+
+    game, chapter = g670a
+    rep = analyze_paigow(game, chapter, {"double_down_offered": True}, {})
+    by = {(f.wager, f.policy): f for f in rep.figures}
+    main = by[("pai_gow", MAIN_OPTIMAL)]
+    assert main.exact and main.expected_return == Fraction(-17251339933, 437070243610)
+    assert by[("double_down", DOUBLE_BOTH_OPTIMAL)].exact
+    assert all(f.standard_error is None for f in rep.figures)
