@@ -26,9 +26,10 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 import yaml
 
 from .diagnostics import Diagnostic, DiagnosticError, parse_pointer
-from .limits import MAX_DEPTH
+from .convert import Converter, convert_root
+from .limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_FILE_BYTES
 from .loader import Document, load_document
-from .reading import AliasRef, _line_col_of_index, compose, read_text
+from .reading import AliasRef, _line_col_of_index, check_characters, check_size, compose, read_text
 
 __all__ = ["Edit", "Note", "Rule", "Outcome", "migrate_text", "write_atomically", "unified_diff",
            "node_at", "insert_member", "append_item", "remove_member", "yaml_scalar", "offset_of",
@@ -268,15 +269,35 @@ def _back(offset: int, batches: list[list[Edit]]) -> int:
     return offset
 
 
+def _load(path: str, text: str) -> tuple[Document, Any]:
+    """The loader's document and the node tree it was converted from (one parse)."""
+    check_characters(path, text)
+    root = compose(path, text, MAX_DEPTH)
+    conv = Converter(path, MAX_ALIAS_NODES, MAX_DEPTH)
+    data = convert_root(conv, root)
+    if root is None:
+        conv.positions[""] = (1, 1)
+    if conv.diags:
+        raise DiagnosticError(conv.diags)
+    return Document(path=path, text=text, data=data, coerced_keys=conv.coerced, _positions=conv.positions,
+                    _key_positions=conv.key_positions), root
+
+
 def migrate_text(path: str, text: str, rules: Sequence[Rule]) -> Outcome:
     """Every rule in turn on *text*; the notes positioned in *text* as given."""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom):]
-    current, batches, notes = body, [], []
+    try:
+        if len(body.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+            check_size(path, MAX_FILE_BYTES + 1)
+    except DiagnosticError as e:
+        return Outcome(path, text, text, [], list(e.diagnostics))
+    current, batches, notes, loaded = body, [], [], None
     for rule in rules:
         try:
-            doc = load_document(path, current)
-            root = compose(path, current, MAX_DEPTH)
+            if loaded is None:
+                loaded = _load(path, current)
+            doc, root = loaded
         except DiagnosticError as e:
             if not batches:
                 return Outcome(path, text, text, [], list(e.diagnostics))
@@ -290,6 +311,7 @@ def migrate_text(path: str, text: str, rules: Sequence[Rule]) -> Outcome:
         if edits:
             current = _apply(current, edits)
             batches.append(list(edits))
+            loaded = None
     notes.sort(key=lambda d: (d.line, d.col))
     return Outcome(path, text, bom + current, notes, [])
 
