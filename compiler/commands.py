@@ -122,7 +122,7 @@ def register(sub) -> None:
                        description="Rewrite rulespecs written in an older format into the current one (the changes: "
                                    "schemas/format-changes.yaml), keeping comments and layout; a note FILE:LINE:COL "
                                    "for each change. Without --write: the notes and a unified diff, nothing written.")
-    p.add_argument("specs", nargs="+", metavar="SPEC")
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="rulespecs written in an older format (one or more)")
     p.add_argument("--write", action="store_true", help="replace each file changed (atomically; none on an error)")
     _add_format(p)
     p.set_defaults(handler=cmd_migrate)

@@ -324,7 +324,7 @@ def unified_diff(outcome: Outcome) -> str:
 
 def write_atomically(path: str, text: str) -> None:
     """Replace *path* with *text* through a temporary file in its directory: all or nothing."""
-    target = Path(path)
+    target = Path(os.path.realpath(path))  # a symbolic link keeps pointing at the migrated file
     mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".migrate", dir=str(target.parent))
     try:
