@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from compiler.spec.loader import Document
-from compiler.spec.migrate import Change, Edit, Note, append_item, insert_member, newline, node_at, yaml_scalar
+from compiler.spec.migrate import Change, Edit, Note, append_items, insert_member, newline, node_at, yaml_scalar
 
 from .facts import _show, analyse
 
@@ -63,7 +63,7 @@ class UntieFacts:
             seq, _ = node_at(root, "/untied")
             if not isinstance(seq, yaml.SequenceNode):
                 return [], []
-            return [append_item(text, seq, it) for it in items], notes
+            return [append_items(text, seq, items)], notes
         if root.flow_style:
             return [insert_member(text, root, "untied", "[" + ", ".join(items) + "]")], notes
         indent = root.value[0][0].start_mark.column

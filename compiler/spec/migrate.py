@@ -32,7 +32,7 @@ from .loader import Document, load_document
 from .reading import AliasRef, _line_col_of_index, check_characters, check_size, compose, read_text
 
 __all__ = ["Edit", "Note", "Rule", "Outcome", "migrate_text", "write_atomically", "unified_diff",
-           "node_at", "insert_member", "append_item", "remove_member", "yaml_scalar", "offset_of",
+           "node_at", "insert_member", "append_items", "remove_members", "yaml_scalar", "offset_of",
            "content_end", "Change", "load_changes"]
 
 CHANGES_PATH = Path(__file__).resolve().parents[2] / "schemas" / "format-changes.yaml"
@@ -196,40 +196,47 @@ def insert_member(text: str, mapping: Any, key: str, value: str, after: str | No
     return Edit(pos, pos, f"{newline(text)}{' ' * indent}{key}: {value}")
 
 
-def append_item(text: str, seq: Any, item: str) -> Edit:
-    """An edit appending ``- item`` (one line of YAML) to the sequence *seq*."""
+def append_items(text: str, seq: Any, items: Sequence[str]) -> Edit:
+    """An edit appending ``- item`` for each of *items* (one line of YAML each) to the sequence *seq*."""
     if _flow(seq) or not seq.value:
         if not seq.value:
             pos = seq.start_mark.index + 1
-            return Edit(pos, pos, item)
+            return Edit(pos, pos, ", ".join(items))
         pos = content_end(text, seq.value[-1])
-        return Edit(pos, pos, f", {item}")
+        return Edit(pos, pos, "".join(f", {it}" for it in items))
     dash = seq.start_mark.column
     pos = _line_end(text, content_end(text, seq.value[-1]) - 1)
-    return Edit(pos, pos, f"{newline(text)}{' ' * dash}- {item}")
+    return Edit(pos, pos, "".join(f"{newline(text)}{' ' * dash}- {it}" for it in items))
 
 
-def remove_member(text: str, mapping: Any, key: str) -> Edit:
-    """An edit removing the member *key* of *mapping* (with its line, when it has one to itself)."""
+def remove_members(text: str, mapping: Any, keys: Sequence[str]) -> list[Edit]:
+    """Edits removing the members *keys* of *mapping*: a block member with its line (when it has one
+    to itself); a flow mapping rewritten as its other members, each as written."""
     members = mapping.value
-    i = next(i for i, (k, _) in enumerate(members) if getattr(k, "value", None) == key)
-    k, v = members[i]
-    end = content_end(text, v)
+    gone = [i for i, (k, _) in enumerate(members) if getattr(k, "value", None) in keys]
+    if not gone:
+        return []
     if _flow(mapping):
-        if i + 1 < len(members):
-            return Edit(k.start_mark.index, members[i + 1][0].start_mark.index, "")
-        if i > 0:
-            return Edit(content_end(text, members[i - 1][1]), end, "")
-        return Edit(k.start_mark.index, end, "")
-    first_on_line = not text[_line_start(text, k.start_mark.index):k.start_mark.index].strip()
-    if first_on_line:
-        stop = _line_end(text, end - 1)
-        nl = newline(text)
-        stop += len(nl) if text.startswith(nl, stop) else (1 if stop < len(text) else 0)
-        return Edit(_line_start(text, k.start_mark.index), stop, "")
-    if i + 1 < len(members):  # the first member of a sequence item ('- face: up'): the next moves up
-        return Edit(k.start_mark.index, members[i + 1][0].start_mark.index, "")
-    return Edit(k.start_mark.index, end, "{}")
+        kept = [text[k.start_mark.index:content_end(text, v)] for i, (k, v) in enumerate(members) if i not in gone]
+        return [Edit(mapping.start_mark.index, mapping.end_mark.index, "{" + ", ".join(kept) + "}")]
+    edits: list[Edit] = []
+    nl = newline(text)
+    for i in gone:
+        k, v = members[i]
+        end = content_end(text, v)
+        if not text[_line_start(text, k.start_mark.index):k.start_mark.index].strip():
+            stop = _line_end(text, end - 1)
+            stop += len(nl) if text.startswith(nl, stop) else (1 if stop < len(text) else 0)
+            edits.append(Edit(_line_start(text, k.start_mark.index), stop, ""))
+        elif i + 1 < len(members) and i + 1 not in gone:  # first of a list item ('- face: up'): the next moves up
+            edits.append(Edit(k.start_mark.index, members[i + 1][0].start_mark.index, ""))
+        elif len(gone) == len(members):
+            edits.append(Edit(k.start_mark.index, end, "{}"))
+        else:  # first of a list item whose next member goes too: the first kept one moves up
+            nxt = next(j for j in range(i + 1, len(members)) if j not in gone)
+            return [e for e in edits] + [Edit(k.start_mark.index, members[nxt][0].start_mark.index, "")] + [
+                e for j in gone if j > nxt for e in remove_members(text, mapping, [members[j][0].value])]
+    return edits
 
 
 def steps_of(data: Any, ptr: str = "/procedure") -> Iterator[tuple[str, dict]]:

@@ -17,7 +17,7 @@ from compiler.steps import COMMON, KINDS
 
 from .diagnostics import escape_token
 from .loader import Document
-from .migrate import Change, Edit, Note, insert_member, load_changes, node_at, remove_member, steps_of, yaml_scalar
+from .migrate import Change, Edit, Note, insert_member, load_changes, node_at, remove_members, steps_of, yaml_scalar
 
 __all__ = ["AddStepField", "DropForeignStepFields", "RULE_TYPES", "rules"]
 
@@ -66,8 +66,8 @@ class DropForeignStepFields:
             if not foreign:
                 continue
             node, _ = node_at(root, ptr)
+            edits += remove_members(doc.text, node, foreign)
             for k in foreign:
-                edits.append(remove_member(doc.text, node, k))
                 line, col = _pos(doc, f"{ptr}/{escape_token(k)}", key=True)
                 notes.append(Note(line, col, f"{ptr}/{escape_token(k)}",
                                   f"removed '{k}' from the {s['do']} step {s.get('id')!r}, a field of other kinds of "

@@ -224,3 +224,35 @@ def test_edits_keep_flow_and_block_layouts():
         (14, 5, "/procedure/3/foul")]
     crlf = migrate.migrate_text("t.yaml", text.replace("\n", "\r\n"), only)
     assert crlf.text == o.text.replace("\n", "\r\n")
+
+
+def test_untied_appended_to_an_existing_list_flow_or_block():
+    only = [r for r in RULES if r.change.id == "facts-untied"]
+    war = (OLD / "567-war.yaml").read_text(encoding="utf-8")
+    i = war.index("\nprovisions:")
+    flow = migrate.migrate_text("w.yaml", war[:i] + "\nuntied: []" + war[i:], only)
+    (line,) = [x for x in flow.text.splitlines() if x.startswith("untied: [")]
+    assert line.count("{at: ") == 2 and "}, {at: /constraints/2/require, " in line and line.endswith("}]")
+    block = war[:i] + "\nuntied:\n  - {at: /options/adjacent_positions/minimum, why: a floor}  # kept" + war[i:]
+    o = migrate.migrate_text("w.yaml", block, only)
+    assert "why: a floor}  # kept\n  - {at: /constraints/2/require, why: " in o.text
+    assert [d.pointer for d in o.notes] == ["/constraints/2/require"]
+
+
+def test_several_fields_of_another_kind_removed_from_one_step():
+    only = [r for r in RULES if r.change.id == "step-fields-by-kind"]
+    text = ("procedure:\n"
+            "  - {id: a, do: burn, count: 1, cite: § 1.1, stack: true, face: up}\n"
+            "  - stack: true\n"
+            "    face: up\n"
+            "    id: b\n"
+            "    do: burn\n"
+            "    cite: § 1.2\n")
+    o = migrate.migrate_text("t.yaml", text, only)
+    assert o.text == ("procedure:\n"
+                      "  - {id: a, do: burn, count: 1, cite: § 1.1}\n"
+                      "  - id: b\n"
+                      "    do: burn\n"
+                      "    cite: § 1.2\n")
+    assert [d.pointer for d in o.notes] == ["/procedure/0/stack", "/procedure/0/face", "/procedure/1/stack",
+                                            "/procedure/1/face"]
