@@ -171,7 +171,8 @@ def yaml_scalar(value: Any) -> str:
     """A YAML scalar for *value*: plain when it reads back as the same string, else double-quoted."""
     if isinstance(value, str):
         try:
-            plain = yaml.safe_load(value) == value and "#" not in value and ": " not in value and value == value.strip()
+            plain = (yaml.safe_load(value) == value and "#" not in value and ": " not in value
+                     and value == value.strip() and not any(c in value for c in ",[]{}"))  # also inside {...}
         except yaml.YAMLError:
             plain = False
         return value if plain and value and value[0] not in "!&*[]{},|>'\"%@`-?:" else json.dumps(value, ensure_ascii=False)
