@@ -122,11 +122,13 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
     Every offered wager ends with a figure or in ``Report.not_computed`` with the reason."""
     rep = _analyze(game, chapter, options, decks, rounds, seed,
                    float(DEFAULT_PRECISION if precision is None else precision))
-    offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in (options or {})}
-    selected = Table(game, {**offer_all, **(options or {})}, seed=0)
-    model, _ = paigow.model_or_reason(game, chapter) if not rank_level_ok(game) else (None, None)
-    drop_unoffered(rep, {w: d.name for w, d in game.wagers.items() if not selected.offered(w)},
-                   getattr(model, "double", None))
+    if any(d.offered_by and d.offered_by in (options or {}) for d in game.wagers.values()):
+        # the selections say whether a wager is offered: none of a wager they do not offer
+        offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
+        selected = Table(game, {**offer_all, **options}, seed=0)
+        unoffered = {w: d.name for w, d in game.wagers.items() if not selected.offered(w)}
+        model = paigow.model_or_reason(game, chapter)[0] if unoffered and not rank_level_ok(game) else None
+        drop_unoffered(rep, unoffered, getattr(model, "double", None))
     covered = {w for f in rep.figures for w in (*f.wager.split("+"), *f.includes)}
     covered |= {n.wager for n in rep.not_computed}
     if rep.figures or rep.not_computed:
