@@ -309,15 +309,23 @@ def migrate_text(path: str, text: str, rules: Sequence[Rule]) -> Outcome:
         except DiagnosticError as e:
             if not batches:
                 return Outcome(path, text, text, [], list(e.diagnostics))
-            raise  # pragma: no cover - a rule produced text that does not load
-        edits, found = rule.apply(doc, root)
+            return Outcome(path, text, text, [], [Diagnostic(  # pragma: no cover - a rule's edits do not load
+                path, 1, 1, "error", f"format change {rule.change.id!r}: the text migrated so far does not load "
+                                     f"({e.diagnostics[0].message}); nothing is changed", "")])
+        try:
+            edits, found = rule.apply(doc, root)
+            migrated = _apply(current, edits) if edits else current
+        except Exception as e:  # a document far from any rulespec: an error, never a traceback
+            return Outcome(path, text, text, [], [Diagnostic(
+                path, 1, 1, "error", f"format change {rule.change.id!r} cannot be applied: this does not read as a "
+                                     f"rulespec ({type(e).__name__}); run 'rulespec validate' on it", "")])
         for n in found:
             off = _back(offset_of(current, n.line, n.col), batches)
             line, col = _line_col_of_index(body, off)
             notes.append(Diagnostic(path, line, col, "note", f"{n.message} ({rule.change.id}, since {rule.change.since})",
                                     n.pointer))
         if edits:
-            current = _apply(current, edits)
+            current = migrated
             batches.append(list(edits))
             loaded = None
     notes.sort(key=lambda d: (d.line, d.col))

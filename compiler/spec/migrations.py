@@ -46,7 +46,7 @@ class AddStepField:
             edits.append(insert_member(doc.text, node, self.field, yaml_scalar(self.value), after))
             line, col = _pos(doc, f"{ptr}/{after}", key=True) if after else _pos(doc, ptr)
             notes.append(Note(line, col, f"{ptr}/{escape_token(self.field)}",
-                              f"added '{self.field}: {self.value}' to the {self.kind} step {s.get('id')!r}: "
+                              f"added '{self.field}: {self.value}' to the {self.kind} step {s.get('id', ptr)!r}: "
                               f"{self.change.why}"))
         return edits, notes
 
@@ -70,7 +70,7 @@ class DropForeignStepFields:
             for k in foreign:
                 line, col = _pos(doc, f"{ptr}/{escape_token(k)}", key=True)
                 notes.append(Note(line, col, f"{ptr}/{escape_token(k)}",
-                                  f"removed '{k}' from the {s['do']} step {s.get('id')!r}, a field of other kinds of "
+                                  f"removed '{k}' from the {s['do']} step {s.get('id', ptr)!r}, a field of other kinds of "
                                   f"step: {self.change.why}"))
         return edits, notes
 

@@ -256,3 +256,14 @@ def test_several_fields_of_another_kind_removed_from_one_step():
                       "    cite: § 1.2\n")
     assert [d.pointer for d in o.notes] == ["/procedure/0/stack", "/procedure/0/face", "/procedure/1/stack",
                                             "/procedure/1/face"]
+
+
+@pytest.mark.parametrize("text", ["- a\n", "provisions: 5\n", "", "untied: 5\nprovisions: [{section: '1.1', children: 3}]\n",
+                                  "procedure: [{do: envy}, 3, {do: 4}]\n", "x: !!python/object:os.system a\n"])
+def test_documents_far_from_a_rulespec_get_an_error_or_nothing_never_a_traceback(text, tmp_path, capsys):
+    p = tmp_path / "h.yaml"
+    p.write_text(text, encoding="utf-8")
+    code = main(["migrate", str(p)])
+    out, err = capsys.readouterr()
+    assert code in (0, 1) and "Traceback" not in out + err
+    assert code == 0 or re.search(rf"^{re.escape(str(p))}:\d+:\d+: error: ", err, re.M)
