@@ -118,6 +118,23 @@ def register(sub) -> None:
                         "or $RULESPEC_CACHE_DIR)")
     p.set_defaults(handler=cmd_build)
 
+    p = sub.add_parser("migrate", help="upgrade older rulespecs to the current format",
+                       description="Rewrite rulespecs written in an older format into the current one (the changes: "
+                                   "schemas/format-changes.yaml), keeping comments and layout; a note FILE:LINE:COL "
+                                   "for each change. Without --write: the notes and a unified diff, nothing written.")
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="rulespecs written in an older format (one or more)")
+    p.add_argument("--write", action="store_true", help="replace each file changed (atomically; none on an error)")
+    _add_format(p)
+    p.set_defaults(handler=cmd_migrate)
+
     from compiler import play_commands
 
     play_commands.register(sub)
+
+
+def cmd_migrate(args) -> int:
+    from compiler.lint.untie import UntieFacts
+    from compiler.spec import migrate, migrations
+
+    return migrate.run(args.specs, migrations.rules({"untie_facts": UntieFacts}), write=args.write, fmt=args.format,
+                       out=sys.stdout, err=sys.stderr)

@@ -306,8 +306,18 @@ def cmd_analyze(args) -> int:
         except paigow_record.Refused as e:
             print(f"error: no exhaustive enumeration for this chapter: {e}", file=sys.stderr)
             return 1
+    from compiler.analysis import progress
+    from compiler.analysis.simulate import Progress
+    from compiler.render.terminal import raw_stream
+
+    ticker = Ticker(f"analyzing Chapter {mod.CHAPTER}")  # the time spent, on a terminal only
+
+    def bar(total: int, unit: str) -> Progress:  # a route that knows its total: rate and time left instead
+        ticker.paused = True
+        return Progress(total, stream=raw_stream(sys.stderr), unit=unit)
+
     try:
-        with Ticker(f"analyzing Chapter {mod.CHAPTER}"):  # the time spent, on a terminal only
+        with ticker, progress.reporting(bar):
             report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds,
                              seed=args.seed, precision=None if args.precision is None else args.precision / 100)
     except (ValueError, EngineError) as e:

@@ -503,7 +503,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             v = envy_value(dists[key], ptd, ci)
             amount = pt.amounts[ci] if pt.amounts else None
             label = f"{col}" + (f" (wager ${amount})" if amount is not None else "") + (f"; {assumed}" if assumed else "")
-            figures.append(Figure(p["wager"], f"{p.get('name', 'Envy Bonus')} per other player", label,
+            figures.append(Figure(p["wager"], f"{p['name']} per other player", label,
                                   Fraction(v), None, None, {}, f"exact: all {k}-card hands; "
                                   "expected bonus in dollars per other player at the table", kind="value"))
             envy[(p["wager"], amount)] = Fraction(v)

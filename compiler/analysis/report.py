@@ -7,9 +7,10 @@ chapters use the vectorised enumerators of :mod:`compiler.analysis.enumerate`.
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
-from compiler.analysis import paigow, poker_report
+from compiler.analysis import paigow, poker_report, progress
 from compiler.analysis.exact_engine import enumerate_round, rank_level_ok
 from compiler.analysis.model import Figure, NotComputed, Report, dec, pct
 from compiler.runtime.engine import FixedStrategy, Table
@@ -49,44 +50,51 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
     optional = [w for w, d in game.wagers.items() if not d.required and w not in during]
     figs: list[Figure] = []
     base = {w: 1 for w in required}
-    for label, pref in policies(game):
-        res = enumerate_round(game, base, FixedStrategy(pref), options=options, decks=decks)
-        net = sum((res.wagers[w].expected_net for w in res.wagers), Fraction(0))
-        stake = sum((res.wagers[w].expected_stake for w in res.wagers), Fraction(0))
-        names = " + ".join(game.wagers[w].name for w in required)
-        win = sum((p for (w, o), p in res.by_outcome.items() if w in required and o == "win"), Fraction(0))
-        n = len(required)
-        outcomes = {("+" if k > 0 else "") + str(k / n): v for k, v in sorted(res.round_net.items())}
-        figs.append(Figure("+".join(required), names, label, net / len(required), net / stake, win, outcomes,
-                           f"exact: engine enumerated over {res.paths} deals",
-                           tuple(w for w in res.wagers if w not in required)))
-    included = {w for f in figs for w in f.includes}
-    for w in during:
-        # a wager the player may make when offered during the round: per unit made, under each policy that
-        # reaches the offer, the player making it whenever offered
-        if w in included or not _offered(game, w, options):
-            continue
-        for label, pref in policies(game):
-            res = enumerate_round(game, base, FixedStrategy(pref, offers={w: 1}), options=options, decks=decks)
-            st = res.wagers.get(w)
-            if st is None or not st.placed_prob:
+    pols = policies(game)
+    during_offered = [w for w in during if _offered(game, w, options)]
+    optional_offered = [w for w in optional if _offered(game, w, options)]
+    with progress.track(len(pols) * (1 + len(during_offered)) + len(optional_offered), "enumerations") as bar:
+        for label, pref in pols:
+            res = enumerate_round(game, base, FixedStrategy(pref), options=options, decks=decks)
+            bar.update(1)
+            net = sum((res.wagers[w].expected_net for w in res.wagers), Fraction(0))
+            stake = sum((res.wagers[w].expected_stake for w in res.wagers), Fraction(0))
+            names = " + ".join(game.wagers[w].name for w in required)
+            win = sum((p for (w, o), p in res.by_outcome.items() if w in required and o == "win"), Fraction(0))
+            n = len(required)
+            outcomes = {("+" if k > 0 else "") + str(k / n): v for k, v in sorted(res.round_net.items())}
+            figs.append(Figure("+".join(required), names, label, net / len(required), net / stake, win, outcomes,
+                               f"exact: engine enumerated over {res.paths} deals",
+                               tuple(w for w in res.wagers if w not in required)))
+        included = {w for f in figs for w in f.includes}
+        for w in during_offered:
+            # a wager the player may make when offered during the round: per unit made, under each policy that
+            # reaches the offer, the player making it whenever offered
+            if w in included:
+                bar.update(len(pols))
                 continue
-            figs.append(Figure(w, game.wagers[w].name, f"{label}; made whenever offered",
-                               st.expected_net / st.expected_stake, None,
-                               st.outcomes.get("win", Fraction(0)) / st.placed_prob,
-                               {k: v / st.placed_prob for k, v in st.outcomes.items()},
-                               f"exact: engine enumerated over {res.paths} deals; per unit made (made in "
-                               f"{st.placed_prob} of rounds)"))
-    for w in optional:
-        if not _offered(game, w, options):
-            continue
-        bets = dict(base)
-        bets[w] = 1
-        pref = policies(game)[0][1]
-        res = enumerate_round(game, bets, FixedStrategy(pref), options=options, decks=decks)
-        st = res.wagers[w]
-        figs.append(Figure(w, game.wagers[w].name, "any", st.expected_net, None, st.outcomes.get("win", Fraction(0)),
-                           dict(st.outcomes), f"exact: engine enumerated over {res.paths} deals"))
+            for label, pref in pols:
+                res = enumerate_round(game, base, FixedStrategy(pref, offers={w: 1}), options=options, decks=decks)
+                bar.update(1)
+                st = res.wagers.get(w)
+                if st is None or not st.placed_prob:
+                    continue
+                figs.append(Figure(w, game.wagers[w].name, f"{label}; made whenever offered",
+                                   st.expected_net / st.expected_stake, None,
+                                   st.outcomes.get("win", Fraction(0)) / st.placed_prob,
+                                   {k: v / st.placed_prob for k, v in st.outcomes.items()},
+                                   f"exact: engine enumerated over {res.paths} deals; per unit made (made in "
+                                   f"{st.placed_prob} of rounds)"))
+        for w in optional_offered:
+            bets = dict(base)
+            bets[w] = 1
+            pref = pols[0][1]
+            res = enumerate_round(game, bets, FixedStrategy(pref), options=options, decks=decks)
+            bar.update(1)
+            st = res.wagers[w]
+            figs.append(Figure(w, game.wagers[w].name, "any", st.expected_net, None,
+                               st.outcomes.get("win", Fraction(0)), dict(st.outcomes),
+                               f"exact: engine enumerated over {res.paths} deals"))
     return figs
 
 
@@ -114,6 +122,13 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
     Every offered wager ends with a figure or in ``Report.not_computed`` with the reason."""
     rep = _analyze(game, chapter, options, decks, rounds, seed,
                    float(DEFAULT_PRECISION if precision is None else precision))
+    if any(d.offered_by and d.offered_by in (options or {}) for d in game.wagers.values()):
+        # the selections say whether a wager is offered: none of a wager they do not offer
+        offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
+        selected = Table(game, {**offer_all, **options}, seed=0)
+        unoffered = {w: d.name for w, d in game.wagers.items() if not selected.offered(w)}
+        model = paigow.model_or_reason(game, chapter)[0] if unoffered and not rank_level_ok(game) else None
+        drop_unoffered(rep, unoffered, getattr(model, "double", None))
     covered = {w for f in rep.figures for w in (*f.wager.split("+"), *f.includes)}
     covered |= {n.wager for n in rep.not_computed}
     if rep.figures or rep.not_computed:
@@ -125,6 +140,28 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
                 rep.refuse(w, d.name, "no analysis route covers it (its settlement is not a paytable on its own "
                                       "cards and no solver models the decisions it depends on)")
     return rep
+
+
+# what the pai gow route's simulated setting policy says of the wager made during the round
+# (compiler/analysis/paigow.py, analyze_paigow); said only when the casino offers that wager
+DURING_CLAUSE = ", doubles when that estimate is positive"
+
+
+def drop_unoffered(rep: Report, unoffered: dict[str, str], during: str | None = None) -> None:
+    """No figure, refusal or note of a wager the caller's selections do not offer (``unoffered``: id ->
+    name), and no policy that has the player make one: a figure must not describe a wager that is not
+    there. ``during``: the wager the pai gow route's policies make during the round, if any."""
+    if not unoffered:
+        return
+    rep.figures = [f for f in rep.figures if f.wager not in unoffered]
+    rep.not_computed = [n for n in rep.not_computed if n.wager not in unoffered]
+    names = [re.compile(rf"(?<!\w){re.escape(n)}(?!\w)") for n in unoffered.values() if n]
+    rep.notes = [n for n in rep.notes if not any(p.search(n) for p in names)]
+    if during in unoffered:
+        for f in rep.figures:
+            f.policy = f.policy.replace(DURING_CLAUSE, "")
+        for n in rep.not_computed:
+            n.policy = n.policy.replace(DURING_CLAUSE, "")
 
 
 def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:

@@ -294,12 +294,13 @@ def default_workers() -> int:
 
 
 class Progress:
-    """Rounds done, rate and time left on stderr, only when stderr is a terminal."""
+    """Rounds (or other units of work) done, rate and time left on stderr, only when stderr is a
+    terminal."""
 
-    def __init__(self, total: int, stream=None):
+    def __init__(self, total: int, stream=None, unit: str = "rounds"):
         self.stream = stream if stream is not None else sys.stderr
         self.on = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.total, self.done, self.t0 = total, 0, time.perf_counter()
+        self.total, self.done, self.t0, self.unit = total, 0, time.perf_counter(), unit
 
     def update(self, rounds: int) -> None:
         self.done += rounds
@@ -308,7 +309,8 @@ class Progress:
         dt = max(time.perf_counter() - self.t0, 1e-9)
         rate = self.done / dt
         left = (self.total - self.done) / rate if rate > 0 else float("inf")
-        self.stream.write(f"\r{self.done:,}/{self.total:,} rounds  {rate:,.0f} rounds/s  {left:,.0f} s left   ")
+        per = f"{rate:,.0f}" if rate >= 10 else f"{rate:,.2f}"
+        self.stream.write(f"\r{self.done:,}/{self.total:,} {self.unit}  {per} {self.unit}/s  {left:,.0f} s left   ")
         self.stream.flush()
 
     def close(self) -> None:

@@ -70,13 +70,15 @@ class Ticker:
 
     def __init__(self, what: str, every: float = 1.0):
         self.what, self.every = what, every
+        self.paused = False  # set while a route shows its own progress (rate and time left)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def _run(self) -> None:
         t0 = time.monotonic()
         while not self._stop.wait(self.every):
-            status(f"{self.what}: {time.monotonic() - t0:,.0f} s")
+            if not self.paused:
+                status(f"{self.what}: {time.monotonic() - t0:,.0f} s")
 
     def __enter__(self):
         if is_terminal():
