@@ -21,6 +21,11 @@ def pct(x: Fraction, places: int = 4) -> str:
     return dec(x * 100, places) + "%"
 
 
+# the clause of the pai gow route's simulated policies that has the player make the wager offered during the
+# round; removed from the policy where the selections do not offer that wager (report.drop_unoffered)
+DURING_CLAUSE = ", doubles when that estimate is positive"
+
+
 @dataclass
 class Figure:
     wager: str

@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from compiler.analysis.model import Figure, Report
+from compiler.analysis.model import DURING_CLAUSE, Figure, Report
 # the model read from the compiled chapter, shared with paigow_exact (re-exported: report.py and tests read it here)
 from compiler.analysis.paigow_model import (  # noqa: F401
     Outcomes, PaiGowModel, _walk, chapter_rules, model_of, model_or_reason,
@@ -269,7 +269,6 @@ def _distribution(game, rid, ranking, k):
 
 def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) -> Report:
     from compiler.analysis import poker_report
-    from compiler.analysis.enumerate import enumerate_hands, standard_deck
     from compiler.analysis.paytables import envy_value
 
     options = dict(options or {})
@@ -290,7 +289,6 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
         f"({total:,} hands):\n    "
         + "\n    ".join(f"{c:<16} {n:>11,}  {Fraction(n, total)} = {n / total:.8f}" for c, n in one.items()))
     # every Envy schedule, also those no rule pays (value per other player)
-    used = {f.policy for f in rep.figures}
     for pid, pt in game.paytables.items():
         rows = [r for r in pt.rows]
         if not rows or not all(o[0].kind == "fixed" for _, o, _ in rows):
@@ -313,7 +311,7 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
     offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
     sim = simulate_paigow(game, chapter, {**offer_all, **options}, rounds, seed, policies=("optimal",))
     for policy, label in (("optimal", f"player sets to maximise the estimate against {POOL:,} dealer hands set "
-                                      "by the house way, doubles when that estimate is positive"),):
+                                      f"by the house way{DURING_CLAUSE}"),):
         st = sim[policy]["stats"]
         n, mean, se = st["main"]
         need = _rounds_needed(n, se, precision)

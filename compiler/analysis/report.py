@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from compiler.analysis import paigow, poker_report, progress
 from compiler.analysis.exact_engine import enumerate_round, rank_level_ok
-from compiler.analysis.model import Figure, NotComputed, Report, dec, pct
+from compiler.analysis.model import DURING_CLAUSE, Figure, NotComputed, Report, dec, pct  # noqa: F401 (DURING_CLAUSE: callers)
 from compiler.runtime.engine import FixedStrategy, Table
 
 __all__ = ["DEFAULT_PRECISION", "Figure", "NotComputed", "Report", "analyze", "analyze_engine", "dec", "pct",
@@ -144,7 +144,6 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
 
 # what the pai gow route's simulated setting policy says of the wager made during the round
 # (compiler/analysis/paigow.py, analyze_paigow); said only when the casino offers that wager
-DURING_CLAUSE = ", doubles when that estimate is positive"
 
 
 def drop_unoffered(rep: Report, unoffered: dict[str, str], during: str | None = None) -> None:

@@ -359,7 +359,7 @@ def figure_notes(sub, rows: list[dict]) -> list[str]:
         how = ("Exact: every possible deal of the cards is counted" if r["kind"] == "exact" else
                "Simulated: rounds of the compiled game are played") + f" ({r['method_detail']})."
         if r["policy"] == "schedule no rule pays":
-            notes.append(f"{name}: this Envy Bonus schedule is printed in the chapter, but under the "
+            notes.append(f"{name}: this schedule is printed in the chapter, but under the "
                          f"interpretation recorded in section 6 no rule pays it; its expected amount "
                          f"({r['house_edge_percent']}) is given for comparison only. {how}")
             continue
