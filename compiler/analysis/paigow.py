@@ -27,6 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from compiler.analysis import progress
 from compiler.analysis.model import DURING_CLAUSE, Figure, Report
 # the model read from the compiled chapter, shared with paigow_exact (re-exported: report.py and tests read it here)
 from compiler.analysis.paigow_model import (  # noqa: F401
@@ -200,12 +201,19 @@ def simulate_paigow(game, chapter, options, rounds: int, seed: int, processes: i
     for policy in policies:
         jobs = [(policy, seed, i, CHUNK) for i in range(chunks)]
         t0 = time.perf_counter()
-        if processes > 1:
-            ctx = mp.get_context("fork")
-            with ctx.Pool(processes) as p:
-                parts = p.map(_chunk, jobs)
-        else:
-            parts = [_chunk(j) for j in jobs]
+        with progress.track(chunks * CHUNK, "rounds") as shown:
+            if processes > 1:
+                ctx = mp.get_context("fork")
+                with ctx.Pool(processes) as p:
+                    parts = []
+                    for part in p.imap(_chunk, jobs):   # in order: the same result as map
+                        parts.append(part)
+                        shown.update(CHUNK)
+            else:
+                parts = []
+                for j in jobs:
+                    parts.append(_chunk(j))
+                    shown.update(CHUNK)
         dt = time.perf_counter() - t0
         tot = {k: [0, 0.0, 0.0] for k in ("main", "double", "both")}
         doubles = 0

@@ -69,3 +69,25 @@ def test_a_wager_not_offered_has_no_figure_no_note_and_no_policy_that_makes_it()
 
 def test_the_pai_gow_route_words_its_doubling_with_the_clause_removed():
     assert "{DURING_CLAUSE}" in inspect.getsource(paigow.analyze_paigow)
+
+
+def test_the_pai_gow_simulation_reports_its_rounds_as_they_finish():
+    from compiler.pipeline import load_game
+
+    mod, comp = load_game("rulespecs/670a-six-card-fortune-pai-gow-poker.yaml")
+    seen = []
+
+    class Rec:
+        def __init__(self, total, unit):
+            seen.append((total, unit))
+
+        def update(self, n):
+            seen.append(n)
+
+        def close(self):
+            seen.append("close")
+
+    with progress.reporting(Rec):
+        paigow.simulate_paigow(mod.GAME, comp.chapter, {}, 2 * paigow.CHUNK, seed=3, processes=1,
+                               policies=("house_way",))
+    assert seen == [(2 * paigow.CHUNK, "rounds"), paigow.CHUNK, paigow.CHUNK, "close"]
