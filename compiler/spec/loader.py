@@ -203,14 +203,19 @@ def load_document(path: str | os.PathLike, text: str | bytes | None = None, *,
             check_size(spath, MAX_FILE_BYTES + 1)
     if text.startswith("\ufeff"):
         text = text[1:]
-    check_characters(spath, text)
+    return parse_document(spath, text, max_alias_nodes, max_depth)[0]
 
-    root = compose(spath, text, max_depth)
-    conv = Converter(spath, max_alias_nodes, max_depth)
+
+def parse_document(path: str, text: str, max_alias_nodes: int = MAX_ALIAS_NODES,
+                   max_depth: int = MAX_DEPTH) -> tuple[Document, Any]:
+    """The document of a decoded ``text`` and the YAML node tree it was converted from (one parse)."""
+    check_characters(path, text)
+    root = compose(path, text, max_depth)
+    conv = Converter(path, max_alias_nodes, max_depth)
     data = convert_root(conv, root)
     if root is None:
         conv.positions[""] = (1, 1)
     if conv.diags:
         raise DiagnosticError(conv.diags)
-    return Document(path=spath, text=text, data=data, coerced_keys=conv.coerced,
-                    _positions=conv.positions, _key_positions=conv.key_positions)
+    return Document(path=path, text=text, data=data, coerced_keys=conv.coerced,
+                    _positions=conv.positions, _key_positions=conv.key_positions), root

@@ -26,10 +26,9 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 import yaml
 
 from .diagnostics import Diagnostic, DiagnosticError, parse_pointer
-from .convert import Converter, convert_root
-from .limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_FILE_BYTES
-from .loader import Document, load_document
-from .reading import AliasRef, _line_col_of_index, check_characters, check_size, compose, read_text
+from .limits import MAX_FILE_BYTES
+from .loader import Document, load_document, parse_document
+from .reading import AliasRef, _line_col_of_index, check_size, read_text
 
 __all__ = ["Edit", "Note", "Rule", "Outcome", "migrate_text", "write_atomically", "unified_diff",
            "node_at", "insert_member", "append_items", "remove_members", "yaml_scalar", "offset_of",
@@ -279,16 +278,7 @@ def _back(offset: int, batches: list[list[Edit]]) -> int:
 
 def _load(path: str, text: str) -> tuple[Document, Any]:
     """The loader's document and the node tree it was converted from (one parse)."""
-    check_characters(path, text)
-    root = compose(path, text, MAX_DEPTH)
-    conv = Converter(path, MAX_ALIAS_NODES, MAX_DEPTH)
-    data = convert_root(conv, root)
-    if root is None:
-        conv.positions[""] = (1, 1)
-    if conv.diags:
-        raise DiagnosticError(conv.diags)
-    return Document(path=path, text=text, data=data, coerced_keys=conv.coerced, _positions=conv.positions,
-                    _key_positions=conv.key_positions), root
+    return parse_document(path, text)
 
 
 def migrate_text(path: str, text: str, rules: Sequence[Rule]) -> Outcome:
