@@ -67,7 +67,7 @@ def _odds_diagnostics(doc: Document, ch, oid: str, o: Mapping, value) -> list[Di
     """An option that gives a payout's odds (``payouts.*.odds_option``) must read as odds."""
     from compiler.runtime.money import MoneyError, parse_odds
 
-    users = [pid for pid, p in (ch.data.get("payouts") or {}).items() if p.get("odds_option") == oid]
+    users = [pid for pid, p in ch.payouts.items() if p.odds_option == oid]
     if not users or value is None or value == "":
         return []
     try:

@@ -83,8 +83,8 @@ def figure_rows(sub: Submission) -> list[dict]:
     rows = []
     short: dict = {}  # (wager, includes) -> simulated figures short of their precision target
     report = analysis_of(sub)
-    data = sub.chapter.data
-    offered, wagers, links = offered_wagers(sub), data.get("wagers") or {}, paytable_wagers(data)
+    ch = sub.chapter
+    offered, wagers, links = offered_wagers(sub), ch.wagers, paytable_wagers(ch)
     for f in report.figures:
         if not figure_shown(f.wager, f.includes, offered, wagers, links):
             continue  # a wager the casino does not offer: no figure of it in its document
@@ -154,32 +154,23 @@ def _not_computed_row(wager, name, policy, reason, includes) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
-def _dicts(node):
-    if isinstance(node, dict):
-        yield node
-        for v in node.values():
-            yield from _dicts(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _dicts(v)
-
-
-def paytable_wagers(data) -> dict[str, set[str]]:
+def paytable_wagers(chapter) -> dict[str, set[str]]:
     """Paytable id -> the wagers it pays: a wager's own ``paytable``, a procedure step naming both a
     ``paytable`` and a ``wager`` (an Envy Bonus schedule), and a paytable named by neither (a
     schedule printed but paid by no rule) by the citation it shares with one that is."""
     links: dict[str, set[str]] = {}
-    for wid, w in (data.get("wagers") or {}).items():
-        if isinstance(w, dict) and isinstance(w.get("paytable"), str):
-            links.setdefault(w["paytable"], set()).add(wid)
-    for st in _dicts(data.get("procedure") or []):
-        if isinstance(st.get("paytable"), str) and isinstance(st.get("wager"), str):
-            links.setdefault(st["paytable"], set()).add(st["wager"])
-    tables = data.get("paytables") or {}
+    for wid, w in chapter.wagers.items():
+        if w.paytable is not None:
+            links.setdefault(w.paytable, set()).add(wid)
+    for st in chapter.all_steps():
+        params = dict(st.params)
+        if isinstance(params.get("paytable"), str) and isinstance(params.get("wager"), str):
+            links.setdefault(params["paytable"], set()).add(params["wager"])
+    tables = chapter.paytables
     for pid, p in tables.items():
-        if pid in links or not isinstance(p, dict) or not p.get("cite"):
+        if pid in links:
             continue
-        same = set().union(*(links[q] for q in list(links) if q in tables and tables[q].get("cite") == p["cite"]))
+        same = set().union(*(links[q] for q in list(links) if q in tables and tables[q].cite == p.cite))
         if same:
             links[pid] = same
     return links
@@ -190,7 +181,7 @@ def offered_wagers(sub) -> set[str]:
     from compiler.submission.conditions import Conditions
 
     table = Conditions(sub.game, sub.effective).table
-    return {wid for wid in (sub.chapter.data.get("wagers") or {}) if table.offered(wid)}
+    return {wid for wid in sub.chapter.wagers if table.offered(wid)}
 
 
 def figure_shown(wager: str, includes, offered: set[str], wagers, links) -> bool:
@@ -225,7 +216,7 @@ def _net(odds, meter: Fraction | None) -> Fraction | None:
 
 def _paytable_of_figure(sub, fig: dict):
     """(compiled paytable, column index) whose row labels are the figure's outcomes, or None."""
-    links = paytable_wagers(sub.chapter.data)
+    links = paytable_wagers(sub.chapter)
     game = sub.game
     labels = set(fig["outcomes"]) - {"lose"}
     for pid, ws in sorted(links.items()):
@@ -233,7 +224,8 @@ def _paytable_of_figure(sub, fig: dict):
         if fig["wager"] not in ws or pt is None or not labels or not labels <= {r[2] for r in pt.rows}:
             continue
         col = 0
-        opt = (sub.chapter.data.get("paytables") or {}).get(pid, {}).get("option")
+        spec = sub.chapter.paytables.get(pid)
+        opt = spec.option if spec is not None else None
         if opt and sub.effective.get(opt) in pt.columns:
             col = list(pt.columns).index(sub.effective[opt])
         return pt, col
@@ -318,8 +310,8 @@ def meter_line(sub, fig: dict) -> tuple[Fraction, Fraction, Fraction] | None:
 
 def _shown_figures(sub) -> list[dict]:
     """The report's figures (as plain fields) of wagers the casino offers, in report order."""
-    data = sub.chapter.data
-    offered, wagers, links = offered_wagers(sub), data.get("wagers") or {}, paytable_wagers(data)
+    ch = sub.chapter
+    offered, wagers, links = offered_wagers(sub), ch.wagers, paytable_wagers(ch)
     return [f for f in _report_fields(analysis_of(sub))["figures"]
             if figure_shown(f["wager"], f["includes"], offered, wagers, links)]
 
@@ -331,7 +323,7 @@ def _money(x) -> str:
 
 def _assumes(sub, policy: str) -> str:
     head, sep, rest = policy.partition(",")
-    columns = {str(c) for p in (sub.chapter.data.get("paytables") or {}).values() for c in p.get("columns") or ()}
+    columns = {c for p in sub.chapter.paytables.values() for c in p.columns}
     if head.strip() in columns:
         rest = rest.strip()
         if rest.startswith("meter "):  # said by the meter note
