@@ -22,6 +22,7 @@ from typing import Any
 
 from compiler.analysis.model import Figure, Report
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Not, Ref
+from compiler.runtime.definition import Paytable
 from compiler.runtime.engine import Strategy
 from compiler.runtime.rankings import Ranking
 
@@ -312,13 +313,6 @@ def _option_column(game, pid: str, options: dict) -> list[int]:
     return list(range(len(pt.columns)))
 
 
-def _paytable_dict(game, pid: str, cols: list[int] | None = None) -> dict:
-    pt = game.paytables[pid]
-    cols = cols if cols is not None else list(range(len(pt.columns)))
-    return {"title": pt.title, "columns": [pt.columns[i] for i in cols],
-            "rows": [{"hand": h, "label": label, "pays": [odds[i] for i in cols]} for h, odds, label in pt.rows]}
-
-
 def solve_model(game, model: StudModel, ranking: Ranking, deck=None):
     from compiler.analysis.stud import solve_stud, stud_game_from_spec
 
@@ -335,11 +329,13 @@ def solve_model(game, model: StudModel, ranking: Ranking, deck=None):
     tables = {}
     for w, (kind, ref) in model.pays.items():
         if kind == "paytable":
-            tables[w] = _paytable_dict(game, ref, [0])
+            tables[w] = game.paytables[ref]  # the solver pays by its first column
         else:
             odds = game.payouts[ref].odds
-            tables[w] = {"columns": ["Payout"], "rows": [{"hand": qual_id, "label": "qualifying hand",
-                                                          "pays": [odds]}]}
+            if odds is None:
+                raise ValueError(f"payout {ref!r} has no odds in the sources")
+            tables[w] = Paytable(ref, "qualifying hand", game.payouts[ref].cite, ("Payout",),
+                                 ((qual_id, (odds,), "qualifying hand"),))
     sg = stud_game_from_spec(r, tables, hole=model.hole, community=model.community, schedule=model.schedule,
                              qualifier=qual_id, fixed=model.base, play=model.play, deck=deck)
     sol = solve_stud(sg)
@@ -454,14 +450,14 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             continue
         done.add((wager, pid))
         r = Ranking.from_spec(game.rankings[rid], rid)
-        ptd = _paytable_dict(game, pid)
-        ch = tuple(card_hands_of(r, ptd))
+        pt = game.paytables[pid]
+        ch = tuple(card_hands_of(r, pt))
         key = (repr(game.rankings[rid]), k, game.cards.jokers, ch)
         if key not in dists:
             dists[key] = enumerate_hands(r, k, _deck(game), ch)
         dist = dists[key]
         for ci in _option_column(game, pid, options):
-            res = paytable_return(dist, ptd, ci)
+            res = paytable_return(dist, pt, ci)
             exp = res.expected
             meter_note = ""
             if isinstance(exp, Affine):
@@ -489,8 +485,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         pt = game.paytables[p["paytable"]]
         r = Ranking.from_spec(game.rankings[pt.ranking], pt.ranking)
         k = _card_count(next(e for n, e, _ in s.exprs if n == "hand"), player, community)
-        ptd = _paytable_dict(game, p["paytable"])
-        ch = tuple(card_hands_of(r, ptd))
+        ch = tuple(card_hands_of(r, pt))
         key = (repr(game.rankings[pt.ranking]), k, game.cards.jokers, ch)
         if key not in dists:
             dists[key] = enumerate_hands(r, k, _deck(game), ch)
@@ -500,7 +495,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         assumed = "; ".join(f"other players never choose '{cid}' ({cite}) with a qualifying hand"
                             for f in sorted(qflags) for cid, cite in flags.get(f, ()))
         for ci, col in enumerate(pt.columns):
-            v = envy_value(dists[key], ptd, ci)
+            v = envy_value(dists[key], pt, ci)
             amount = pt.amounts[ci] if pt.amounts else None
             label = f"{col}" + (f" (wager ${amount})" if amount is not None else "") + (f"; {assumed}" if assumed else "")
             figures.append(Figure(p["wager"], f"{p.get('name', 'Envy Bonus')} per other player", label,
