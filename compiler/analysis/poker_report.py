@@ -17,13 +17,19 @@ Games whose structure this does not recognise get the paytable figures only, and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from compiler.analysis import deals
+from compiler.analysis.enumerate import enumerate_hands, standard_deck
+from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
 from compiler.analysis.model import Figure, Report
+from compiler.analysis.paytables import Affine, card_hands_of, envy_value, paytable_return
+from compiler.analysis.stud import solve_stud, stud_game_from_spec
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Not, Ref
 from compiler.runtime.definition import Paytable
-from compiler.runtime.engine import Strategy
+from compiler.runtime.engine import Context, Seat, Strategy, Table, Wager, _Round
 from compiler.runtime.rankings import Ranking
 
 _CACHE: dict = {}
@@ -33,8 +39,6 @@ _DISTS: dict = {}  # (ranking spec, k, jokers, card hands) -> Distribution
 
 def _active_steps(game, chapter, table):
     """The IR steps in order, entering blocks whose condition holds for the table's options."""
-    from compiler.runtime.engine import Context
-
     fn_steps = {s.id: s for s in _walk(game.procedure)}
     ctx = Context(table, None)
     seat_ctx = _unit_bets_context(game, table)
@@ -75,10 +79,6 @@ def _walk(steps):
 
 def _unit_bets_context(game, table):
     """A context for one seat holding one unit of each wager placed before the deal, no card dealt."""
-    from decimal import Decimal
-
-    from compiler.runtime.engine import Context, Seat, Wager, _Round
-
     try:
         rnd = _Round(table, 0, False, False)
         seat = Seat(1)
@@ -173,8 +173,6 @@ def stud_model_or_reason(game, chapter, steps) -> tuple[StudModel | None, str]:
     of a required wager, check, or lose the required wagers (fold); the wagers they place and the
     required wagers are settled by win/lose rules that read only the player's and the community
     cards (a qualifier on the player's best hand, paytables); no decision withdraws a wager."""
-    from compiler.analysis.honesty import settle_dependencies
-
     required = [w for w, d in game.wagers.items() if d.required]
     player, community = _zone_sizes(steps)
     known = sum(player.values())
@@ -289,15 +287,11 @@ class OptimalStudStrategy(Strategy):
         return d["choices"][opt]
 
     def offer(self, wager, view):
-        from decimal import Decimal
-
         return Decimal(0)
 
 
 def optimal_strategy(game, chapter, options: dict | None = None):
     """(strategy, solution) for a game with a stud-raise structure, else (None, None)."""
-    from compiler.runtime.engine import Table
-
     table = Table(game, options or {}, seed=0)
     model = find_stud_model(game, chapter, _active_steps(game, chapter, table))
     if model is None:
@@ -314,8 +308,6 @@ def _option_column(game, pid: str, options: dict) -> list[int]:
 
 
 def solve_model(game, model: StudModel, ranking: Ranking, deck=None):
-    from compiler.analysis.stud import solve_stud, stud_game_from_spec
-
     key = (id(game), model.ranking_id, repr(model), None if deck is None else tuple(deck))
     if key in _CACHE:
         return _CACHE[key]
@@ -361,16 +353,11 @@ def paytable_wagers(game, steps, player, community):
 
 
 def analyze(game, chapter, options: dict, settings: dict) -> Report:
-    from compiler.analysis.enumerate import enumerate_hands
-    from compiler.analysis.paytables import Affine, card_hands_of, envy_value, paytable_return
-    from compiler.runtime.engine import Table
-
     # every optional wager is analysed unless the caller's selections say it is not offered
     offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
     table = Table(game, {**offer_all, **options}, seed=0)
     steps = _active_steps(game, chapter, table)
     player, community = _zone_sizes(steps)
-    from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
 
     figures: list[Figure] = []
     notes: list[str] = []
@@ -527,8 +514,6 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
 def _deal_route(game, steps, facts, options):
     """(deal-class solution or None, the unit bets it assumes, the reason it refused): one unit of every required wager placed
     before the deal and of every such wager a decision acts on."""
-    from compiler.analysis import deals
-
     bets = {w: 1 for w, d in game.wagers.items()
             if d.placed != "during_round" and (d.required or facts[w].chosen_by)}
     if not bets:
@@ -551,6 +536,4 @@ def _meter_value(game, table, wager: str) -> Fraction:
 
 
 def _deck(game):
-    from compiler.analysis.enumerate import standard_deck
-
     return standard_deck(game.cards.jokers)
