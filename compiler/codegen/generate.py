@@ -15,8 +15,11 @@ from typing import Any
 
 import jinja2
 
-from compiler.ir.model import Chapter, Rule, Step
+from compiler.codegen.markdown import code, md
+from compiler.ir.model import Chapter, Rule, Src, Step
+from compiler.lang.plain import plain_when
 from compiler.lang.rules import compile_action, compile_expr
+from compiler.values.money import money
 from compiler.values.odds import Odds, parse_odds
 
 
@@ -59,10 +62,8 @@ def _env(autoescape: bool) -> jinja2.Environment:
     env.filters["comment"] = comment
     env.filters["docstr"] = docstr
     env.filters["comment_raw"] = comment_raw
-    from compiler.lang.plain import plain_when  # rule-language conditions in words (documents)
 
     env.filters["plain_when"] = plain_when
-    from compiler.codegen.markdown import code, md  # Markdown outputs (forms, documents)
 
     env.filters["md"] = md
     env.filters["code"] = code
@@ -78,8 +79,6 @@ def odds_src(o: Odds) -> str:
 
 
 def money_src(a) -> str:
-    from compiler.values.money import money
-
     return f"Decimal({str(money(a))!r})"
 
 
@@ -246,8 +245,6 @@ def game_context(ch: Chapter) -> dict:
 
 
 def _src0(ch: Chapter, pointer: str):
-    from compiler.ir.model import Src
-
     return Src(ch.spec_path, ch.lines.get(pointer, 1), 1, pointer)
 
 

@@ -7,14 +7,18 @@ import dataclasses
 from fractions import Fraction
 from typing import Any
 
+from compiler import cache
+from compiler.analysis.paigow_record import record_text
+from compiler.analysis.report import Figure, NotComputed, Report, analyze, dec, pct
+from compiler.submission.conditions import Conditions
+from compiler.submission.plots import distribution_svg, meter_svg, show_net, show_probability
+
 
 _ANALYSES: dict[tuple, Any] = {}
 
 
 def analysis_of(sub: Submission):
     """``compiler.analysis.report.analyze`` under the submission's selections (cached)."""
-    from compiler.analysis.report import analyze
-
     opts = dict(sub.selections)
     key = (id(sub.chapter), tuple(sorted((k, repr(v)) for k, v in opts.items())))
     hit = _ANALYSES.get(key)
@@ -23,7 +27,6 @@ def analysis_of(sub: Submission):
             try:
                 report = analyze(sub.game, sub.chapter, opts)
             except (ImportError, NotImplementedError, ValueError) as e:  # a chapter the engine cannot analyse yet
-                from compiler.analysis.report import Report
 
                 report = Report(sub.chapter.chapter, sub.chapter.title, dict(opts), [],
                                 ["no house edge could be computed for these selections: "
@@ -31,11 +34,8 @@ def analysis_of(sub: Submission):
                                     f"the analysis engine does not cover Chapter {sub.chapter.chapter} yet")])
             return _report_fields(report)
 
-        from compiler import cache
-
         # by content: the chapter's data, the selections, the compiler (compiler/cache.py), and the
         # record of a long exact enumeration the analysis reads (analysis/paigow_record.py)
-        from compiler.analysis.paigow_record import record_text
 
         ckey = cache.key_of("submission-analysis", sub.chapter.data,
                             sorted(opts.items(), key=lambda kv: kv[0]), record_text(sub.chapter))
@@ -59,8 +59,6 @@ def _report_fields(report) -> dict:
 
 
 def _report_from(fields: dict):
-    from compiler.analysis.report import Figure, NotComputed, Report
-
     return Report(fields["chapter"], fields["title"], fields["settings"],
                   [Figure(**{**f, "includes": tuple(f["includes"])}) for f in fields["figures"]],
                   list(fields["notes"]),
@@ -78,8 +76,6 @@ def figure_rows(sub: Submission) -> list[dict]:
     """One row per figure of the analysis of a wager the casino offers; a simulated figure short of its
     precision target and a wager the analysis cannot model are rows that say "not computed" with the
     reason, never a number."""
-    from compiler.analysis.report import dec, pct
-
     rows = []
     short: dict = {}  # (wager, includes) -> simulated figures short of their precision target
     report = analysis_of(sub)
@@ -178,8 +174,6 @@ def paytable_wagers(chapter) -> dict[str, set[str]]:
 
 def offered_wagers(sub) -> set[str]:
     """The wager ids the submission's selections offer."""
-    from compiler.submission.conditions import Conditions
-
     table = Conditions(sub.game, sub.effective).table
     return {wid for wid in sub.chapter.wagers if table.offered(wid)}
 
@@ -382,8 +376,6 @@ def figure_notes(sub, rows: list[dict]) -> list[str]:
 def document_plots(sub) -> list[dict]:
     """``[{title, svg, rows, caption}]``: the net result of the first figure whose exact outcomes
     are a distribution, and the house edge against the meter of each progressive figure."""
-    from compiler.submission.plots import distribution_svg, meter_svg, show_net, show_probability
-
     out = []
     for f in _shown_figures(sub):
         dist = net_distribution(sub, f)
