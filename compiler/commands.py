@@ -7,6 +7,9 @@ import sys
 import time
 from pathlib import Path
 
+from compiler import play_commands
+from compiler.lint.facts import coverage as fact_coverage
+from compiler.pipeline import compile_spec
 from compiler.spec.diagnostics import Diagnostic
 
 
@@ -23,8 +26,6 @@ def _add_format(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_validate(args) -> int:
-    from compiler.pipeline import compile_spec
-
     all_diags: list[Diagnostic] = []
     missing: list[str] = []
     coverage: dict[str, dict] = {}
@@ -34,8 +35,6 @@ def cmd_validate(args) -> int:
         all_diags.extend(c.diagnostics)
         ok = ok and c.ok
         if c.chapter is not None:
-            from compiler.lint.facts import coverage as fact_coverage
-
             coverage[f] = fact_coverage(c.chapter.data)
         if c.chapter is not None:
             for m in c.chapter.data.get("missing") or ():
@@ -117,7 +116,5 @@ def register(sub) -> None:
                    help="recompute every analysis (default: results cached by content in .cache/rulespec/, "
                         "or $RULESPEC_CACHE_DIR)")
     p.set_defaults(handler=cmd_build)
-
-    from compiler import play_commands
 
     play_commands.register(sub)
