@@ -25,6 +25,7 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable
 
@@ -62,8 +63,6 @@ def directory() -> Path:
 @lru_cache(maxsize=1)
 def compiler_fingerprint() -> str:
     """SHA-256 over the compiler's version and every source file that can change a result."""
-    from importlib.metadata import PackageNotFoundError, version
-
     h = hashlib.sha256()
     # the compiler's version and the libraries a result can depend on (numbers: numpy; parsing and
     # templates: the rest), read from their metadata without importing them

@@ -7,7 +7,9 @@ help for its common arguments and completion without a change here.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from importlib.metadata import version as _v
 
 # help for arguments that every subcommand names the same way (a subcommand's own text wins)
 COMMON_HELP = {
@@ -27,8 +29,6 @@ COMMON_HELP = {
 
 def version() -> str:
     try:
-        from importlib.metadata import version as _v
-
         return _v("rulespec")
     except Exception:  # not installed (run from a source tree)
         return "unknown"
@@ -176,8 +176,6 @@ def errors_json(text: str) -> dict:
     """``{"errors": [{path, line, col, message, pointer}]}`` from the error lines a command wrote:
     ``path:line:col: error: message [at /pointer]`` or ``[prog: ]error: message`` (path, line,
     col and pointer null); every line when none is an error line."""
-    import re
-
     global _DIAG
     if _DIAG is None:
         _DIAG = re.compile(r"^(?P<path>.+?):(?P<line>[0-9]+):(?P<col>[0-9]+): error: (?P<message>.*?)"

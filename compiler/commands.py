@@ -7,6 +7,9 @@ import sys
 import time
 from pathlib import Path
 
+from compiler import play_commands
+from compiler.lint.facts import coverage as fact_coverage
+from compiler.pipeline import compile_spec
 from compiler.spec.diagnostics import Diagnostic
 
 
@@ -23,8 +26,6 @@ def _add_format(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_validate(args) -> int:
-    from compiler.pipeline import compile_spec
-
     all_diags: list[Diagnostic] = []
     missing: list[str] = []
     coverage: dict[str, dict] = {}
@@ -34,8 +35,6 @@ def cmd_validate(args) -> int:
         all_diags.extend(c.diagnostics)
         ok = ok and c.ok
         if c.chapter is not None:
-            from compiler.lint.facts import coverage as fact_coverage
-
             coverage[f] = fact_coverage(c.chapter.data)
         if c.chapter is not None:
             for m in c.chapter.data.get("missing") or ():
@@ -126,8 +125,6 @@ def register(sub) -> None:
     p.add_argument("--write", action="store_true", help="replace each file changed (atomically; none on an error)")
     _add_format(p)
     p.set_defaults(handler=cmd_migrate)
-
-    from compiler import play_commands
 
     play_commands.register(sub)
 

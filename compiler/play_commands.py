@@ -7,14 +7,19 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
+import yaml
+
+from compiler.cli_extras import cite_lists
+from compiler.render.table import text_table
+from compiler.render.terminal import Ticker, raw_stream
+from compiler.runtime.engine import EngineError, Table
 from compiler.runtime.money import fmt_money
-from compiler.pipeline import ROOT
+from compiler.pipeline import ROOT, load_game, spec_files
 from compiler.spec.diagnostics import DiagnosticError
+from compiler.spec.loader import load_document
 
 
 def _load(spec: str):
-    from compiler.pipeline import load_game
-
     try:
         return load_game(spec)
     except DiagnosticError as e:
@@ -32,8 +37,6 @@ def _selections(args, compiled, submission: str | None = None, mod=None, conditi
 
         named = chapter_of_file(submission)
         if named is not None and named != compiled.chapter.chapter:
-            from compiler.spec.loader import load_document
-
             print(load_document(str(submission)).diagnostic(
                 "/game/chapter", f"the Rules Submission is for Chapter {named}, the spec is Chapter "
                                  f"{compiled.chapter.chapter}").format(), file=sys.stderr)
@@ -66,8 +69,6 @@ def _selections(args, compiled, submission: str | None = None, mod=None, conditi
     errors += [f"--option {k}: {msg}" for k, msg in bad]
     opts.update(checked)
     if not errors and given and conditions:
-        from compiler.runtime.engine import Table
-
         table = Table(mod.GAME if mod is not None else compiled_game(compiled), opts, seed=0, shoe=_NoShoe())
         errors += [f"the selections break {cite}: {message}" for cite, message in table.violations()]
     for e in errors:
@@ -119,10 +120,6 @@ def _game_and_selections(args):
 
 
 def _spec_of_round(path: str) -> str | None:
-    import yaml
-
-    from compiler.pipeline import spec_files
-
     try:
         chapter = str((yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}).get("chapter"))
     except (OSError, yaml.YAMLError, AttributeError) as e:
@@ -138,7 +135,6 @@ def _spec_of_round(path: str) -> str | None:
 
 def cmd_settle(args) -> int:
     from compiler.round_file import DecisionMissing, SettingError, check_round, diagnostic_of, load_round
-    from compiler.runtime.engine import EngineError
 
     if args.round is None:  # `settle ROUND.yaml`: the rulespec of the round's chapter
         given = Path(args.spec).resolve()
@@ -202,8 +198,6 @@ def cmd_settle(args) -> int:
     warnings = [f"the hand history gives cards never dealt by the procedure: "
                 f"{'seat ' + str(s) if o == 'player' else o} ({z})" for o, s, z in unused]
     if args.format == "json":
-        from compiler.cli_extras import cite_lists
-
         out = cite_lists(result.to_json())
         out["chapter"] = mod.CHAPTER
         out["warnings"] = warnings
@@ -212,7 +206,6 @@ def cmd_settle(args) -> int:
         print(f"Chapter {mod.CHAPTER}. {mod.TITLE}: {args.round}")
         if result.void:
             print("Round void: every wager returned.")
-        from compiler.render.table import text_table
 
         unpriced = {r.seat for r in result.results if not r.priced}
         rows = [["SEAT", "WAGER", "AMOUNT", "RESULT", "NET", "PROVISIONS"]]
@@ -294,9 +287,6 @@ def cmd_analyze(args) -> int:
         print(f"error: {e}", file=sys.stderr)
     if errors:
         return 1
-    from compiler.runtime.engine import EngineError
-
-    from compiler.render.terminal import Ticker
 
     if getattr(args, "exhaustive", False):
         from compiler.analysis import paigow_record
@@ -332,8 +322,6 @@ def cmd_analyze(args) -> int:
         for known in sorted(report.strategy.level_options):
             (out / f"strategy-{known}-cards-known.txt").write_text(report.strategy.format_strategy(known) + "\n")
     if args.format == "json":
-        from compiler.cli_extras import cite_lists
-
         print(json.dumps(cite_lists(report.to_json()), indent=2, ensure_ascii=False))
     else:
         print(report.to_text())
@@ -362,10 +350,8 @@ def cmd_simulate(args) -> int:
         print(f"error: {e}", file=sys.stderr)
     if errors:
         return 1
-    from compiler.runtime.engine import EngineError
 
     from compiler.analysis.simulate import Progress
-    from compiler.render.terminal import raw_stream
 
     try:
         # rounds done, rate and time left on a terminal (its own \r codes: the stream under the escaping one)
@@ -379,8 +365,6 @@ def cmd_simulate(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.format == "json":
-        from compiler.cli_extras import cite_lists
-
         print(json.dumps(cite_lists(res.to_json()), indent=2, ensure_ascii=False))
     else:
         print(res.to_text())

@@ -29,12 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from compiler.runtime.cards import JOKER, CardError, card_str, parse_card
-from compiler.runtime.engine import CallbackStrategy, Strategy
+from compiler.runtime.engine import CallbackStrategy, Strategy, Table
 from compiler.runtime.money import CENT, MoneyError, money
 from compiler.runtime.shoe import ScriptedShoe
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError, escape_token
 from compiler.spec.loader import Document, load_document
 from compiler.spec.validate import schema_diagnostics
+from compiler.submission.document import check_value
 
 ROUND_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -285,8 +286,6 @@ def load_round(path: str) -> RoundSpec:
 def check_options(chapter_data: dict, given: dict) -> tuple[dict, list[tuple[str, str]]]:
     """Each selection checked against the chapter's options (known option, type, values, bounds,
     with its citation): (normalised selections, [(option id, message)])."""
-    from compiler.submission.document import check_value
-
     options = chapter_data.get("options") or {}
     out, errs = {}, []
     for oid, value in given.items():
@@ -317,8 +316,6 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
 
     ``extra``: selections from a Rules Submission or the command line (already checked; they win
     over the history's ``options:``). Returns (the table's selections, every error at once)."""
-    from compiler.runtime.engine import Table
-
     doc = rs.doc
     errs: list[Diagnostic] = []
     ch = game.chapter

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not, Ref, nodes
+from compiler.runtime.engine import EngineError, Table
 
 _VALUE_OF_HAND = {"at_least", "category", "category_rank"}  # functions of one hand value
 _HAND = {"hand", "best"}
@@ -157,8 +158,6 @@ class _Follow:
 
 
 def _play(game, options, stakes, cards, prefix, rankings, dealer_seen=False):
-    from compiler.runtime.engine import EngineError, Table
-
     shoe = _RiggedShoe(cards)
     strat = _Follow(prefix, dealer_seen)
     table = Table(game, options, seed=0, shoe=shoe)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from itertools import permutations
 from math import comb, factorial, lcm
 from typing import Sequence
 
@@ -19,7 +20,13 @@ import numpy as np
 from compiler.analysis.deal_common import (
     _CARD_OWNERS, _HAND, _VALUE_OF_HAND, MAX_SETS, DealSolution, Refused, _atoms, _histories, _play,
     _reads_cards, _walk_nodes, _zones_of)
+from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
+from compiler.analysis.removal import DisjointCounter
 from compiler.lang.rules import BinOp, BoolOp, Call, Not, Ref, compile_expr
+from compiler.runtime.cards import JOKER
+from compiler.runtime.engine import Context, Table
+from compiler.runtime.money import money
+from compiler.runtime.rankings import Ranking
 
 # ------------------------------------------------------------------------------------- a dealer's hand
 _CMP = {"<", ">", "<=", ">=", "==", "!="}
@@ -220,8 +227,6 @@ _RANKINGS: dict = {}
 
 def _ranking(game, rid: str):
     """The game's ranking ``rid`` (built once per game: its tables take a second)."""
-    from compiler.runtime.rankings import Ranking
-
     key = (id(game), rid)
     if key not in _RANKINGS or _RANKINGS[key][0] is not game:
         _RANKINGS[key] = (game, Ranking.from_spec(game.rankings[rid], rid))
@@ -231,8 +236,6 @@ def _ranking(game, rid: str):
 def _zone_ctx(table, game, zones: dict):
     """A context over one deal's zones only, for evaluating the card-reading atoms with the compiled code."""
     if not _ZONE_CTX:
-        from compiler.runtime.engine import Context
-
         class _Ctx(Context):
             def __init__(self, table, game, zones):  # noqa: D401 - no round: only zones are read
                 self.table = table
@@ -263,10 +266,6 @@ def _permute_mask(mask: np.ndarray, g: tuple) -> np.ndarray:
 
 def _suit_group(deck: Sequence[int]) -> list[tuple]:
     """The permutations of the deck's suits that map the deck onto itself (as maps suit -> suit)."""
-    from itertools import permutations
-
-    from compiler.runtime.cards import JOKER
-
     suits = sorted({c & 3 for c in deck if c != JOKER})
     whole = sorted(deck)
     group = []
@@ -291,12 +290,6 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     card removal (:mod:`compiler.analysis.removal`). Views are taken up to the permutations of suits
     (checked to leave every hand value unchanged); the choice of largest expected net is taken per view.
     """
-    from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
-    from compiler.analysis.removal import DisjointCounter
-    from compiler.runtime.cards import JOKER
-    from compiler.runtime.engine import Table
-    from compiler.runtime.money import money
-
     dp = dealer_plan(game, steps)
     deck = sorted(deck)
     n, N, M, V = len(deck), dp.n_cards, dp.m_cards, dp.visible

@@ -41,7 +41,11 @@ import numpy as np
 from compiler.analysis.deal_common import (
     _HAND, MAX_SETS, DealSolution, Refused, _atoms, _histories, _play, _reads_cards)
 from compiler.analysis.dealer import solve_dealer
+from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
 from compiler.lang.rules import Call, Ref, compile_expr
+from compiler.runtime.engine import Context, Table
+from compiler.runtime.money import money
+from compiler.runtime.rankings import Ranking
 
 
 @dataclass
@@ -101,7 +105,6 @@ def plan(game, steps) -> _Plan:
                     pt = game.paytables[a.paytable]
                     if pt.amounts:
                         raise Refused(f"paytable {a.paytable} ({pt.cite}) pays by the amount wagered")
-                    from compiler.runtime.rankings import Ranking
 
                     rk = Ranking.from_spec(game.rankings[pt.ranking], pt.ranking)
                     if any(rk.card_sets(row[0]) is not None for row in pt.rows):
@@ -133,16 +136,12 @@ class _Lift:
     def subs(self, k: int) -> list[np.ndarray]:
         """For the k-sets in colex order: the colex index of each (k-1)-subset (one array per dropped card)."""
         if k not in self._sub:
-            from compiler.analysis.enumerate import colex_combinations, colex_index
-
             rows = colex_combinations(self.n, k)
             self._sub[k] = [colex_index(np.delete(rows, i, axis=1)) for i in range(k)]
         return self._sub[k]
 
     def down(self, u: np.ndarray, k: int) -> np.ndarray:
         """u: (C(n,k), m) int64 -> (C(n,k-1), m)."""
-        from math import comb
-
         out = np.zeros((comb(self.n, k - 1),) + u.shape[1:], dtype=np.int64)
         for idx in self.subs(k):
             np.add.at(out, idx, u)
@@ -151,13 +150,6 @@ class _Lift:
 
 def solve(game, steps, deck: Sequence[int], options: dict, bets: dict) -> DealSolution:
     """The optimal strategy (largest expected net of the round at every seen set) over every deal."""
-    from math import comb
-
-    from compiler.analysis.enumerate import Vectoriser, colex_combinations
-    from compiler.runtime.engine import Context, Table
-    from compiler.runtime.money import money
-    from compiler.runtime.rankings import Ranking
-
     if any(s.kind == "deal" and dict(s.params).get("to") == "dealer" for s in steps):
         return solve_dealer(game, steps, deck, options, bets)
     pl = plan(game, steps)

@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Not, Ref, nodes
 from compiler.runtime.cards import JOKER
 from compiler.runtime.engine import Context, Seat, Table, Wager, _Round
+from compiler.runtime.money import money
 
 
 # ---------------------------------------------------------------------------------------------
@@ -61,8 +63,6 @@ class PaiGowModel:
 
     def offer_amount(self, view) -> Decimal:
         """The amount of the wager offered during the round, as its offer step states it."""
-        from compiler.runtime.money import money
-
         if self.double_equal_to is not None:
             return view.wagers.get(self.double_equal_to, Decimal(0))
         return money(self.double_amount) if self.double_amount is not None else Decimal(0)
@@ -70,15 +70,11 @@ class PaiGowModel:
 
 def _calls(n):
     """Every ``Call`` node of a rule-language expression, depth first."""
-    from compiler.lang.rules import Call, nodes
-
     return (x for x in nodes(n) if isinstance(x, Call))
 
 
 def _hand_rankings(chapter) -> tuple[str | None, str | None]:
     """Rankings of ``hand(R, player.high)`` and ``hand(R, player.low)`` in the settle rules."""
-    from compiler.lang.rules import Ref
-
     found = {}
     for st in chapter.all_steps():
         for r in st.rules:
@@ -203,8 +199,6 @@ def _ir_step(chapter, sid):
 
 def _hand_ref(n):
     """(ranking, owner, zone) of ``hand(R, owner.zone)``, else None."""
-    from compiler.lang.rules import Call, Ref
-
     if isinstance(n, Call) and n.name == "hand" and len(n.args) == 2 and isinstance(n.args[1], Ref) \
             and n.args[1].parts[0] in ("player", "dealer"):
         p = n.args[1].parts
@@ -214,8 +208,6 @@ def _hand_ref(n):
 
 def settle_atoms(step, own_flags: set, setting_flags: set) -> Atoms:
     """The atoms of the settle ``step``'s conditions (see the module docstring), or :class:`Refused`."""
-    from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
-
     at = Atoms()
     where = [""]
 

@@ -26,13 +26,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from compiler.values.odds import Odds, parse_odds
+from compiler.runtime.definition import Paytable
+from compiler.values.odds import Odds, as_odds, parse_odds
 from compiler.values.rankings import Ranking
 
 from .enumerate import Distribution, enumerate_hands
 
 __all__ = ["Payout", "parse_payout", "Affine", "RowResult", "PaytableResult", "paytable_return",
-           "paytable_returns", "envy_value", "card_hands_of"]
+           "paytable_returns", "envy_value", "card_hands_of", "priced_paytable"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class Payout:
     ``for`` | ``meter`` | ``amount`` | ``push``, the ratio, and the text shown in reports."""
 
     odds: Odds
-    text: str = ""
+    text: str = ""  # the text it was read from; empty for compiled odds (their text is ``str(odds)``)
 
     @property
     def kind(self) -> str:
@@ -70,7 +71,7 @@ def parse_payout(value: Any) -> Payout:
     """A paytable cell or payout: compiled :class:`Odds` as they are, text (``3 to 2``, ``1,000 to
     1``, ``500 for 1``, ``10% of meter``, ``$125``, ``Push``) read by the value layer's one parser."""
     if isinstance(value, Odds):
-        return Payout(value, str(value))
+        return Payout(value)
     return Payout(parse_odds(value), " ".join(str(value).split()))
 
 
@@ -107,10 +108,15 @@ class Affine:
 class RowResult:
     hand: str
     label: str
-    pays: str
+    odds: Odds
     count: int
     probability: Fraction
     net: Any                    # Fraction, or Affine for a meter payout
+
+    @property
+    def pays(self) -> str:
+        """The odds as a report prints them."""
+        return str(self.odds)
 
 
 @dataclass
@@ -142,12 +148,29 @@ class PaytableResult:
         return "\n".join(out)
 
 
-def card_hands_of(ranking: Ranking, paytable: Mapping[str, Any]) -> list[str]:
+def priced_paytable(paytable: Paytable | Mapping[str, Any]) -> Paytable:
+    """A paytable as the analysis prices it: a compiled one (``game.paytables``, odds read by the IR
+    build) as it is; a rulespec's ``paytables`` entry (tests, bench) with its cells read once here."""
+    if isinstance(paytable, Paytable):
+        return paytable
+    cols = tuple(paytable.get("columns") or ["Payout"])
+    rows = []
+    for r in paytable["rows"]:
+        pays = r["pays"] if isinstance(r["pays"], list) else [r["pays"]]
+        if len(pays) != len(cols):
+            raise ValueError(f"row {r['hand']!r} has {len(pays)} payouts for {len(cols)} columns "
+                             "(in YAML flow lists quote amounts with commas: \"1,000 to 1\")")
+        rows.append((r["hand"], tuple(as_odds(x) for x in pays), r.get("label", r["hand"])))
+    return Paytable(paytable.get("id", ""), paytable.get("title", ""), paytable.get("cite", ""), cols, tuple(rows),
+                    paytable.get("option"), paytable.get("ranking"))
+
+
+def card_hands_of(ranking: Ranking, paytable: Paytable | Mapping[str, Any]) -> list[str]:
     """Ids of the card-defined named hands a paytable's rows use."""
-    return [r["hand"] for r in paytable["rows"] if ranking.card_sets(r["hand"]) is not None]
+    return [h for h, _, _ in priced_paytable(paytable).rows if ranking.card_sets(h) is not None]
 
 
-def paytable_return(dist: Distribution, paytable: Mapping[str, Any], column: int | str = 0,
+def paytable_return(dist: Distribution, paytable: Paytable | Mapping[str, Any], column: int | str = 0,
                     stake: Fraction | int = 1, name: str = "") -> PaytableResult:
     """Exact return of a paytable column over an enumeration of equally likely hands.
 
@@ -155,23 +178,22 @@ def paytable_return(dist: Distribution, paytable: Mapping[str, Any], column: int
     stake.  ``stake``: amount of the wager (matters only for meter and ``$`` amounts).
     """
     ranking = dist.ranking
-    cols = list(paytable.get("columns") or ["Payout"])
+    table = priced_paytable(paytable)
+    cols = list(table.columns)
     ci = cols.index(column) if isinstance(column, str) else int(column)
-    rows = [dict(r, pays=r["pays"] if isinstance(r["pays"], list) else [r["pays"]]) for r in paytable["rows"]]
-    for r in rows:
-        if len(r["pays"]) != len(cols):
-            raise ValueError(f"row {r['hand']!r} has {len(r['pays'])} payouts for {len(cols)} columns "
-                             "(in YAML flow lists quote amounts with commas: \"1,000 to 1\")")
-    payouts = [parse_payout(r["pays"][ci]) for r in rows]
+    rows = table.rows
+    for h, odds, _ in rows:
+        if len(odds) != len(cols):
+            raise ValueError(f"row {h!r} has {len(odds)} payouts for {len(cols)} columns")
+    payouts = [Payout(odds[ci]) for _, odds, _ in rows]
     flags_pos = {h: i for i, h in enumerate(dist.card_hands)}
-    for r in rows:
-        if ranking.card_sets(r["hand"]) is not None and r["hand"] not in flags_pos:
-            raise ValueError(f"the enumeration does not flag card hand {r['hand']!r}")
+    for h, _, _ in rows:
+        if ranking.card_sets(h) is not None and h not in flags_pos:
+            raise ValueError(f"the enumeration does not flag card hand {h!r}")
     counts = [0] * len(rows)
     lose = 0
     for flags, v, n in dist.items():
-        for i, r in enumerate(rows):
-            h = r["hand"]
+        for i, (h, _, _) in enumerate(rows):
             hit = flags[flags_pos[h]] if h in flags_pos else ranking.value_matches(v, h)
             if hit:
                 counts[i] += n
@@ -184,7 +206,7 @@ def paytable_return(dist: Distribution, paytable: Mapping[str, Any], column: int
     hits = 0
     pushes = 0
     results = []
-    for r, p, n in zip(rows, payouts, counts):
+    for (h, _, label), p, n in zip(rows, payouts, counts):
         net = p.net(stake)
         if isinstance(net, Affine):
             net = net * (1 / stake)
@@ -196,20 +218,21 @@ def paytable_return(dist: Distribution, paytable: Mapping[str, Any], column: int
             pushes += n
         elif isinstance(net, Affine) or net > 0:
             hits += n
-        results.append(RowResult(r["hand"], r.get("label", r["hand"]), p.text, n, Fraction(n, total), net))
-    return PaytableResult(name or paytable.get("title", ""), cols[ci], total, results, lose, exp,
+        results.append(RowResult(h, label, p.odds, n, Fraction(n, total), net))
+    return PaytableResult(name or table.title, cols[ci], total, results, lose, exp,
                           Fraction(hits, total), Fraction(pushes, total))
 
 
-def paytable_returns(ranking: Ranking, paytable: Mapping[str, Any], k: int, deck: Sequence[int] | None = None,
+def paytable_returns(ranking: Ranking, paytable: Paytable | Mapping[str, Any], k: int, deck: Sequence[int] | None = None,
                      stake: Fraction | int = 1, dist: Distribution | None = None) -> list[PaytableResult]:
     """Returns of every column of a paytable for k-card hands of the deck."""
     t0 = time.perf_counter()
+    paytable = priced_paytable(paytable)
     ch = card_hands_of(ranking, paytable)
     if dist is None or set(ch) - set(dist.card_hands):
         dist = enumerate_hands(ranking, k, deck, ch)
     out = []
-    for ci in range(len(paytable.get("columns") or ["Payout"])):
+    for ci in range(len(paytable.columns)):
         res = paytable_return(dist, paytable, ci, stake)
         out.append(res)
     dt = time.perf_counter() - t0
@@ -218,7 +241,7 @@ def paytable_returns(ranking: Ranking, paytable: Mapping[str, Any], k: int, deck
     return out
 
 
-def envy_value(dist: Distribution, envy_table: Mapping[str, Any], column: int | str = 0) -> Fraction:
+def envy_value(dist: Distribution, envy_table: Paytable | Mapping[str, Any], column: int | str = 0) -> Fraction:
     """Expected Envy Bonus (in currency) paid to one player *per other player* at the table.
 
     ``sum over rows of P(another player's hand is that row) * amount``, rows exclusive, highest
@@ -229,8 +252,7 @@ def envy_value(dist: Distribution, envy_table: Mapping[str, Any], column: int | 
     res = paytable_return(dist, envy_table, column)
     total = Fraction(0)
     for r in res.rows:
-        p = parse_payout(r.pays)
-        if p.kind != "amount":
+        if r.odds.kind != "fixed":
             raise ValueError(f"Envy Bonus row {r.hand!r} is not a fixed amount: {r.pays!r}")
-        total += r.probability * p.ratio
+        total += r.probability * r.odds.ratio
     return total

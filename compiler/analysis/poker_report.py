@@ -17,12 +17,19 @@ Games whose structure this does not recognise get the paytable figures only, and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from compiler.analysis import deals
+from compiler.analysis.enumerate import enumerate_hands, standard_deck
+from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
 from compiler.analysis.model import Figure, Report
+from compiler.analysis.paytables import Affine, card_hands_of, envy_value, paytable_return
+from compiler.analysis.stud import solve_stud, stud_game_from_spec
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Not, Ref
-from compiler.runtime.engine import Strategy
+from compiler.runtime.definition import Paytable
+from compiler.runtime.engine import Context, Seat, Strategy, Table, Wager, _Round
 from compiler.runtime.rankings import Ranking
 
 _CACHE: dict = {}
@@ -32,8 +39,6 @@ _DISTS: dict = {}  # (ranking spec, k, jokers, card hands) -> Distribution
 
 def _active_steps(game, chapter, table):
     """The IR steps in order, entering blocks whose condition holds for the table's options."""
-    from compiler.runtime.engine import Context
-
     fn_steps = {s.id: s for s in _walk(game.procedure)}
     ctx = Context(table, None)
     seat_ctx = _unit_bets_context(game, table)
@@ -74,10 +79,6 @@ def _walk(steps):
 
 def _unit_bets_context(game, table):
     """A context for one seat holding one unit of each wager placed before the deal, no card dealt."""
-    from decimal import Decimal
-
-    from compiler.runtime.engine import Context, Seat, Wager, _Round
-
     try:
         rnd = _Round(table, 0, False, False)
         seat = Seat(1)
@@ -172,8 +173,6 @@ def stud_model_or_reason(game, chapter, steps) -> tuple[StudModel | None, str]:
     of a required wager, check, or lose the required wagers (fold); the wagers they place and the
     required wagers are settled by win/lose rules that read only the player's and the community
     cards (a qualifier on the player's best hand, paytables); no decision withdraws a wager."""
-    from compiler.analysis.honesty import settle_dependencies
-
     required = [w for w, d in game.wagers.items() if d.required]
     player, community = _zone_sizes(steps)
     known = sum(player.values())
@@ -288,15 +287,11 @@ class OptimalStudStrategy(Strategy):
         return d["choices"][opt]
 
     def offer(self, wager, view):
-        from decimal import Decimal
-
         return Decimal(0)
 
 
 def optimal_strategy(game, chapter, options: dict | None = None):
     """(strategy, solution) for a game with a stud-raise structure, else (None, None)."""
-    from compiler.runtime.engine import Table
-
     table = Table(game, options or {}, seed=0)
     model = find_stud_model(game, chapter, _active_steps(game, chapter, table))
     if model is None:
@@ -312,16 +307,7 @@ def _option_column(game, pid: str, options: dict) -> list[int]:
     return list(range(len(pt.columns)))
 
 
-def _paytable_dict(game, pid: str, cols: list[int] | None = None) -> dict:
-    pt = game.paytables[pid]
-    cols = cols if cols is not None else list(range(len(pt.columns)))
-    return {"title": pt.title, "columns": [pt.columns[i] for i in cols],
-            "rows": [{"hand": h, "label": label, "pays": [odds[i] for i in cols]} for h, odds, label in pt.rows]}
-
-
 def solve_model(game, model: StudModel, ranking: Ranking, deck=None):
-    from compiler.analysis.stud import solve_stud, stud_game_from_spec
-
     key = (id(game), model.ranking_id, repr(model), None if deck is None else tuple(deck))
     if key in _CACHE:
         return _CACHE[key]
@@ -335,11 +321,13 @@ def solve_model(game, model: StudModel, ranking: Ranking, deck=None):
     tables = {}
     for w, (kind, ref) in model.pays.items():
         if kind == "paytable":
-            tables[w] = _paytable_dict(game, ref, [0])
+            tables[w] = game.paytables[ref]  # the solver pays by its first column
         else:
             odds = game.payouts[ref].odds
-            tables[w] = {"columns": ["Payout"], "rows": [{"hand": qual_id, "label": "qualifying hand",
-                                                          "pays": [odds]}]}
+            if odds is None:
+                raise ValueError(f"payout {ref!r} has no odds in the sources")
+            tables[w] = Paytable(ref, "qualifying hand", game.payouts[ref].cite, ("Payout",),
+                                 ((qual_id, (odds,), "qualifying hand"),))
     sg = stud_game_from_spec(r, tables, hole=model.hole, community=model.community, schedule=model.schedule,
                              qualifier=qual_id, fixed=model.base, play=model.play, deck=deck)
     sol = solve_stud(sg)
@@ -365,16 +353,11 @@ def paytable_wagers(game, steps, player, community):
 
 
 def analyze(game, chapter, options: dict, settings: dict) -> Report:
-    from compiler.analysis.enumerate import enumerate_hands
-    from compiler.analysis.paytables import Affine, card_hands_of, envy_value, paytable_return
-    from compiler.runtime.engine import Table
-
     # every optional wager is analysed unless the caller's selections say it is not offered
     offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
     table = Table(game, {**offer_all, **options}, seed=0)
     steps = _active_steps(game, chapter, table)
     player, community = _zone_sizes(steps)
-    from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
 
     figures: list[Figure] = []
     notes: list[str] = []
@@ -454,14 +437,14 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             continue
         done.add((wager, pid))
         r = Ranking.from_spec(game.rankings[rid], rid)
-        ptd = _paytable_dict(game, pid)
-        ch = tuple(card_hands_of(r, ptd))
+        pt = game.paytables[pid]
+        ch = tuple(card_hands_of(r, pt))
         key = (repr(game.rankings[rid]), k, game.cards.jokers, ch)
         if key not in dists:
             dists[key] = enumerate_hands(r, k, _deck(game), ch)
         dist = dists[key]
         for ci in _option_column(game, pid, options):
-            res = paytable_return(dist, ptd, ci)
+            res = paytable_return(dist, pt, ci)
             exp = res.expected
             meter_note = ""
             if isinstance(exp, Affine):
@@ -489,8 +472,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         pt = game.paytables[p["paytable"]]
         r = Ranking.from_spec(game.rankings[pt.ranking], pt.ranking)
         k = _card_count(next(e for n, e, _ in s.exprs if n == "hand"), player, community)
-        ptd = _paytable_dict(game, p["paytable"])
-        ch = tuple(card_hands_of(r, ptd))
+        ch = tuple(card_hands_of(r, pt))
         key = (repr(game.rankings[pt.ranking]), k, game.cards.jokers, ch)
         if key not in dists:
             dists[key] = enumerate_hands(r, k, _deck(game), ch)
@@ -500,7 +482,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         assumed = "; ".join(f"other players never choose '{cid}' ({cite}) with a qualifying hand"
                             for f in sorted(qflags) for cid, cite in flags.get(f, ()))
         for ci, col in enumerate(pt.columns):
-            v = envy_value(dists[key], ptd, ci)
+            v = envy_value(dists[key], pt, ci)
             amount = pt.amounts[ci] if pt.amounts else None
             label = f"{col}" + (f" (wager ${amount})" if amount is not None else "") + (f"; {assumed}" if assumed else "")
             figures.append(Figure(p["wager"], f"{p['name']} per other player", label,
@@ -532,8 +514,6 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
 def _deal_route(game, steps, facts, options):
     """(deal-class solution or None, the unit bets it assumes, the reason it refused): one unit of every required wager placed
     before the deal and of every such wager a decision acts on."""
-    from compiler.analysis import deals
-
     bets = {w: 1 for w, d in game.wagers.items()
             if d.placed != "during_round" and (d.required or facts[w].chosen_by)}
     if not bets:
@@ -556,6 +536,4 @@ def _meter_value(game, table, wager: str) -> Fraction:
 
 
 def _deck(game):
-    from compiler.analysis.enumerate import standard_deck
-
     return standard_deck(game.cards.jokers)

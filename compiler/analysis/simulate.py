@@ -29,7 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
+from compiler.codegen.generate import render_game_module
+from compiler.fast import Unsupported, compile_fast
+from compiler.pipeline import _module, compile_spec
 from compiler.runtime.engine import FixedStrategy, Table
+from compiler.spec.diagnostics import DiagnosticError
 
 CHUNK = 2000  # rounds per task: fixed, so the result never depends on the number of workers
 TABLES = 20   # tables per task (each a fresh shoe from its own seeded stream)
@@ -224,8 +228,6 @@ def run_batch_fast(fast, tasks: list[tuple[int, int]], seats: int, policy: str |
                 continue
             lo, hi = int(played.stake_min[w][sl].min()), int(played.stake_max[w][sl].max())
             if lo != hi:
-                from compiler.fast import Unsupported
-
                 raise Unsupported(f"stakes of {w!r} vary within a task")
             part.add(w, lo, n, int(played.net[w][sl].sum()), int(played.sq[w][sl].sum()))
         part.base = [int(played.base[x][sl].sum()) for x in ("n", "net", "sq")]
@@ -238,10 +240,6 @@ def run_batch_fast(fast, tasks: list[tuple[int, int]], seats: int, policy: str |
 
 @lru_cache(maxsize=8)
 def _compiled_from_text(path: str, text: str):
-    from compiler.codegen.generate import render_game_module
-    from compiler.pipeline import _module, compile_spec
-    from compiler.spec.diagnostics import DiagnosticError
-
     c = compile_spec(path, text)
     if not c.ok:
         raise DiagnosticError(c.errors)
@@ -252,8 +250,6 @@ _FAST: dict = {}
 
 
 def _fast_of(path: str, text: str, options: dict):
-    from compiler.fast import compile_fast
-
     key = (path, text, repr(sorted(options.items())))
     if key not in _FAST:
         game, chapter = _compiled_from_text(path, text)
@@ -321,8 +317,6 @@ class Progress:
 
 def fast_route(game, options, chapter=None, bets=None) -> tuple[bool, str]:
     """(True, "fast path") when the chapter compiles to the fast path, else (False, the reason)."""
-    from compiler.fast import Unsupported, compile_fast
-
     if chapter is None:
         src = _source_of(game)
         if src is None:
@@ -345,8 +339,6 @@ def simulate(game, options=None, rounds: int = 10000, seats: int = 1, seed: int 
     chapter allows it (else the engine, and ``route`` says why), True requires it, False uses the
     engine. The result depends on the seed and the arguments only, never on ``workers``,
     ``cluster`` or the route: both routes play the same seeded tables and agree to the cent."""
-    from compiler.fast import Unsupported
-
     if bets is None:
         bets = default_bets(game, options)
     options = dict(options or {})
@@ -388,8 +380,6 @@ def simulate(game, options=None, rounds: int = 10000, seats: int = 1, seed: int 
 
 
 def _fast_for(game, options, chapter):
-    from compiler.fast import compile_fast
-
     if chapter is None:
         _, chapter = _compiled_from_text(*_source_of(game))
     return compile_fast(chapter, game, options)

@@ -39,10 +39,11 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from compiler.runtime.cards import card_str
+from compiler.runtime.definition import Paytable
 from compiler.runtime.rankings import HandValue, Ranking
 
 from .enumerate import Vectoriser, colex_combinations
-from .paytables import parse_payout
+from .paytables import Payout, priced_paytable
 
 __all__ = ["StudGame", "StudSolution", "solve_stud", "stud_game_from_spec"]
 
@@ -61,28 +62,30 @@ class StudGame:
     community: int
     schedule: list
     qualifier: str
-    fixed: list
-    play: Mapping[str, Any]
+    fixed: list  # [(wager id, multiple of the ante, Paytable)]
+    play: Paytable
     deck: list = field(default_factory=lambda: list(range(52)))
 
 
-def stud_game_from_spec(ranking: Ranking, paytables: Mapping[str, Any], *, hole: int, community: int,
+def stud_game_from_spec(ranking: Ranking, paytables: Mapping[str, Paytable], *, hole: int, community: int,
                         schedule: Sequence[Mapping[str, Any]], qualifier: str,
                         fixed: Sequence[tuple[str, int]], play: str,
                         deck: Sequence[int] | None = None) -> StudGame:
-    """Build a :class:`StudGame` from a rulespec's ``paytables`` mapping by ids. Every parameter
-    comes from the compiled procedure (``poker_report.stud_model_or_reason``): no defaults."""
+    """Build a :class:`StudGame` from compiled paytables (``game.paytables``) by ids; each pays by its
+    first column. Every parameter comes from the compiled procedure
+    (``poker_report.stud_model_or_reason``): no defaults."""
     return StudGame(ranking, hole, community, [dict(d) for d in schedule], qualifier,
-                    [(name, mult, paytables[name]) for name, mult in fixed], paytables[play],
+                    [(name, mult, priced_paytable(paytables[name])) for name, mult in fixed],
+                    priced_paytable(paytables[play]),
                     list(range(52)) if deck is None else list(deck))
 
 
-def _row_net(ranking: Ranking, table: Mapping[str, Any], v: HandValue) -> Fraction:
-    for r in table["rows"]:
-        if ranking.value_matches(v, r["hand"]):
-            p = parse_payout(r["pays"][0] if isinstance(r["pays"], list) else r["pays"])
+def _row_net(ranking: Ranking, table: Paytable, v: HandValue) -> Fraction:
+    for hand, odds, _ in table.rows:
+        if ranking.value_matches(v, hand):
+            p = Payout(odds[0])
             if p.kind not in ("to", "for", "push"):
-                raise ValueError(f"stud solver: payout {p.text!r} is not a fixed odds payout")
+                raise ValueError(f"stud solver: payout {p.odds} is not a fixed odds payout")
             return p.net(1)
     return Fraction(-1)
 

@@ -31,7 +31,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from compiler.analysis.exact_engine import PathLimit
+from compiler.analysis.exact_engine import PathLimit, rank_level_ok, shoe_counts
 from compiler.runtime.engine import Strategy, Table
 from compiler.runtime.money import money
 
@@ -167,8 +167,6 @@ def game_tree(game, bets: Mapping[str, Any], options: Mapping[str, Any] | None =
               max_paths: int = 2_000_000) -> list[Leaf]:
     """Every leaf of one seat's round: cards from ``counts`` (card -> copies; default the
     game's shoe) and every choice of every decision and offer."""
-    from compiler.analysis.exact_engine import rank_level_ok, shoe_counts
-
     if counts is None:
         n = decks if decks is not None else Table(game, options, seed=0).shoe_decks()
         counts = shoe_counts(n, game.cards.jokers, rank_level_ok(game))

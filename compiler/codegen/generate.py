@@ -15,8 +15,11 @@ from typing import Any
 
 import jinja2
 
-from compiler.ir.model import Chapter, Rule, Step
+from compiler.codegen.markdown import code, md
+from compiler.ir.model import Chapter, Rule, Src, Step
+from compiler.lang.plain import plain_when
 from compiler.lang.rules import compile_action, compile_expr
+from compiler.values.money import money
 from compiler.values.odds import Odds, parse_odds
 
 
@@ -59,10 +62,8 @@ def _env(autoescape: bool) -> jinja2.Environment:
     env.filters["comment"] = comment
     env.filters["docstr"] = docstr
     env.filters["comment_raw"] = comment_raw
-    from compiler.lang.plain import plain_when  # rule-language conditions in words (documents)
 
     env.filters["plain_when"] = plain_when
-    from compiler.codegen.markdown import code, md  # Markdown outputs (forms, documents)
 
     env.filters["md"] = md
     env.filters["code"] = code
@@ -78,8 +79,6 @@ def odds_src(o: Odds) -> str:
 
 
 def money_src(a) -> str:
-    from compiler.values.money import money
-
     return f"Decimal({str(money(a))!r})"
 
 
@@ -197,23 +196,17 @@ def game_context(ch: Chapter) -> dict:
         "title": ch.title,
         "max_positions": int((d.get("table") or {}).get("max_positions", 7)),
         "rankings": d.get("rankings") or {},
-        "payouts": [{"id": k, "odds": odds_src(parse_odds(v["odds"])) if "odds" in v else "None", "cite": v["cite"],
-                     "odds_option": v.get("odds_option"), "unpriced": v.get("unpriced", "")}
-                    for k, v in (d.get("payouts") or {}).items()],
+        "payouts": [{"id": p.id, "odds": odds_src(p.odds) if p.odds is not None else "None", "cite": p.cite,
+                     "odds_option": p.odds_option, "unpriced": p.unpriced} for p in ch.payouts.values()],
         "paytables": [{
-            "id": k, "title": v.get("title", k), "cite": v["cite"], "columns": tuple(v["columns"]),
-            "option": v.get("option"), "ranking": v.get("ranking"),
-            "amounts": tuple(money_src(a) for a in v.get("amounts") or ()),
-            "rows": [{"hand": r["hand"], "label": r["label"],
-                      "odds": [odds_src(parse_odds(x)) for x in (r["pays"] if isinstance(r["pays"], list)
-                                                                 else [r["pays"]])]} for r in v["rows"]],
-        } for k, v in (d.get("paytables") or {}).items()],
-        "wagers": [{"id": k, "name": v["name"], "cite": v["cite"], "pays": v.get("pays"),
-                    "required": bool(v.get("required", False)), "offered_by": v.get("offered_by"),
-                    "requires": tuple(v.get("requires") or ()), "progressive": v.get("progressive"),
-                    "placed": v.get("placed", "before_deal"),
-                    "amounts": tuple(money_src(a) for a in v.get("amounts") or ())}
-                   for k, v in (d.get("wagers") or {}).items()],
+            "id": t.id, "title": t.title, "cite": t.cite, "columns": t.columns, "option": t.option,
+            "ranking": t.ranking, "amounts": tuple(money_src(a) for a in t.amounts),
+            "rows": [{"hand": r.hand, "label": r.label, "odds": [odds_src(o) for o in r.odds]} for r in t.rows],
+        } for t in ch.paytables.values()],
+        "wagers": [{"id": w.id, "name": w.name, "cite": w.cite, "pays": w.pays, "required": w.required,
+                    "offered_by": w.offered_by, "requires": w.requires, "progressive": w.progressive,
+                    "placed": w.placed, "amounts": tuple(money_src(a) for a in w.amounts)}
+                   for w in ch.wagers.values()],
         "options": options,
         "requirements": [{"cite": r["cite"], "text": r["text"], "step": r.get("step"),
                           "when": fns.when(ch.requirement_whens[i], r.get("when"), r["cite"],
@@ -252,8 +245,6 @@ def game_context(ch: Chapter) -> dict:
 
 
 def _src0(ch: Chapter, pointer: str):
-    from compiler.ir.model import Src
-
     return Src(ch.spec_path, ch.lines.get(pointer, 1), 1, pointer)
 
 

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from compiler.fast.hands import vec_ranking
 from compiler.fast.memo import memoised
 from compiler.fast.state import OPEN, PUSH, WIN, State, Unsupported, _cents, _Zone, _zone_key
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref
@@ -20,8 +21,6 @@ class ExpressionCompiler:
     """Compiles expressions, paytables and odds (needs ``game``, ``proto``, ``zone_cards``, ``ordinals``)."""
 
     def _vr(self, rid):
-        from compiler.fast.hands import vec_ranking
-
         if rid not in self.game.rankings:
             raise Unsupported(f"ranking {rid!r}")
         return vec_ranking(self.proto, rid)

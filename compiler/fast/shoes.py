@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import functools
+import random
 
 import numpy as np
+
+from compiler.runtime.cards import build_pack
 
 
 @functools.lru_cache(maxsize=8)
@@ -22,10 +25,6 @@ class _MTShoes:
     redraws only on the tables that drew it). The engine tests compare every card dealt."""
 
     def __init__(self, seeds, proto_shoe, W: int = 4096):
-        import random
-
-        from compiler.runtime.cards import build_pack
-
         self.K = len(seeds)
         self.gens = []
         for seed in seeds:

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from compiler.fast.houseway import CompiledHouseWay, HouseWayUnsupported
 from compiler.fast.state import (LOSE, OPEN, PUSH, SURRENDER, VOID, WIN, State, Unsupported, _all_ended, _cents,
                                   _order, _stop)
 from compiler.lang.rules import Action
@@ -288,8 +289,6 @@ class StepCompiler:
         return deal_positions
 
     def _set_hands(self, s, p, gate, seats, where):
-        from compiler.fast.houseway import CompiledHouseWay, HouseWayUnsupported
-
         zone = p.get("zone", "hand")
         hn, ln = int(p["high"]), int(p["low"])
         to_dealer = p.get("to", "players") == "dealer"

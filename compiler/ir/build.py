@@ -6,15 +6,18 @@ plus the offset of the error inside the expression.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
-from compiler.ir.model import (Chapter, Choice, Constraint, HouseWay, HouseWayRule, Interpretation, Irregularity, Rule,
-                               Src, Step)
+from compiler.ir.model import (Chapter, Choice, Constraint, HouseWay, HouseWayRule, Interpretation, Irregularity, Payout,
+                               Paytable, PaytableRow, Rule, Src, Step, Wager)
 from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_actions, check_expr, parse_actions,
                                  parse_expr)
 from compiler.spec.checks import data_diagnostics
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
+from compiler.values.money import MoneyError, money
+from compiler.values.odds import parse_odds
 
 from compiler.steps import EXPRS as STEP_EXPRS, KINDS as STEP_KINDS, PARAMS as STEP_PARAMS  # noqa: E402  the registry
 
@@ -235,12 +238,26 @@ class _Builder:
         self.diags.extend(data_diagnostics(self.doc))
         if any(x for x in self.diags if x.is_error):
             return None
+        wagers, payouts, paytables = _wagers(d, self.amounts), _payouts(d), _paytables(d, self.amounts)
+        if any(x for x in self.diags if x.is_error):  # an amount the data checks let through (a float)
+            return None
         return Chapter(d["chapter"], d["title"], self.doc.path, slug_of(d["chapter"], d["title"]), d, procedure,
                        irregs, constraints, interps, batches_when, positions_max,
                        {ptr: self.doc.position(ptr)[0] for ptr in ("/cards/batches", "/table/positions_per_player")
                         if self.doc.has(ptr)} | {f"/requirements/{i}": self.doc.position(f"/requirements/{i}")[0]
                                                  for i in range(len(d.get("requirements") or ()))},
-                       house_ways=house_ways, requirement_whens=tuple(req_whens))
+                       house_ways=house_ways, requirement_whens=tuple(req_whens), wagers=wagers,
+                       payouts=payouts, paytables=paytables)
+
+    def amounts(self, ptr: str, values) -> tuple[Decimal, ...]:
+        """The ``amounts`` of a wager or paytable as exact money; one that is not is a positioned error."""
+        out = []
+        for i, a in enumerate(values or ()):
+            try:
+                out.append(money(a))
+            except MoneyError as e:
+                self.error(f"{ptr}/{i}", str(e))
+        return tuple(out)
 
     def house_way(self, hid: str, hw: dict) -> HouseWay:
         ptr = f"/house_ways/{hid}"
@@ -252,6 +269,35 @@ class _Builder:
             rules.append(HouseWayRule(r["cite"], self.expr(r.get("when"), rp + "/when"), r.get("when"), choose,
                                       self.src(rp), r.get("note", "")))
         return HouseWay(hid, hw.get("title", hid), hw["cite"], tuple(rules), self.src(ptr))
+
+
+# -- the chapter's money, typed once (the spec checks have read every odds and amount) -----------
+
+
+def _wagers(d, amounts) -> dict[str, Wager]:
+    return {k: Wager(k, w["name"], w["cite"], w.get("pays"), w.get("paytable"), bool(w.get("required", False)),
+                     w.get("offered_by"), tuple(w.get("requires") or ()), w.get("progressive"),
+                     w.get("placed", "before_deal"), amounts(f"/wagers/{k}/amounts", w.get("amounts")))
+            for k, w in (d.get("wagers") or {}).items()}
+
+
+def _payouts(d) -> dict[str, Payout]:
+    return {k: Payout(k, p["cite"], parse_odds(p["odds"]) if "odds" in p else None,
+                      str(p["odds"]) if "odds" in p else None, p.get("odds_option"), p.get("unpriced", ""))
+            for k, p in (d.get("payouts") or {}).items()}
+
+
+def _paytables(d, amounts) -> dict[str, Paytable]:
+    out = {}
+    for k, t in (d.get("paytables") or {}).items():
+        rows = []
+        for r in t["rows"]:
+            pays = tuple(str(x) for x in (r["pays"] if isinstance(r["pays"], list) else [r["pays"]]))
+            rows.append(PaytableRow(r["hand"], r["label"], tuple(parse_odds(x) for x in pays), pays, t["cite"]))
+        out[k] = Paytable(k, t.get("title", k), t["cite"], tuple(str(c) for c in t["columns"]), tuple(rows),
+                          t.get("header", "Hand"), t.get("option"), t.get("ranking"),
+                          amounts(f"/paytables/{k}/amounts", t.get("amounts")))
+    return out
 
 
 SETTLES = ("win", "lose", "push", "return", "surrender")

@@ -1,16 +1,22 @@
 """The intermediate representation: a validated rulespec as frozen dataclasses.
 
-Declarative parts (rankings, paytables, payouts, options, cards...) stay as the plain data
-the schema validated (``Chapter.data``); executable parts (procedure, irregularities,
-constraints) are parsed into rule-language ASTs. Every executable node keeps its source
-position (:class:`Src`) and its citation, so that generated code and logs can name both.
+The money of a chapter is typed: its wagers (:class:`Wager`), payouts (:class:`Payout`) and
+paytables (:class:`Paytable`, rows of :class:`PaytableRow`), each with its citation and with its
+odds read once by the value layer's parser (:func:`compiler.values.odds.parse_odds`) next to the
+text the rulespec writes (documents print that text). Executable parts (procedure,
+irregularities, constraints) are parsed into rule-language ASTs. Every executable node keeps its
+source position (:class:`Src`) and its citation, so that generated code and logs can name both.
+The remaining declarative parts (rankings, options, cards, table, provisions...) stay as the
+plain data the schema validated (``Chapter.data``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Mapping
 
 from compiler.lang.rules import Action, Node
+from compiler.values.odds import Odds
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,60 @@ class HouseWay:
 
 
 @dataclass(frozen=True)
+class Wager:
+    """A wager of the chapter (``wagers``)."""
+
+    id: str
+    name: str
+    cite: str
+    pays: str | None = None  # its default payout (a payout id)
+    paytable: str | None = None  # the paytable that pays it
+    required: bool = False
+    offered_by: str | None = None  # the option that must be true for the wager to be offered
+    requires: tuple[str, ...] = ()  # wagers that must be placed with it
+    progressive: str | None = None  # the meter it feeds
+    placed: str = "before_deal"  # or 'during_round'
+    amounts: tuple[Decimal, ...] = ()  # the only amounts allowed (empty: any)
+
+
+@dataclass(frozen=True)
+class Payout:
+    """A payout of the chapter (``payouts``): fixed odds, or in a partial chapter the option that
+    gives them and/or why a win has no amount."""
+
+    id: str
+    cite: str
+    odds: Odds | None = None  # None: the odds are not in the sources
+    text: str | None = None  # the odds as the rulespec writes them
+    odds_option: str | None = None
+    unpriced: str = ""
+
+
+@dataclass(frozen=True)
+class PaytableRow:
+    hand: str  # a hand or category id of the paytable's ranking
+    label: str
+    odds: tuple[Odds, ...]  # one per column
+    pays: tuple[str, ...]  # the same as the rulespec writes them
+    cite: str  # the paytable's citation
+
+
+@dataclass(frozen=True)
+class Paytable:
+    """A paytable of the chapter (``paytables``): rows highest first, one payout per column."""
+
+    id: str
+    title: str
+    cite: str
+    columns: tuple[str, ...]
+    rows: tuple[PaytableRow, ...]
+    header: str = "Hand"
+    option: str | None = None  # the option selecting the column
+    ranking: str | None = None
+    amounts: tuple[Decimal, ...] = ()  # column chosen by the receiving wager's amount (Envy schedules)
+
+
+@dataclass(frozen=True)
 class Chapter:
     chapter: str
     title: str
@@ -129,6 +189,9 @@ class Chapter:
     lines: Mapping[str, int] = field(default_factory=dict, repr=False)  # source line of a few pointers
     requirement_whens: tuple = ()  # parsed `when` of each requirement (None where absent)
     house_ways: tuple[HouseWay, ...] = ()
+    wagers: Mapping[str, Wager] = field(default_factory=dict)
+    payouts: Mapping[str, Payout] = field(default_factory=dict)
+    paytables: Mapping[str, Paytable] = field(default_factory=dict)
 
     @property
     def module_name(self) -> str:

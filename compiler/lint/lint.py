@@ -152,25 +152,25 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
 
     # -- unused names -----------------------------------------------------------------------
     used = names.used
-    wagers = d.get("wagers") or {}
-    pays_used = {w.get("pays") for w in wagers.values()} | used.get("payout", set())
-    for pid in d.get("payouts") or {}:
+    wagers = ch.wagers
+    pays_used = {w.pays for w in wagers.values()} | used.get("payout", set())
+    for pid in ch.payouts:
         if pid not in pays_used:
             err(f"/payouts/{pid}", f"payout {pid!r} is never used", "warning")
-    for tid in d.get("paytables") or {}:
-        if tid not in used.get("paytable", set()) and not any(w.get("paytable") == tid for w in wagers.values()):
+    for tid in ch.paytables:
+        if tid not in used.get("paytable", set()) and not any(w.paytable == tid for w in wagers.values()):
             err(f"/paytables/{tid}", f"paytable {tid!r} is never used by a rule", "warning")
     opt_used = set(used.get("option", set()))
     cards = d.get("cards") or {}
     opt_used.add(cards.get("decks_option"))
-    opt_used.update(t.get("option") for t in (d.get("paytables") or {}).values())
-    opt_used.update(w.get("offered_by") for w in wagers.values())
+    opt_used.update(t.option for t in ch.paytables.values())
+    opt_used.update(w.offered_by for w in wagers.values())
     for m in (d.get("meters") or {}).values():
         opt_used.update((m.get("rate_option"), m.get("reset_option")))
     for oid in d.get("options") or {}:
         if oid not in opt_used and not (d.get("options")[oid].get("type") in ("house_way", "text")):
             err(f"/options/{oid}", f"option {oid!r} is never read by a rule, a constraint or the cards", "warning")
-    rk_used = used.get("ranking", set()) | {t.get("ranking") for t in (d.get("paytables") or {}).values()}
+    rk_used = used.get("ranking", set()) | {t.ranking for t in ch.paytables.values()}
     for rid in d.get("rankings") or {}:
         if rid not in rk_used:
             err(f"/rankings/{rid}", f"ranking {rid!r} is never used", "warning")
@@ -202,21 +202,20 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
 
     # -- paytable order ---------------------------------------------------------------------
     rankings = d.get("rankings") or {}
-    for tid, t in (d.get("paytables") or {}).items():
-        r = rankings.get(t.get("ranking"))
+    for tid, t in ch.paytables.items():
+        r = rankings.get(t.ranking)
         if not r:
-            if t.get("ranking"):
-                err(f"/paytables/{tid}/ranking", f"unknown ranking {t.get('ranking')!r}")
+            if t.ranking:
+                err(f"/paytables/{tid}/ranking", f"unknown ranking {t.ranking!r}")
             continue
         order = [c["id"] for c in r.get("categories") or ()]
         extra = list((r.get("hands") or {}).keys()) + list((r.get("thresholds") or {}).keys())
-        ncols = len(t["columns"])
+        ncols = len(t.columns)
         last = -1
-        for i, row in enumerate(t["rows"]):
-            h = row["hand"]
-            pays = row["pays"] if isinstance(row["pays"], list) else [row["pays"]]
-            if len(pays) != ncols:
-                err(f"/paytables/{tid}/rows/{i}/pays", f"row {row['label']!r} has {len(pays)} payouts for {ncols} columns")
+        for i, row in enumerate(t.rows):
+            h = row.hand
+            if len(row.odds) != ncols:
+                err(f"/paytables/{tid}/rows/{i}/pays", f"row {row.label!r} has {len(row.odds)} payouts for {ncols} columns")
             if h in order:
                 k = order.index(h)
                 if k < last:
@@ -224,7 +223,7 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
                         f"paytable rows out of rank order: {h!r} is listed below a lower-ranking hand")
                 last = max(last, k)
             elif h not in extra:
-                err(f"/paytables/{tid}/rows/{i}/hand", f"unknown hand {h!r} in ranking {t.get('ranking')!r}")
+                err(f"/paytables/{tid}/rows/{i}/hand", f"unknown hand {h!r} in ranking {t.ranking!r}")
 
     # -- facts the data and the text both state ---------------------------------------------
     try:

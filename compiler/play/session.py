@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping
 
+import yaml
+
 from compiler.runtime.cards import card_str
 from compiler.runtime.engine import RoundResult, Step, Strategy
 
@@ -247,8 +249,6 @@ def _history(table, bets, strategies, events, first_after_shuffle, new_dealer, m
 
 
 def history_yaml(history: dict) -> str:
-    import yaml
-
     class _Dumper(yaml.SafeDumper):
         pass
 

@@ -20,6 +20,8 @@ from rich.table import Table as RichTable
 
 from compiler.play.session import (CARD_EVENTS, Layout, Player, history_yaml, layout_of, play_one,
                                    prepare_table)
+from compiler.play_commands import _load, _selections
+from compiler.render.terminal import raw_stream, visible
 from compiler.runtime.cards import card_str
 from compiler.runtime.engine import EngineError
 from compiler.runtime.money import fmt_money
@@ -159,8 +161,6 @@ class SafeConsole(Console):
     the terminal itself, not through the CLI's escaping stream, which would show those colours as text."""
 
     def __init__(self, **kw):
-        from compiler.render.terminal import raw_stream, visible
-
         self._visible = visible
         kw.setdefault("file", raw_stream(sys.stdout))
         super().__init__(**kw)
@@ -171,8 +171,6 @@ class SafeConsole(Console):
 
 
 def run(args, console: Console | None = None) -> int:
-    from compiler.play_commands import _load, _selections
-
     console = console or SafeConsole(highlight=False)
     mod, compiled = _load(args.chapter)
     if mod is None:

@@ -9,6 +9,11 @@ import io
 import shutil
 import sys
 
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
 
 def _plain(rows: list[list[str]], right=()) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -23,11 +28,6 @@ def _plain(rows: list[list[str]], right=()) -> str:
 
 def fitted(rows: list[list[str]], width: int, right=()) -> str:
     """The table in at most ``width`` columns (a header row first); no colour, no escape codes."""
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
     for i, h in enumerate(rows[0]):
         table.add_column(Text(h), overflow="fold", justify="right" if i in right else "left")

@@ -12,6 +12,7 @@ thread ("computing..." meanwhile). The YAML, HTML and PDF documents can be downl
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ import yaml
 
 from compiler.pipeline import ROOT
 from compiler.spec.diagnostics import DiagnosticError
+from compiler.spec.loader import load_document
+from compiler.submission.formats import BY_EXT, FORMATS
 
 HEADER = ("certificate_holder", "facility", "effective_date")
 CONTACT = ("name", "title", "phone")
@@ -157,7 +160,6 @@ class Checker:
 
     def check(self, stem: str, values: dict):
         """(yaml text, Submission | None, [diagnostic dicts])."""
-        from compiler.spec.loader import load_document
         from compiler.submission.document import check_submission
 
         schema = self.schemas[stem]
@@ -222,7 +224,6 @@ def create_app(root: Path = ROOT):
         sc = checker.schemas[stem]
         example = request.args.get("example") == "1"
         values = form_values(example_of(stem, root)) if example else {}
-        from compiler.submission.formats import FORMATS
 
         return render_template("chapter.html", stem=stem, chapter=chapter_key(sc), title=_title(sc),
                                fields=fields_of(sc), values=values, has_example=example_of(stem, root) is not None,
@@ -245,8 +246,6 @@ def create_app(root: Path = ROOT):
 
     @app.post("/download/<stem>.<kind>")
     def download(stem, kind):
-        from compiler.submission.formats import BY_EXT
-
         if stem not in checker.schemas or (kind != "yaml" and kind not in BY_EXT):
             abort(404)
         text, sub, diags = checker.check(stem, _values())
@@ -266,8 +265,6 @@ def create_app(root: Path = ROOT):
 
 
 def cmd_serve(args) -> int:
-    import sys
-
     app = create_app()
     print(f"rulespec serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
     app.run(host=args.host, port=args.port, debug=False, use_reloader=False, threaded=True)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from compiler.submission.document import render_submission_files
+from compiler.submission.schedule import schedule_files
+
 # A rulespec or Rules Submission file name: written into generated files and their names, so only
 # these characters (anything else is refused with a positioned error, never quoted raw).
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.yaml$")
@@ -32,7 +35,6 @@ def submission_outputs(root: Path, chapters: dict) -> dict[str, str]:
     """{relative path: content}: ``generated/submissions/<stem>.<ext>`` for every example submission
     and every format of compiler/submission/formats.py."""
     out: dict[str, str] = {}
-    from compiler.submission.document import render_submission_files
 
     for p in _submission_files(root):
         out.update(render_submission_files(root, p, chapters))
@@ -42,6 +44,4 @@ def submission_outputs(root: Path, chapters: dict) -> dict[str, str]:
 def schedule_outputs(root: Path, chapters: dict) -> dict[str, str]:
     """{relative path: content}: ``generated/schedules/<facility>-change-schedule.md|.html`` for every
     certificate holder and facility the example submissions name (compiler/submission/schedule.py)."""
-    from compiler.submission.schedule import schedule_files
-
     return schedule_files(root, _submission_files(root), chapters)

@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from compiler.lang.rules import RuleSyntaxError, check_expr, parse_expr
+from compiler.pipeline import compile_spec
+from compiler.runtime.money import MoneyError, parse_odds
+from compiler.runtime.paigow import _names_of_game
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError, escape_token
 from compiler.spec.loader import Document, load_document
 from compiler.spec.validate import schema_diagnostics, suggest
@@ -28,9 +32,6 @@ def _house_way_diagnostics(doc: Document, ch, oid: str, o: Mapping, rules) -> li
     (the names of the chapter's game: rankings, categories, hands, zones, options), each error placed
     at the rule's expression in the file and ending with the option's citation.  The shape (``rule``,
     ``choose`` ...) is the generated schema's business."""
-    from compiler.lang.rules import RuleSyntaxError, check_expr, parse_expr
-    from compiler.runtime.paigow import _names_of_game
-
     names = _names_of_game(game_of(ch).GAME)
     out: list[Diagnostic] = []
     base = f"/selections/{escape_token(oid)}"
@@ -65,9 +66,7 @@ def _house_way_diagnostics(doc: Document, ch, oid: str, o: Mapping, rules) -> li
 
 def _odds_diagnostics(doc: Document, ch, oid: str, o: Mapping, value) -> list[Diagnostic]:
     """An option that gives a payout's odds (``payouts.*.odds_option``) must read as odds."""
-    from compiler.runtime.money import MoneyError, parse_odds
-
-    users = [pid for pid, p in (ch.data.get("payouts") or {}).items() if p.get("odds_option") == oid]
+    users = [pid for pid, p in ch.payouts.items() if p.odds_option == oid]
     if not users or value is None or value == "":
         return []
     try:
@@ -292,8 +291,6 @@ def chapter_spec_files(root: Path, key: str) -> list[Path]:
 
 def find_chapters(root: Path, wanted) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Compile the rulespecs of the wanted chapters (``rulespecs/<chapter>-*.yaml``)."""
-    from compiler.pipeline import compile_spec
-
     out, diags = {}, []
     root = Path(root).resolve()
     for key in sorted(set(wanted)):

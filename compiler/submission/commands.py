@@ -14,8 +14,10 @@ from decimal import Decimal
 from pathlib import Path
 
 from compiler.render.table import text_table
+from compiler.render.terminal import status
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError  # noqa: F401
 from compiler.submission.check import check_files
+from compiler.submission.formats import FORMATS
 
 
 def _jsonable(v):
@@ -54,7 +56,6 @@ def cmd_submission(args) -> int:
     if args.output:
         outdir = Path(args.output)
         outdir.mkdir(parents=True, exist_ok=True)
-        from compiler.render.terminal import status
 
         for i, (f, sub, _) in enumerate(results, 1):
             if sub is None:
@@ -105,8 +106,6 @@ def cmd_submission(args) -> int:
 
 
 def register(sub) -> None:
-    from compiler.submission.formats import FORMATS
-
     p = sub.add_parser("submission", help="check Rules Submissions (§ 601a.2) and write their documents",
                        description="Check Rules Submission files against the schema generated from their "
                                    "chapter's rulespec and the chapter's bounds and conditions; with -o DIR, "

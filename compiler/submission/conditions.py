@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not, Ref, compile_expr, parse_expr
+from compiler.pipeline import _module
+from compiler.runtime.engine import Context, Table
+
 
 _GAMES: dict[tuple, tuple[Any, Any]] = {}
 
@@ -14,7 +18,6 @@ def game_of(ch):
     hit = _GAMES.get(key)
     if hit is None or hit[0] is not ch:
         from compiler.codegen.generate import render_game_module
-        from compiler.pipeline import _module
 
         hit = _GAMES[key] = (ch, _module(ch.module_name, render_game_module(ch)))
     return hit[1]
@@ -24,22 +27,16 @@ class Conditions:
     """Evaluates rule-language conditions (constraints, ``when``) over a set of selections."""
 
     def __init__(self, game, options: Mapping[str, Any]):
-        from compiler.runtime.engine import Context, Table
-
         self.table = Table(game, dict(options), seed=0)
         self.ctx = Context(self.table, None)
 
     def holds(self, expr) -> bool:
-        from compiler.lang.rules import compile_expr, parse_expr
-
         node = parse_expr(expr) if isinstance(expr, str) else expr
         return bool(eval(compile_expr(node), {"ctx": self.ctx}))  # compiled from the rule language only
 
 
 def options_read(expr) -> list[str]:
     """Option ids a rule-language condition reads, in order of appearance."""
-    from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not, Ref, parse_expr
-
     node = parse_expr(expr) if isinstance(expr, str) else expr
     out: list[str] = []
 
@@ -68,7 +65,6 @@ def describe_when(expr: str, options: Mapping) -> str:
     """``option(x)`` -> "<title of x>: yes"; ``not option(x)`` -> ": no"; otherwise the condition."""
     if not expr:
         return ""
-    from compiler.lang.rules import Call, Not, Ref, parse_expr
 
     n = parse_expr(expr)
     neg = isinstance(n, Not)

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import html as _html
 import json
+import sys
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from compiler.analysis.report import dec, pct
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError
+from compiler.spec.loader import load_document
+from compiler.submission.check import check_files
+from compiler.submission.document import analysis_of, document_context, show_value
 
 HEADER = ("certificate_holder", "facility", "effective_date")
 
@@ -25,7 +30,6 @@ def is_submission_file(path) -> bool:
     p = Path(path)
     if p.suffix.lower() not in (".yaml", ".yml") or not p.is_file():
         return False
-    from compiler.spec.loader import load_document
 
     try:
         data = load_document(str(p)).data
@@ -86,8 +90,6 @@ class SubmissionDiff:
 
 
 def _shown(sub, oid) -> str:
-    from compiler.submission.document import show_value
-
     o = sub.options[oid]
     if not sub.applicable.get(oid, True):
         return "not applicable"
@@ -97,17 +99,12 @@ def _shown(sub, oid) -> str:
 
 
 def _pct_points(x: Fraction) -> str:
-    from compiler.analysis.report import dec
-
     s = dec(x * 100, 4)
     return ("+" + s if x > 0 else s) + " points"
 
 
 def compare(old, new) -> SubmissionDiff:
     """The difference between two checked Submissions of the same chapter."""
-    from compiler.analysis.report import pct
-    from compiler.submission.document import analysis_of, document_context
-
     d = SubmissionDiff(old.path, new.path, new.chapter.chapter, new.chapter.title)
     for k in HEADER:
         a, b = str(old.data.get(k, "")), str(new.data.get(k, ""))
@@ -168,24 +165,18 @@ def compare(old, new) -> SubmissionDiff:
 
 def _edge_shown(f) -> str:
     """The house edge in percent, or for a figure of an expected amount (a fixed bonus), that amount."""
-    from compiler.analysis.report import dec, pct
-
     if getattr(f, "kind", "return") == "value":
         return f"${dec(f.expected_return, 4)} expected"
     return pct(f.house_edge)
 
 
 def _dollars(x: Fraction) -> str:
-    from compiler.analysis.report import dec
-
     s = dec(x, 4)
     return ("+$" + s if x > 0 else "-$" + s.lstrip("-") if x < 0 else "$" + s) + " expected"
 
 
 def _hit_shown(f) -> str | None:
     """The hit frequency in percent; None without the figure, 'n/a' when it has none."""
-    from compiler.analysis.report import pct
-
     if f is None:
         return None
     return "n/a" if f.hit_frequency is None else pct(f.hit_frequency)
@@ -193,8 +184,6 @@ def _hit_shown(f) -> str | None:
 
 def diff_submissions(old_path, new_path, root: Path | None = None) -> SubmissionDiff:
     """Check both files (DiagnosticError on any error) and compare them."""
-    from compiler.submission.check import check_files
-
     results, spec_diags = check_files([old_path, new_path], root)
     diags: list[Diagnostic] = list(spec_diags)
     for _, sub, ds in results:
@@ -259,8 +248,6 @@ def format_html(d: SubmissionDiff) -> str:
 
 def cmd_diff_submissions(args) -> int:
     """The `diff` handler for two Rules Submissions (called by compiler/text/commands.py)."""
-    import sys
-
     if getattr(args, "amendment", False):
         print("error: --amendment applies to regulation text, not to Rules Submissions", file=sys.stderr)
         return 1

@@ -74,54 +74,51 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
                                                      for k in CRITERIA if k in c],
                                           "note": str(r.get("note", ""))}
                                          for r in sub.effective[oid] if isinstance(r, dict)]})
-    wagers_data = d.get("wagers") or {}
     wagers = []
-    for wid, w in wagers_data.items():
+    for wid, w in ch.wagers.items():
         offered = table.offered(wid)
-        if w.get("offered_by"):
-            ob = w["offered_by"]
+        if w.offered_by:
+            ob = w.offered_by
             why = f"{options.get(ob, {}).get('title', ob)}: {show_value(options.get(ob, {}), table.options.get(ob))}"
         else:
-            why = "required to play" if w.get("required") else (
-                "placed during the round" if w.get("placed") == "during_round" else "always offered")
-        wagers.append({"id": wid, "name": w["name"], "cite": w["cite"], "offered": offered, "status": why})
-    links = paytable_wagers(d)  # paytable -> the wagers it pays (an Envy schedule: its wager)
+            why = "required to play" if w.required else (
+                "placed during the round" if w.placed == "during_round" else "always offered")
+        wagers.append({"id": wid, "name": w.name, "cite": w.cite, "offered": offered, "status": why})
+    links = paytable_wagers(ch)  # paytable -> the wagers it pays (an Envy schedule: its wager)
     offered_ids = {w["id"] for w in wagers if w["offered"]}
     paytables = []
-    for pid, p in (d.get("paytables") or {}).items():
+    for pid, p in ch.paytables.items():
         if pid in links and not (links[pid] & offered_ids):
             continue  # the wager it pays is not offered
-        cols = [str(c) for c in p["columns"]]
+        cols = list(p.columns)
         col = 0
-        if p.get("option"):
-            if not sub.applicable.get(p["option"], True):
+        if p.option:
+            if not sub.applicable.get(p.option, True):
                 continue
-            chosen = table.options.get(p["option"])
+            chosen = table.options.get(p.option)
             if chosen not in cols:
                 continue
             col = cols.index(chosen)
         paytables.append({
-            "id": pid, "title": p.get("title", pid), "cite": p["cite"], "header": p.get("header", "Hand"),
-            "column": cols[col], "option": p.get("option") or "",
-            "rows": [{"label": r["label"], "pays": (r["pays"][col] if isinstance(r["pays"], list) else r["pays"])}
-                     for r in p["rows"]],
+            "id": pid, "title": p.title, "cite": p.cite, "header": p.header, "column": cols[col],
+            "option": p.option or "", "rows": [{"label": r.label, "pays": r.pays[col]} for r in p.rows],
         })
     payouts = []
-    for pid, p in (d.get("payouts") or {}).items():
-        paid = [wid for wid, w in wagers_data.items() if w.get("pays") == pid]
+    for pid, p in ch.payouts.items():
+        paid = [wid for wid, w in ch.wagers.items() if w.pays == pid]
         if paid and not set(paid) & offered_ids:
             continue  # pays only wagers the casino does not offer
-        names = [wagers_data[wid]["name"] for wid in paid if wid in offered_ids]
-        if "odds" in p:
-            odds = str(p["odds"])
-        elif p.get("odds_option") and table.options.get(p["odds_option"]) not in (None, ""):
-            odds = f"{table.options[p['odds_option']]} (stated in this Rules Submission; {p['cite']} is not in the sources)"
+        names = [ch.wagers[wid].name for wid in paid if wid in offered_ids]
+        if p.text is not None:
+            odds = p.text
+        elif p.odds_option and table.options.get(p.odds_option) not in (None, ""):
+            odds = f"{table.options[p.odds_option]} (stated in this Rules Submission; {p.cite} is not in the sources)"
         else:
-            odds = f"{p.get('unpriced') or 'not in the sources'}: a win is recorded without an amount"
-        payouts.append({"id": pid, "wagers": ", ".join(names) or "named in the settlement rules", "odds": odds, "cite": p["cite"]})
+            odds = f"{p.unpriced or 'not in the sources'}: a win is recorded without an amount"
+        payouts.append({"id": pid, "wagers": ", ".join(names) or "named in the settlement rules", "odds": odds, "cite": p.cite})
     meters = []
     for mid, m in (d.get("meters") or {}).items():
-        if not any(w.get("progressive") == mid and wid in offered_ids for wid, w in wagers_data.items()):
+        if not any(w.progressive == mid and wid in offered_ids for wid, w in ch.wagers.items()):
             continue  # no wager the casino offers feeds it
         meters.append({"id": mid, "cite": m["cite"],
                        "rate": show_value(options.get(m.get("rate_option"), {}), table.options.get(m.get("rate_option")))

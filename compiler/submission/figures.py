@@ -7,14 +7,18 @@ import dataclasses
 from fractions import Fraction
 from typing import Any
 
+from compiler import cache
+from compiler.analysis.paigow_record import record_text
+from compiler.analysis.report import Figure, NotComputed, Report, analyze, dec, pct
+from compiler.submission.conditions import Conditions
+from compiler.submission.plots import distribution_svg, meter_svg, show_net, show_probability
+
 
 _ANALYSES: dict[tuple, Any] = {}
 
 
 def analysis_of(sub: Submission):
     """``compiler.analysis.report.analyze`` under the submission's selections (cached)."""
-    from compiler.analysis.report import analyze
-
     opts = dict(sub.selections)
     key = (id(sub.chapter), tuple(sorted((k, repr(v)) for k, v in opts.items())))
     hit = _ANALYSES.get(key)
@@ -23,7 +27,6 @@ def analysis_of(sub: Submission):
             try:
                 report = analyze(sub.game, sub.chapter, opts)
             except (ImportError, NotImplementedError, ValueError) as e:  # a chapter the engine cannot analyse yet
-                from compiler.analysis.report import Report
 
                 report = Report(sub.chapter.chapter, sub.chapter.title, dict(opts), [],
                                 ["no house edge could be computed for these selections: "
@@ -31,11 +34,8 @@ def analysis_of(sub: Submission):
                                     f"the analysis engine does not cover Chapter {sub.chapter.chapter} yet")])
             return _report_fields(report)
 
-        from compiler import cache
-
         # by content: the chapter's data, the selections, the compiler (compiler/cache.py), and the
         # record of a long exact enumeration the analysis reads (analysis/paigow_record.py)
-        from compiler.analysis.paigow_record import record_text
 
         ckey = cache.key_of("submission-analysis", sub.chapter.data,
                             sorted(opts.items(), key=lambda kv: kv[0]), record_text(sub.chapter))
@@ -59,8 +59,6 @@ def _report_fields(report) -> dict:
 
 
 def _report_from(fields: dict):
-    from compiler.analysis.report import Figure, NotComputed, Report
-
     return Report(fields["chapter"], fields["title"], fields["settings"],
                   [Figure(**{**f, "includes": tuple(f["includes"])}) for f in fields["figures"]],
                   list(fields["notes"]),
@@ -78,13 +76,11 @@ def figure_rows(sub: Submission) -> list[dict]:
     """One row per figure of the analysis of a wager the casino offers; a simulated figure short of its
     precision target and a wager the analysis cannot model are rows that say "not computed" with the
     reason, never a number."""
-    from compiler.analysis.report import dec, pct
-
     rows = []
     short: dict = {}  # (wager, includes) -> simulated figures short of their precision target
     report = analysis_of(sub)
-    data = sub.chapter.data
-    offered, wagers, links = offered_wagers(sub), data.get("wagers") or {}, paytable_wagers(data)
+    ch = sub.chapter
+    offered, wagers, links = offered_wagers(sub), ch.wagers, paytable_wagers(ch)
     for f in report.figures:
         if not figure_shown(f.wager, f.includes, offered, wagers, links):
             continue  # a wager the casino does not offer: no figure of it in its document
@@ -154,32 +150,23 @@ def _not_computed_row(wager, name, policy, reason, includes) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
-def _dicts(node):
-    if isinstance(node, dict):
-        yield node
-        for v in node.values():
-            yield from _dicts(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _dicts(v)
-
-
-def paytable_wagers(data) -> dict[str, set[str]]:
+def paytable_wagers(chapter) -> dict[str, set[str]]:
     """Paytable id -> the wagers it pays: a wager's own ``paytable``, a procedure step naming both a
     ``paytable`` and a ``wager`` (an Envy Bonus schedule), and a paytable named by neither (a
     schedule printed but paid by no rule) by the citation it shares with one that is."""
     links: dict[str, set[str]] = {}
-    for wid, w in (data.get("wagers") or {}).items():
-        if isinstance(w, dict) and isinstance(w.get("paytable"), str):
-            links.setdefault(w["paytable"], set()).add(wid)
-    for st in _dicts(data.get("procedure") or []):
-        if isinstance(st.get("paytable"), str) and isinstance(st.get("wager"), str):
-            links.setdefault(st["paytable"], set()).add(st["wager"])
-    tables = data.get("paytables") or {}
+    for wid, w in chapter.wagers.items():
+        if w.paytable is not None:
+            links.setdefault(w.paytable, set()).add(wid)
+    for st in chapter.all_steps():
+        params = dict(st.params)
+        if isinstance(params.get("paytable"), str) and isinstance(params.get("wager"), str):
+            links.setdefault(params["paytable"], set()).add(params["wager"])
+    tables = chapter.paytables
     for pid, p in tables.items():
-        if pid in links or not isinstance(p, dict) or not p.get("cite"):
+        if pid in links:
             continue
-        same = set().union(*(links[q] for q in list(links) if q in tables and tables[q].get("cite") == p["cite"]))
+        same = set().union(*(links[q] for q in list(links) if q in tables and tables[q].cite == p.cite))
         if same:
             links[pid] = same
     return links
@@ -187,10 +174,8 @@ def paytable_wagers(data) -> dict[str, set[str]]:
 
 def offered_wagers(sub) -> set[str]:
     """The wager ids the submission's selections offer."""
-    from compiler.submission.conditions import Conditions
-
     table = Conditions(sub.game, sub.effective).table
-    return {wid for wid in (sub.chapter.data.get("wagers") or {}) if table.offered(wid)}
+    return {wid for wid in sub.chapter.wagers if table.offered(wid)}
 
 
 def figure_shown(wager: str, includes, offered: set[str], wagers, links) -> bool:
@@ -225,7 +210,7 @@ def _net(odds, meter: Fraction | None) -> Fraction | None:
 
 def _paytable_of_figure(sub, fig: dict):
     """(compiled paytable, column index) whose row labels are the figure's outcomes, or None."""
-    links = paytable_wagers(sub.chapter.data)
+    links = paytable_wagers(sub.chapter)
     game = sub.game
     labels = set(fig["outcomes"]) - {"lose"}
     for pid, ws in sorted(links.items()):
@@ -233,7 +218,8 @@ def _paytable_of_figure(sub, fig: dict):
         if fig["wager"] not in ws or pt is None or not labels or not labels <= {r[2] for r in pt.rows}:
             continue
         col = 0
-        opt = (sub.chapter.data.get("paytables") or {}).get(pid, {}).get("option")
+        spec = sub.chapter.paytables.get(pid)
+        opt = spec.option if spec is not None else None
         if opt and sub.effective.get(opt) in pt.columns:
             col = list(pt.columns).index(sub.effective[opt])
         return pt, col
@@ -318,8 +304,8 @@ def meter_line(sub, fig: dict) -> tuple[Fraction, Fraction, Fraction] | None:
 
 def _shown_figures(sub) -> list[dict]:
     """The report's figures (as plain fields) of wagers the casino offers, in report order."""
-    data = sub.chapter.data
-    offered, wagers, links = offered_wagers(sub), data.get("wagers") or {}, paytable_wagers(data)
+    ch = sub.chapter
+    offered, wagers, links = offered_wagers(sub), ch.wagers, paytable_wagers(ch)
     return [f for f in _report_fields(analysis_of(sub))["figures"]
             if figure_shown(f["wager"], f["includes"], offered, wagers, links)]
 
@@ -331,7 +317,7 @@ def _money(x) -> str:
 
 def _assumes(sub, policy: str) -> str:
     head, sep, rest = policy.partition(",")
-    columns = {str(c) for p in (sub.chapter.data.get("paytables") or {}).values() for c in p.get("columns") or ()}
+    columns = {c for p in sub.chapter.paytables.values() for c in p.columns}
     if head.strip() in columns:
         rest = rest.strip()
         if rest.startswith("meter "):  # said by the meter note
@@ -390,8 +376,6 @@ def figure_notes(sub, rows: list[dict]) -> list[str]:
 def document_plots(sub) -> list[dict]:
     """``[{title, svg, rows, caption}]``: the net result of the first figure whose exact outcomes
     are a distribution, and the house edge against the meter of each progressive figure."""
-    from compiler.submission.plots import distribution_svg, meter_svg, show_net, show_probability
-
     out = []
     for f in _shown_figures(sub):
         dist = net_distribution(sub, f)

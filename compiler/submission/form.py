@@ -40,14 +40,9 @@ def form_context(ch: Chapter) -> dict:
                for k, v in (d.get("options") or {}).items()]
     equipment = [{"item": e["item"], "when": e.get("when", "always"), "cite": e["cite"]}
                  for e in (d.get("table") or {}).get("equipment") or ()]
-    paytables = []
-    for k, t in (d.get("paytables") or {}).items():
-        if not t.get("option"):
-            continue
-        paytables.append({"title": t.get("title", k), "cite": t["cite"], "header": t.get("header", "Hand"),
-                          "columns": t["columns"],
-                          "rows": [{"label": r["label"], "pays": r["pays"] if isinstance(r["pays"], list) else [r["pays"]]}
-                                   for r in t["rows"]]})
+    paytables = [{"title": t.title, "cite": t.cite, "header": t.header, "columns": list(t.columns),
+                  "rows": [{"label": r.label, "pays": list(r.pays)} for r in t.rows]}
+                 for t in ch.paytables.values() if t.option]
     return {
         "spec_path": ch.spec_path, "chapter": ch.chapter, "title": ch.title, "slug": ch.slug,
         "source": src["citation"] + (f" ({src['date']})" if src.get("date") else ""),

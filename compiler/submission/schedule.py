@@ -28,7 +28,14 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
+from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Not, Ref, parse_expr
+from compiler.render.table import text_table
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError
+from compiler.spec.loader import load_document
+from compiler.submission.check import chapter_key as submission_chapter, check_files, check_submission, display_path
+from compiler.submission.conditions import Conditions, options_read
+from compiler.submission.formats import template_envs
+from compiler.submission.values import show_value
 
 SCHEDULE_DIR = "generated/schedules"
 
@@ -52,8 +59,6 @@ def change_intervals(data: Mapping) -> list[dict]:
 def _spec_error(ch, pointer: str, message: str) -> DiagnosticError:
     line, col = 1, 1
     try:
-        from compiler.spec.loader import load_document
-
         line, col = load_document(ch.spec_path).position(pointer)
     except Exception:  # noqa: BLE001 - the position is a courtesy
         pass
@@ -70,9 +75,6 @@ def describe_condition(expr: str, options: Mapping) -> str:
     """A ``when`` as a regulator reads it: ``option(dealing_method) == 'hand'`` -> "How the cards
     are dealt: hand"; ``!=`` -> "...: not hand"; ``[not] option(flag)`` -> ": yes"/": no";
     conditions of other shapes are shown as written."""
-    from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Not, Ref, parse_expr
-    from compiler.submission.values import show_value
-
     def opt(n):
         if isinstance(n, Call) and n.name == "option" and n.args and isinstance(n.args[0], Ref) \
                 and n.args[0].parts[0] in options:
@@ -102,10 +104,6 @@ def game_schedule(sub) -> list[dict]:
     """Rows ``{item, hours, every, cite, because, when, not_applicable}`` for one submission: for
     each item of its chapter, the interval that applies under the submission's selections (the
     shortest, should several apply)."""
-    from compiler.lang.rules import parse_expr
-    from compiler.submission.conditions import Conditions, options_read
-    from compiler.submission.values import show_value
-
     ch = sub.chapter
     options = sub.options
     conds = Conditions(sub.game, sub.effective)
@@ -196,8 +194,6 @@ def facility_schedules(subs: list[tuple[str, Any]]) -> list[dict]:
 
 def render_schedule(facility: dict) -> tuple[str, str]:
     """(Markdown, HTML) of one facility's schedule."""
-    from compiler.submission.formats import template_envs
-
     md_env, html_env = template_envs()
     return (md_env.get_template("change-schedule.md.jinja").render(**facility),
             html_env.get_template("change-schedule.html.jinja").render(**facility))
@@ -208,9 +204,6 @@ def schedule_files(root: Path, paths: list[Path], chapters: Mapping[str, Any]) -
     submissions ``paths``.  A facility one of whose submissions names a chapter left out of this
     build (``rulespec build SPEC``) is skipped rather than written incomplete; an invalid
     submission raises DiagnosticError (``render_submission_files`` reports it first)."""
-    from compiler.spec.loader import load_document
-    from compiler.submission.check import chapter_key as submission_chapter, check_submission, display_path
-
     root = Path(root)
     loaded, skipped = [], set()
     for p in paths:
@@ -242,8 +235,6 @@ def schedule_files(root: Path, paths: list[Path], chapters: Mapping[str, Any]) -
 
 
 def format_text(facilities: list[dict]) -> str:
-    from compiler.render.table import text_table
-
     out = []
     for f in facilities:
         out.append(f"Change schedule: {f['facility']} ({f['certificate_holder']})")
@@ -265,8 +256,6 @@ def format_text(facilities: list[dict]) -> str:
 
 
 def cmd_schedule(args) -> int:
-    from compiler.submission.check import check_files
-
     results, spec_diags = check_files(args.files)
     diags = list(spec_diags) + [d for _, _, ds in results for d in ds]
     ok = not spec_diags and all(sub is not None for _, sub, _ in results)

@@ -6,6 +6,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping
 
+from compiler.runtime.money import MoneyError, money
 from compiler.spec.validate import suggest
 
 
@@ -112,7 +113,6 @@ def check_value(data: Mapping, oid: str, o: Mapping, value) -> tuple[Any, str | 
         if v is None:
             form = "an amount such as $1,000 or 1000.00" if t == "money" else "a percentage such as 14% or 14.5"
             return None, f"expected {form}, got {_show_raw(value)} ({cite})"
-        from compiler.runtime.money import MoneyError, money
 
         try:
             money(v)  # NaN, infinities and amounts beyond the money range are refused

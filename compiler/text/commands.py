@@ -10,6 +10,7 @@ Errors are printed as ``path:line:col: error: message`` on stderr; exit status 1
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -261,8 +262,6 @@ def register(sub) -> None:
 
 def main(argv=None) -> int:
     """Run the text-tool subcommands on their own (``python -m compiler.text.commands``)."""
-    import argparse
-
     parser = argparse.ArgumentParser(prog="rulespec")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from compiler.lang.citations import CitationSyntaxError, expand, parse_citation
 
-from .model import Chapter, CrossRef, Pos, Provision
+from .model import Chapter, CrossRef, Pos, Provision, section_provisions
 
 
 # -------------------------------------------------------------- cross-references
@@ -78,7 +78,6 @@ def _index(doc_chapters) -> set[str]:
         for s in ch.sections:
             have.add(s.cite)
             have.add(f"Chapter {ch.number}")
-            from .model import section_provisions
             for p in section_provisions(s):
                 if not p.elided:
                     have.add(p.cite)

@@ -21,14 +21,14 @@ from .diff_data import data_diff
 from .diff_format import _words_text, format_html, format_json, format_text, to_dict  # noqa: F401
 from .diff_model import (CUT_NOTE, DATA_KEYS, ELIDED_NOTE, KINDS, NOT_SUBSTANTIVE, ChapterDiff, Change,  # noqa: F401
                          DiffResult, Side, _skey)
+from compiler.text.parser import parse_file
+from compiler.text.render import load_spec
 
 # ------------------------------------------------------------------------ loading
 
 def load_side(path: str) -> Side:
     p = Path(path)
     if p.suffix in (".yaml", ".yml"):
-        from .render import load_spec
-
         spec = load_spec(path)
         items = flatten_spec(spec)
         ch = str(spec["chapter"])
@@ -36,7 +36,6 @@ def load_side(path: str) -> Side:
         return Side(path, "spec", {ch: items}, {ch: spec.get("completeness") == "complete"},
                     {ch: {it.section: it.text for it in items if it.kind == "heading"}}, spec,
                     date=src.get("date"), cite=src.get("citation"))
-    from .parser import parse_file
 
     doc = parse_file(path)
     return side_of_document(doc, path)

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from fractions import Fraction
 from typing import Any, Optional
 
 from .diff_model import ELIDED_NOTE, DiffResult
+from compiler.text.render import _env
 
 # ------------------------------------------------------------------------ output
 
@@ -126,7 +128,6 @@ def _val(v: Any) -> str:
 def _pct(v: Optional[str]) -> str:
     if v is None:
         return "none"
-    from fractions import Fraction
 
     f = Fraction(v)
     return f"{float(f * 100):.2f}%"
@@ -153,8 +154,6 @@ def format_json(result: DiffResult) -> str:
 
 
 def format_html(result: DiffResult) -> str:
-    from .render import _env
-
     chapters = []
     for cd in result.chapters:
         rows = []

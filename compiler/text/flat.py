@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .errors import TextError
+from compiler.text.importer import _paytable_name
 from .model import Definition, Document, Provision, Section, Table
 
 MISDECODED_SECTION_SIGN = "\u0e22\u0e07"
@@ -57,8 +58,6 @@ class FlatItem:
 
 
 def _table(t: Table, text: str = "") -> TableData:
-    from .importer import _paytable_name
-
     return TableData(t.caption, t.header, tuple(t.columns), tuple((r.label, tuple(r.pays)) for r in t.rows),
                      _paytable_name(t, text)[0])
 

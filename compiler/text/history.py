@@ -30,8 +30,10 @@ import yaml
 
 from .diff import NOT_SUBSTANTIVE, Change, Side, _skey, _words_text, diff_chapter, format_text, DiffResult, \
     ChapterDiff
+from compiler.text.diff import load_side, side_of_document
 from .errors import TextError
 from .flat import FlatItem
+from compiler.text.parser import parse_file
 
 DEFAULT_MAP = Path(__file__).resolve().parents[2] / "rulespecs" / "history" / "renumbering.yaml"
 
@@ -140,9 +142,6 @@ def _date_arg(spec: str) -> tuple[str, Optional[str]]:
 
 
 def load(inputs: list[str], mapping: list[dict], chapter: Optional[str]):
-    from .diff import load_side
-    from .parser import parse_file
-
     versions: list[Version] = []
     documents: list[Document] = []
     for spec in inputs:
@@ -152,7 +151,6 @@ def load(inputs: list[str], mapping: list[dict], chapter: Optional[str]):
             side = load_side(path)
         else:
             doc = parse_file(path)
-            from .diff import side_of_document
             side = side_of_document(doc, path)
             events, affects = list(doc.history), list(doc.affects)
             if not doc.chapters:

@@ -11,14 +11,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Optional
 
+from compiler.analysis.report import analyze
+from compiler.pipeline import load_game
+from compiler.spec.diagnostics import DiagnosticError
 from .errors import TextError
 
 
 def _report(path: str, decks: Optional[int] = None):
-    from compiler.analysis.report import analyze
-    from compiler.pipeline import load_game
-    from compiler.spec.diagnostics import DiagnosticError
-
     try:
         mod, compiled = load_game(path)
     except DiagnosticError as e:

@@ -8,8 +8,9 @@ from typing import Any, Optional
 import yaml
 
 from .errors import TextError
-from .hands import PER_AMOUNT, guess_ranking, slug
+from .hands import PER_AMOUNT, SCHEMA_ODDS_KINDS, guess_ranking, slug
 from .model import Chapter, Definition, Document, Provision, Section, Table
+from compiler.text.parser import parse_file
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/rulespec.schema.json"
 
@@ -72,8 +73,6 @@ class _Paytables:
     def importable(self, table: Table, cite: str) -> bool:
         """A table whose cells are all odds the schema knows; any other (jackpot shares,
         "Loss", a pipe table's free text) is listed under ``missing``, not imported."""
-        from .hands import SCHEMA_ODDS_KINDS
-
         odd = sorted({o.text for r in table.rows for o in r.odds if o.kind not in SCHEMA_ODDS_KINDS})
         if odd or not any(r.pays for r in table.rows):
             self.missing.append({"cite": cite, "what": "paytable (" + " | ".join((table.header,) + table.columns)
@@ -283,8 +282,6 @@ def _title_case(title: str) -> str:
 
 
 def import_file(path: str, chapter: Optional[str]) -> dict:
-    from .parser import parse_file
-
     doc = parse_file(path)
     if not doc.chapters:
         msg = next((n.message for n in doc.notices if n.kind == "no_rule_text"), "no rule text on this page")

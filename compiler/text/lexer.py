@@ -34,6 +34,7 @@ import re
 
 from lark.lexer import Token
 
+from compiler.lang.citations import label_at, label_index, label_styles
 from .errors import TextError
 from .hands import COLUMN_RE, HANDS_LONGEST_FIRST, PAYOUT_RE
 from .lexer_patterns import (  # noqa: F401 - Furniture and LexResult are the lexer's results
@@ -413,8 +414,6 @@ class _Lexer:
         """A label glued mid-line is taken as structure only if it starts a level or
         continues one seen in this section (so "(relating to ...)" and stray
         parentheses never are)."""
-        from compiler.lang.citations import label_styles, label_index, label_at
-
         for style in label_styles(label):
             idx = label_index(label, style)
             if idx == 0:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from compiler.lang.citations import STYLES, is_first_label, label_style, label_styles, next_label
+from compiler.lang.citations import STYLES, is_first_label, label_index, label_style, label_styles, next_label
 
 from .errors import TextError
 from .model import LEVELS, Definition, Pos, Provision, Section
@@ -98,8 +98,6 @@ def _place(stack: list[_Node], label: str, after_elision: bool) -> tuple[int, st
 
 def _gap(stack: list[_Node], label: str) -> tuple[int, str] | None:
     """A label that skips some (``(c)`` after ``(a)``): a later label of an open level's style."""
-    from compiler.lang.citations import label_index
-
     for depth in range(len(stack) - 1, -1, -1):
         node = stack[depth]
         if node.is_def or node.elided:

@@ -14,10 +14,19 @@ from __future__ import annotations
 import copy
 import difflib
 import re
+import tempfile
+from pathlib import Path
 from typing import Any, Optional
 
+import yaml
+
+from compiler.lint.facts import TEXT_NUMBER, WORDS, _blank_cites, analyse, passages
+from compiler.text.diff import load_side
+from compiler.text.diff_data import data_diff
 from .errors import TextError
-from .flat import FlatItem, normalize
+from .flat import FlatItem, flatten_spec, normalize
+from compiler.text.impact import impact
+from compiler.text.render import load_spec
 
 _TOKEN = re.compile(r"\S+")
 
@@ -41,8 +50,6 @@ def _set(data, pointer: str, value) -> None:
 
 
 def _page_items(page_path: str, chapter: str) -> dict[str, FlatItem]:
-    from .diff import load_side
-
     side = load_side(page_path)
     if side.kind == "spec":
         raise TextError("--impact of a page: give the rulespec first and the Bulletin or Code page second", page_path)
@@ -73,8 +80,6 @@ def _words(text: str) -> list[tuple[str, int, int]]:
 
 def _value_of(kind: str, token: str, old_value: Any):
     """The page's value for a fact of this kind, from the words that replace the fact's ('8 to 1')."""
-    from compiler.lint.facts import WORDS
-
     if kind == "odds":
         m = re.search(r"([0-9][0-9,]*)\s+to\s+([0-9][0-9,]*)", token)
         return f"{m.group(1).replace(',', '')} to {m.group(2).replace(',', '')}" if m else None
@@ -87,10 +92,6 @@ def _value_of(kind: str, token: str, old_value: Any):
 
 def map_page(spec_path: str, page_path: str) -> tuple[dict, list[dict], list[dict]]:
     """(the rulespec's data with the page's numbers, what was mapped, what could not be)."""
-    from compiler.lint.facts import TEXT_NUMBER, _blank_cites, analyse
-
-    from .render import load_spec
-
     spec = load_spec(spec_path)
     chapter = str(spec.get("chapter"))
     page = _page_items(page_path, chapter)
@@ -103,7 +104,6 @@ def map_page(spec_path: str, page_path: str) -> tuple[dict, list[dict], list[dic
         if t.fact.kind in ("odds", "number", "amount"):
             by_passage.setdefault(t.passage.pointer, []).append(t)
     seen: set[str] = set()
-    from compiler.lint.facts import passages
 
     for ps in passages(spec).values():
         for x in ps:
@@ -159,8 +159,6 @@ def map_page(spec_path: str, page_path: str) -> tuple[dict, list[dict], list[dic
 
 
 def _map_tables(spec: dict, data: dict, page: dict[str, FlatItem], mapped: list, unmapped: list) -> None:
-    from .flat import flatten_spec
-
     for it in flatten_spec(spec):
         if not it.tables or it.cite not in page:
             continue
@@ -192,14 +190,6 @@ def _map_tables(spec: dict, data: dict, page: dict[str, FlatItem], mapped: list,
 def page_impact(spec_path: str, page_path: str, decks: Optional[int] = None) -> list[dict]:
     """The impact entries of ``impact.impact`` for the rulespec amended as the page prints it, led
     by one entry listing what was mapped and what was not."""
-    import tempfile
-    from pathlib import Path
-
-    import yaml
-
-    from .diff_data import data_diff
-    from .impact import impact
-
     data, mapped, unmapped = map_page(spec_path, page_path)
     head = {"kind": "mapping", "wager": "mapping", "name": "the page's numbers", "policy": "mapped onto the data",
             "changed": bool(mapped), "mapped": mapped, "unmapped": unmapped}

@@ -21,6 +21,7 @@ from lark.lexer import Lexer, Token
 from .errors import TextError
 from .hands import hand_id, read_odds
 from .lexer import lex
+from compiler.text.markup import amendment_changes, has_markup, html_to_text, versions
 from .model import (
     Chapter,
     Document,
@@ -36,6 +37,7 @@ from .model import (
 )
 from .crossrefs import _index, _refs, _resolve, _resolve_refs
 from .nesting import _Item, _nest
+from compiler.text.notes import affected_chapters, source_events
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 
@@ -273,9 +275,6 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
     """Read a page.  ``strict``: stop at the first thing that cannot be read (an error
     with its position); otherwise every such thing is a ``Notice`` of kind "unread" in
     ``Document.notices`` and the rest is read."""
-    from .markup import amendment_changes, has_markup, versions
-    from .notes import affected_chapters, source_events
-
     marks: list[Notice] = []
     if has_markup(text):
         # a Bulletin amendment printed with its markup: read as it reads after the amendment
@@ -463,6 +462,5 @@ def parse_file(path: str | Path, strict: bool = False, version: str = "new") -> 
     if text.startswith("\ufeff"):
         text = text[1:]  # a byte-order mark is not part of the page
     if text.lstrip()[:1] == "<" and re.search(r"<(?:html|body|p|div|b)\b", text[:5000], re.I):
-        from .markup import html_to_text
         text = html_to_text(text)
     return parse_text(text, str(path), strict, version)

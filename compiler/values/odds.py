@@ -7,9 +7,9 @@
 * ``Push``     neither paid nor collected.
 
 :func:`parse_odds` is the only parser of these forms: the rule language's grammar
-(``compiler/lang``) hands the odds it tokenised to it, the lint and code generation read the
-rulespec's ``odds``/``pays`` strings with it, the analysis prices them and the text tools read
-printed paytable cells with it. ``str(odds)`` writes them back (documents, reports) and
+(``compiler/lang``) hands the odds it tokenised to it, the spec checks and the IR build
+(``compiler/ir``: typed payouts and paytables) read the rulespec's ``odds``/``pays`` strings with it,
+the analysis prices the compiled odds and the text tools read printed paytable cells with it. ``str(odds)`` writes them back (documents, reports) and
 :meth:`Odds.source` writes the Python expression a generated game module holds.
 """
 from __future__ import annotations

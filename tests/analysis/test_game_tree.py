@@ -101,15 +101,14 @@ def test_paytable_route_equals_the_general_analyzer_on_a_reduced_deck(lir_small)
     """Bet 3 always rides: the fast paytable enumeration over the same deck gives its figure."""
     from compiler.analysis.enumerate import enumerate_hands
     from compiler.analysis.paytables import card_hands_of, paytable_return
-    from compiler.analysis.poker_report import _paytable_dict
     from compiler.runtime.rankings import Ranking
 
     mod, leaves = lir_small
     game = mod.GAME
     r = Ranking.from_spec(game.rankings["five_card"], "five_card")
-    ptd = _paytable_dict(game, "let_it_ride")
-    dist = enumerate_hands(r, 5, parse_cards(SMALL), tuple(card_hands_of(r, ptd)))
-    fast = paytable_return(dist, ptd, 0).expected
+    pt = game.paytables["let_it_ride"]  # compiled: its odds as the IR read them
+    dist = enumerate_hands(r, 5, parse_cards(SMALL), tuple(card_hands_of(r, pt)))
+    fast = paytable_return(dist, pt, 0).expected
     never = under_policy(leaves, {"first_decision": "let_it_ride", "second_decision": "let_it_ride"})
     assert never.expected_net["bet_3"] == fast == never.expected_net["bet_1"]
     assert optimal(leaves).expected_net["bet_3"] == fast
