@@ -303,9 +303,7 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
             continue
         if any(s.kind == "envy" and s.params.get("paytable") == pid for s in _walk(game.procedure)):
             continue
-        ptd = {"columns": list(pt.columns), "rows": [{"hand": h, "label": lab, "pays": [str(x) for x in
-                                                                                        _fixed(o)]} for h, o, lab in rows]}
-        v = envy_value(dist, ptd, 0)
+        v = envy_value(dist, pt, 0)   # the compiled paytable: its odds as read once, no strings
         rep.figures.append(Figure(pt.id, f"{pt.title} per other player", "schedule no rule pays", Fraction(v), None,
                                   None, {}, f"exact: all {k}-card hands; expected bonus in dollars per other player",
                                   kind="value"))
@@ -446,8 +444,3 @@ def _rounds_needed(n: int, se: float, target: float) -> int:
         return n
     return int(math.ceil(n * (se / target) ** 2 / 1000.0)) * 1000
 
-
-def _fixed(odds):
-    from compiler.runtime.money import fmt_money
-
-    return ["$" + fmt_money(Decimal(o.num.numerator) / Decimal(o.num.denominator)) for o in odds]
