@@ -10,14 +10,20 @@ The fonts are named, not left to the machine's fontconfig aliases: "Georgia" or 
 resolve to Liberation Serif where Chromium's fonts are installed and to DejaVu Serif elsewhere, which
 would make the filed bytes depend on what else the machine has. DejaVu (fonts-dejavu-core) is on every
 machine of this project's kind.
+
+The embedded fonts are subset by one subsetter on every machine: fontTools (a Python package installed
+with WeasyPrint), never HarfBuzz's libharfbuzz-subset, which WeasyPrint prefers where the system has it
+(it comes with Chromium's packages): the two give different bytes, so the filed PDFs would depend on what
+else the machine has installed. fontTools stamps the subset font's ``head.modified`` with the time of the
+print unless ``SOURCE_DATE_EPOCH`` is set (reproducible-builds.org): it is set to 0 while printing, so a
+document printed a second later, or after another in the same process, has the same bytes.
 """
 from __future__ import annotations
 
 import hashlib
 import logging
-import subprocess
-import sys
-
+import os
+from contextlib import contextmanager
 
 # the filed PDF's fonts, the same on every machine (see above)
 PRINT_FONTS = """
@@ -26,33 +32,30 @@ code, pre, kbd, samp { font-family: "DejaVu Sans Mono" !important; }
 """
 
 
-_RENDERED = False  # a PDF was printed in this process already
+@contextmanager
+def _reproducible():
+    """fontTools' subsetter with a fixed timestamp, for the duration of one print."""
+    import weasyprint.pdf.fonts as pdf_fonts
+
+    saved = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = "0"
+    if hasattr(pdf_fonts, "harfbuzz_subset"):
+        pdf_fonts.harfbuzz_subset = None  # fontTools subsets (see the module's docstring)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
 
 
 def html_to_pdf(html: str, base_url: str | None = None) -> bytes:
-    """The PDF of ``html``. WeasyPrint's bytes depend on what the process printed before (the embedded font
-    subsets differ on a second document, even the same one), so only the first document of a process is
-    printed in it; every later one in a fresh interpreter (``python -m compiler.render.pdf``)."""
-    global _RENDERED
-    if not _RENDERED:
-        _RENDERED = True
-        return _print(html, base_url)
-    r = subprocess.run([sys.executable, "-m", "compiler.render.pdf", *([base_url] if base_url else [])],
-                       input=html.encode("utf-8"), capture_output=True, check=False)
-    if r.returncode:
-        raise RuntimeError(f"printing a PDF failed: {r.stderr.decode('utf-8', 'replace').strip()[-2000:]}")
-    return r.stdout
-
-
-def _print(html: str, base_url: str | None) -> bytes:
     from weasyprint import CSS, HTML
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     ident = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    return HTML(string=html, base_url=base_url).write_pdf(stylesheets=[CSS(string=PRINT_FONTS)],
-                                                          pdf_identifier=ident)
-
-
-if __name__ == "__main__":  # one document printed in a fresh process: HTML on stdin, PDF on stdout
-    sys.stdout.buffer.write(_print(sys.stdin.buffer.read().decode("utf-8"), sys.argv[1] if len(sys.argv) > 1 else None))
+    with _reproducible():
+        return HTML(string=html, base_url=base_url).write_pdf(stylesheets=[CSS(string=PRINT_FONTS)],
+                                                              pdf_identifier=ident)

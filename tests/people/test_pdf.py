@@ -28,9 +28,8 @@ def test_every_example_submission_has_a_filed_pdf_rebuilt_byte_for_byte():
         html = (ROOT / "generated" / "submissions" / f"{sub.stem}.html").read_text(encoding="utf-8")
         pdf = (ROOT / "generated" / "submissions" / f"{sub.stem}.pdf").read_bytes()
         assert pdf.startswith(b"%PDF-")
-        # no creation date, no random file identifier, and nothing of the documents printed before it in
-        # this process (WeasyPrint's font subsets would carry it: compiler/render/pdf.py prints each later
-        # document in a fresh interpreter)
+        # no creation date, no random file identifier, no time in the subset fonts, whatever the process
+        # printed before (every document of this loop is printed in one process)
         assert html_to_pdf(html) == pdf, sub.stem
         assert b"/CreationDate" not in pdf and b"/ModDate" not in pdf
 
@@ -105,3 +104,19 @@ def test_documents_name_no_local_path(tmp_path):
         if f.is_file():
             data = f.read_bytes()
             assert str(ROOT).encode() not in data and b"/home/" not in data, f
+
+
+def test_the_same_pdf_a_second_later_and_whatever_subsetter_the_system_has(monkeypatch):
+    """fontTools stamps a subset font with the time unless SOURCE_DATE_EPOCH is set; libharfbuzz-subset,
+    where the system has it, subsets otherwise. Neither may show in the filed bytes."""
+    import time
+
+    import weasyprint.pdf.fonts as pdf_fonts
+
+    html = (ROOT / "generated" / "submissions" / f"{SUBMISSIONS[0].stem}.html").read_text(encoding="utf-8")
+    first = html_to_pdf(html)
+    time.sleep(1.1)
+    monkeypatch.setattr(pdf_fonts, "harfbuzz_subset", object())   # as if the system library were found
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    assert html_to_pdf(html) == first
+    assert "SOURCE_DATE_EPOCH" not in __import__("os").environ   # restored after the print
