@@ -27,7 +27,10 @@ from fractions import Fraction
 
 import numpy as np
 
+from compiler.analysis import paigow_exact as pe
+from compiler.analysis import paigow_record as pr
 from compiler.analysis import progress
+from compiler.analysis.enumerate import Vectoriser, enumerate_hands, iter_colex_blocks, standard_deck
 from compiler.analysis.model import DURING_CLAUSE, Figure, Report
 # the model read from the compiled chapter, shared with paigow_exact (re-exported: report.py and tests read it here)
 from compiler.analysis.paigow_model import (  # noqa: F401
@@ -165,7 +168,7 @@ _W: dict = {}
 
 def _chunk(args):
     policy, seed, i, n = args
-    game, chapter, options, m, pool = _W["game"], _W["chapter"], _W["options"], _W["model"], _W["pool"]
+    game, options, m, pool = _W["game"], _W["options"], _W["model"], _W["pool"]
     table = Table(game, options, seed=seed * 1_000_003 + i)
     if policy == "house_way":
         strat: Strategy = HouseWayStrategy(m)
@@ -241,8 +244,6 @@ def simulate_paigow(game, chapter, options, rounds: int, seed: int, processes: i
 
 def category_counts_two_ways(ranking, k: int, jokers: int, ranks=None) -> tuple[dict, dict]:
     """(one enumeration of the deck, hands without a joker + hands with it) category counts."""
-    from compiler.analysis.enumerate import Vectoriser, enumerate_hands, standard_deck
-
     deck = standard_deck(jokers, ranks)
     one = enumerate_hands(ranking, k, deck).category_counts()
     natural = standard_deck(0, ranks)
@@ -250,8 +251,6 @@ def category_counts_two_ways(ranking, k: int, jokers: int, ranks=None) -> tuple[
     if jokers:
         # hands holding the joker: the other k-1 cards from the natural deck, valued with the joker
         vec = Vectoriser(ranking, k, natural + [JOKER])
-        from compiler.analysis.enumerate import iter_colex_blocks
-
         counts = np.zeros(len(vec.values), dtype=np.int64)
         arr = np.array(natural, dtype=np.int64)
         for _, block in iter_colex_blocks(len(natural), k - 1):
@@ -267,7 +266,6 @@ def category_counts_two_ways(ranking, k: int, jokers: int, ranks=None) -> tuple[
 def _distribution(game, rid, ranking, k):
     """The enumeration of every k-card hand, cached for the process (shared with poker_report)."""
     from compiler.analysis import poker_report
-    from compiler.analysis.enumerate import enumerate_hands, standard_deck
 
     key = (repr(game.rankings[rid]), k, game.cards.jokers, ())
     if key not in poker_report._DISTS:
@@ -358,8 +356,6 @@ EXACT_MINUTES = 30  # the full enumeration (house way and optimal setting): 15 C
 def _exact_house_way(rep, game, chapter, options, m) -> dict | None:
     """Exact figures of the main wager (and the wager offered during the round) under the house way from the
     chapter's record, or "not computed" with the reason (never a stale figure: the record's key must match)."""
-    from compiler.analysis import paigow_exact as pe
-    from compiler.analysis import paigow_record as pr
 
     name = game.wagers[m.main].name
     dname = game.wagers[m.double].name if m.double else None

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -39,14 +40,18 @@ from math import comb
 import numpy as np
 
 from compiler.analysis.enumerate import colex_combinations, colex_index, iter_colex_blocks, standard_deck
+from compiler.analysis.paigow_model import Outcomes, Refused, _ir_step, model_or_reason, options_read, settle_atoms
+from compiler.fast.hands import vec_ranking
+from compiler.fast.houseway import CompiledHouseWay, HouseWayUnsupported
+from compiler.fast.vector import State, Unsupported, compile_fast
 from compiler.runtime.cards import JOKER
-from compiler.analysis.paigow_model import Refused, _ir_step, options_read, settle_atoms
+from compiler.runtime.engine import Table
 
 ANALYSIS_VERSION = 1
+
+
 def _log(verbose, msg):
     if verbose:
-        import sys
-
         print(msg, file=sys.stderr, flush=True)
 
 
@@ -57,10 +62,6 @@ def _log(verbose, msg):
 
 class ExactPaiGow:
     def __init__(self, game, chapter, options=None):
-        from compiler.analysis.paigow_model import Outcomes, model_or_reason
-        from compiler.fast.vector import Unsupported, compile_fast
-        from compiler.runtime.engine import Table
-
         m, why = model_or_reason(game, chapter)
         if m is None:
             raise Refused(why)
@@ -90,8 +91,6 @@ class ExactPaiGow:
         self.outcomes = Outcomes(self.table, m)
 
     def _way(self, s):
-        from compiler.fast.houseway import CompiledHouseWay, HouseWayUnsupported
-
         p = dict(s.params)
         if p.get("house_way_option"):
             raise Refused(f"step {s.id!r}: the house way is given by an option")
@@ -107,8 +106,6 @@ class ExactPaiGow:
     # -- per hand ----------------------------------------------------------------------------
     def split(self, cards: np.ndarray, side: str):
         """(high, low, index of the setting) of hands ``cards`` (M, n) set by ``side``'s house way."""
-        from compiler.fast.houseway import HouseWayUnsupported
-
         try:
             return self.ways[side].split(cards)
         except HouseWayUnsupported as e:
@@ -116,9 +113,6 @@ class ExactPaiGow:
 
     def features(self, cards: np.ndarray, setting, side: str):
         """Scores of the compared hands (M, 2) int32 and the atom bits (M,) of ``side``'s settings."""
-        from compiler.fast.hands import vec_ranking
-        from compiler.fast.vector import State
-
         hi, lo, ch = setting
         M = len(cards)
         zones = {"high": hi, "low": lo}
@@ -256,7 +250,6 @@ def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: b
     N, n = len(deck), model.n
     nh = comb(N, n)
     cards_of = np.array(deck, dtype=np.int64)
-    ncmp = len(model.atoms.comparisons)
     side = {s: {"s": np.zeros((nh, 2), np.int32), "b": np.zeros(nh, np.int16)} for s in ("player", "dealer")}
     same = (dict(model.pstep.params).get("house_way") == dict(model.dstep.params).get("house_way")
             and [e[2] for e in model.pstep.exprs] == [e[2] for e in model.dstep.exprs])

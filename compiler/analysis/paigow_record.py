@@ -12,7 +12,8 @@ from pathlib import Path
 
 from compiler.analysis.paigow_exact import ANALYSIS_VERSION, Refused, _log  # noqa: F401 (Refused: callers)
 from compiler.analysis.paigow_optimal import run
-from compiler.analysis.paigow_model import options_read
+from compiler.analysis.paigow_model import model_of, options_read
+from compiler.steps import KINDS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -32,8 +33,6 @@ def _plain(x):
 
 def record_key(game, chapter) -> str:
     """SHA-256 of everything of the compiled chapter the result depends on, and the analysis version."""
-    from compiler.analysis.paigow_model import model_of
-    from compiler.steps import KINDS
 
     m = model_of(game, chapter)
     d = chapter.data
