@@ -286,7 +286,7 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
     rk = table.ranking(m.high_ranking)
     k = m.high + m.low
     # one enumeration, shared with the paytable figures (the second route, hands without the joker plus
-    # hands with it, is a test: tests/chapters/test_670a.py)
+    # hands with it, is a test: tests/chapters/test_670a_play.py)
     dist = _distribution(game, m.high_ranking, rk, k)
     one = dist.category_counts()
     total = sum(one.values())

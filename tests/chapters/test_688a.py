@@ -19,8 +19,6 @@ import pytest
 
 from chapters.provisions import Coverage, numbered_provisions
 
-from compiler.lang.citations import expand, parse_citation
-from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import CallbackStrategy, EngineError, RefusedError
 from compiler.runtime.shoe import ScriptedShoe
