@@ -45,8 +45,27 @@ def _sort(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def compile_spec(path: str | Path, text: str | None = None) -> Compiled:
-    """Load, validate, build and lint one rulespec; never raises for bad input."""
+    """Load, validate, build and lint one rulespec; never raises for bad input.
+
+    Compiled once per process for each path and content (a rulespec read again, by a command run
+    in-process or by another test, is not parsed again; a changed file is): the result is shared,
+    so treat it as read-only."""
     path = str(path)
+    if text is None:
+        try:
+            raw = Path(path).read_bytes()
+        except OSError:
+            return _compile(path, None)
+        return _compiled(path, raw)
+    return _compiled(path, text)
+
+
+@lru_cache(maxsize=16)
+def _compiled(path: str, content: "bytes | str") -> Compiled:
+    return _compile(path, content if isinstance(content, str) else None)
+
+
+def _compile(path: str, text: str | None) -> Compiled:
     try:
         doc = load_document(path, text)
     except DiagnosticError as e:

@@ -17,9 +17,15 @@ with WeasyPrint), never HarfBuzz's libharfbuzz-subset, which WeasyPrint prefers 
 else the machine has installed. fontTools stamps the subset font's ``head.modified`` with the time of the
 print unless ``SOURCE_DATE_EPOCH`` is set (reproducible-builds.org): it is set to 0 while printing, so a
 document printed a second later, or after another in the same process, has the same bytes.
+
+Printing is the slow part of a build (about 1.5 s a document): :func:`filed_pdf` keeps each print in
+the content-addressed cache (:mod:`compiler.cache`), keyed by the HTML, the compiler's fingerprint, the
+versions of the printing packages and the bytes of the fonts printed with; ``--no-cache`` prints again.
+:func:`html_to_pdf` always prints.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -48,6 +54,34 @@ def _reproducible():
             os.environ.pop("SOURCE_DATE_EPOCH", None)
         else:
             os.environ["SOURCE_DATE_EPOCH"] = saved
+
+
+PRINT_PACKAGES = ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pillow")
+
+
+@functools.lru_cache(maxsize=1)
+def _print_environment() -> tuple:
+    """What else the bytes of a print depend on: the printing packages and the font files."""
+    import glob
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for dist in PRINT_PACKAGES:
+        try:
+            out.append((dist, version(dist)))
+        except PackageNotFoundError:
+            out.append((dist, None))
+    for path in sorted(glob.glob("/usr/share/fonts/truetype/dejavu/DejaVu*.ttf")):
+        with open(path, "rb") as f:
+            out.append((os.path.basename(path), hashlib.sha256(f.read()).hexdigest()))
+    return tuple(out)
+
+
+def filed_pdf(html: str) -> bytes:
+    """The PDF of *html* as :func:`html_to_pdf` prints it, from the cache when printed before."""
+    from compiler import cache
+
+    return cache.cached(cache.key_of("pdf", html, _print_environment()), lambda: html_to_pdf(html))
 
 
 def html_to_pdf(html: str, base_url: str | None = None) -> bytes:

@@ -36,9 +36,9 @@ def _html(ctx: dict, made: dict) -> str:
 
 
 def _pdf(ctx: dict, made: dict) -> bytes:
-    from compiler.render.pdf import html_to_pdf  # the HTML printed: the document fit to file
+    from compiler.render.pdf import filed_pdf  # the HTML printed: the document fit to file
 
-    return html_to_pdf(made["html"])
+    return filed_pdf(made["html"])
 
 
 FORMATS: tuple[Format, ...] = (
