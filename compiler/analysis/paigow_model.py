@@ -9,7 +9,6 @@ from decimal import Decimal
 from typing import Any
 
 from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Not, Ref, nodes
-from compiler.runtime.cards import JOKER
 from compiler.runtime.engine import Context, Seat, Table, Wager, _Round
 from compiler.runtime.money import money
 
@@ -118,7 +117,7 @@ def _mentions(rule, wager) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# The outcome of the main wager, from the compiled settle rules (memoised)
+# The outcome of the main wager, from the compiled settle rules
 # ---------------------------------------------------------------------------------------------
 
 
@@ -130,7 +129,6 @@ class Outcomes:
         self.table, self.m = table, m
         self.rh = table.ranking(m.high_ranking)
         self.rl = table.ranking(m.low_ranking)
-        self.memo: dict = {}
 
     def run(self, ph, pl, dh, dl, double: bool = False) -> tuple[Decimal, Decimal | None]:
         t, m = self.table, self.m
@@ -154,18 +152,6 @@ class Outcomes:
             if rule.when is None or rule.when(ctx):
                 rule.then(ctx)
         return w.net, (d.net if d is not None else None)
-
-    def key(self, ph, pl, dh, dl):
-        a, b = self.rh.evaluate(ph).score, self.rh.evaluate(dh).score
-        c, e = self.rl.evaluate(pl).score, self.rl.evaluate(dl).score
-        return ((a > b) - (a < b), (c > e) - (c < e), JOKER in pl, JOKER in dl)
-
-    def main_net(self, ph, pl, dh, dl) -> float:
-        k = self.key(ph, pl, dh, dl)
-        v = self.memo.get(k)
-        if v is None:
-            v = self.memo[k] = float(self.run(ph, pl, dh, dl)[0])
-        return v
 
 
 CMP = ("<", "<=", ">", ">=", "==", "!=")

@@ -184,10 +184,6 @@ def show_attachment(v) -> str:
     return str(v)
 
 
-def render_markdown(sub: Submission, display_path: str | None = None) -> str:
-    return render_formats(document_context(sub, display_path), ("md",))["md"]
-
-
 def render_html(sub: Submission, display_path: str | None = None) -> str:
     return render_formats(document_context(sub, display_path), ("html",))["html"]
 

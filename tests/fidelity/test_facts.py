@@ -58,11 +58,17 @@ def _cited_texts(data, fact):
     return [x.text for c in fact.cites for x in index.get(c.key(), ())]
 
 
+@functools.lru_cache(maxsize=None)
+def _original(path):
+    """The chapter as loaded, and the lint's reading of it (shared by the cases: never mutated)."""
+    doc = load_document(str(path))
+    return doc, analyse(doc.data)
+
+
 def _case_ids():
     out = []
     for path in SPECS:
-        doc = load_document(str(path))
-        res = analyse(doc.data)
+        doc, res = _original(path)
         seen = set()
         for t in res.ties:
             key = (t.fact.pointer, t.fact.span)
@@ -79,7 +85,7 @@ CASES = _case_ids()
 def test_every_chapter_with_text_numbers_has_tied_facts():
     chapters = {c.values[0].stem for c in CASES}
     for path in SPECS:
-        res = analyse(load_document(str(path)).data)
+        res = _original(path)[1]
         if res.numbers:
             assert path.stem in chapters, f"{path.name}: no fact of the data is tied to its text"
 
@@ -98,13 +104,6 @@ def _set_fact(data, fact, new):
         s = _get(data, fact.pointer)
         a, b = fact.span
         _set(data, fact.pointer, s[:a] + str(new) + s[b:])
-
-
-@functools.lru_cache(maxsize=None)
-def _original(path):
-    """The chapter as loaded, and the lint's reading of it (shared by the cases: never mutated)."""
-    doc = load_document(str(path))
-    return doc, analyse(doc.data)
 
 
 def _diagnostics_of(doc, data):
@@ -153,7 +152,7 @@ def test_changing_the_text_fails_at_the_data_and_the_text(path, at):
 def _paytable_cells():
     out = []
     for path in SPECS:
-        data = load_document(str(path)).data
+        data = _original(path)[0].data
         for tid, t in (data.get("paytables") or {}).items():
             out.append(pytest.param(path, tid, id=f"{path.stem}-{tid}"))
     return out
@@ -268,7 +267,7 @@ def _changed_token(token):
 def _text_numbers():
     out = []
     for path in SPECS:
-        if analyse(load_document(str(path)).data).numbers:
+        if _original(path)[1].numbers:
             out.append(pytest.param(path, id=path.stem))
     return out
 
@@ -321,7 +320,7 @@ def test_changing_any_number_of_the_text_fails_validate(path):
 def _ranges():
     out = []
     for path in SPECS:
-        res = analyse(load_document(str(path)).data)
+        res = _original(path)[1]
         for t in res.ties:
             if t.fact.kind == "range" and t.fact.span:
                 out.append(pytest.param(path, t.fact.pointer, t.fact.value, id=f"{path.stem}{t.fact.pointer}"))
