@@ -195,6 +195,7 @@ def main(argv=None) -> int:
     res, dt = _time(lambda: simulate(mod_war().GAME, {}, rounds=rounds, seats=7, seed=1, policy="war", workers=0))
     figure(f"rulespec simulate War, {rounds:,} rounds x 7, {default_workers()} workers ({res.route})", dt, "s",
            None, note=f"{rounds / dt:,.0f} rounds/s; issue 11 measured 3 minutes for 100,000 rounds on the engine")
+    chapter_analyses(args.quick)
     print("\nmake test (issue 11.6, target <= 180 s): timed by running it, not here (see docs/speed.md)")
     if args.all:
         print()
@@ -204,6 +205,52 @@ def main(argv=None) -> int:
         print()
         paigow.main([])
     return 0
+
+
+# seconds of `rulespec analyze` in-process (cache off) when this section was added (2026-12-01, idle
+# machine): a chapter slower than this by more than a fifth is marked, so a change that slows an
+# analysis shows here
+ANALYSIS_BEFORE = {"535-pai-gow": 0.38, "567-war": 1.10, "669a-raise-it-up-stud-poker": 4.77,
+                   "670a-six-card-fortune-pai-gow-poker": 0.99, "688a-face-up-pai-gow-poker": 0.33,
+                   "caribbean-stud": 25.76, "casino-holdem": 0.09, "let-it-ride": 3.18, "mississippi-stud": 6.41}
+
+
+def chapter_analyses(quick: bool) -> None:
+    """`rulespec analyze` of every chapter (seeded and the test chapters) with its default selections
+    and the cache off: its time and how many figures are exact, simulated or not computed (issue 10)."""
+    import contextlib
+    import io
+    import json
+
+    from compiler.cli import main as cli
+    from compiler.pipeline import spec_files
+
+    section("analysis of every chapter (issue 10; `rulespec analyze`, cache off, 1 core)")
+    specs = spec_files() + sorted((ROOT / "tests" / "fixtures" / "chapters").glob("*.yaml"))
+    if quick:
+        specs = [p for p in specs if ANALYSIS_BEFORE.get(p.stem, 0) < 5]
+    saved = os.environ.get("RULESPEC_NO_CACHE")
+    os.environ["RULESPEC_NO_CACHE"] = "1"
+    try:
+        for path in specs:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                status, dt = _time(lambda: cli(["analyze", str(path), "--format", "json"]))
+            if status != 0:
+                figure(path.stem, None, "s", note=f"rulespec analyze exited {status}")
+                continue
+            rep = json.loads(out.getvalue())
+            kinds = [f["status"] for f in rep["figures"]]
+            was = ANALYSIS_BEFORE.get(path.stem)
+            verdict = "" if was is None else ("not slower" if dt <= was * 1.2 else "SLOWER")
+            figure(path.stem, dt, "s", note=f"{kinds.count('exact')} exact, {len(kinds) - kinds.count('exact')} "
+                   f"simulated, {len(rep['not_computed'])} not computed; "
+                   f"{'first measured' if was is None else f'was {was:.1f} s: {verdict}'}")
+    finally:
+        if saved is None:
+            os.environ.pop("RULESPEC_NO_CACHE", None)
+        else:
+            os.environ["RULESPEC_NO_CACHE"] = saved
 
 
 def mod_war():

@@ -173,19 +173,15 @@ class StudSolution:
         return _strategy_rows(self, known)
 
     def format_strategy(self, known: int, max_rows: int | None = None) -> str:
-        rows = self.strategy_table(known)
         opts = self.level_options[known]
         out = [f"Known cards: {known}; options {opts}"]
-        for o in opts:
-            sel = [r for r in rows if r["decision"] == o]
-            n = sum(r["sets"] for r in sel)
-            out.append(f"  {o!s:>6}: {len(sel)} classes, {n} holdings")
-            shown = sel if max_rows is None else sel[:max_rows]
+        for o, classes, holdings, shown in _strategy_rows(self, known, per_option=max_rows or 10 ** 9):
+            out.append(f"  {o!s:>6}: {classes} classes, {holdings} holdings")
             for r in shown:
                 evs = ", ".join(f"{k}={float(v):+.4f}" for k, v in r["ev"].items())
                 out.append(f"      {r['hand']:<24} x{r['sets']:<6} {evs}")
-            if max_rows is not None and len(sel) > max_rows:
-                out.append(f"      ... {len(sel) - max_rows} more")
+            if max_rows is not None and classes > max_rows:
+                out.append(f"      ... {classes - max_rows} more")
         return "\n".join(out)
 
 
@@ -366,8 +362,20 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
 _PERMS = np.array(list(permutations(range(4))), dtype=np.int64)
 
 
+def _suit_class(cards: np.ndarray) -> np.ndarray:
+    """A key of each row of cards equal for two rows exactly when a permutation of suits maps one onto
+    the other: the four suits' rank masks (13 bits each), sorted (jokerless)."""
+    ranks = cards >> 2
+    suits = cards & 3
+    bit = np.left_shift(np.int64(1), ranks)
+    masks = np.stack([np.where(suits == s, bit, 0).sum(axis=1) for s in range(4)], axis=1)
+    masks.sort(axis=1)
+    return ((masks[:, 3] << 39) | (masks[:, 2] << 26) | (masks[:, 1] << 13) | masks[:, 0]).astype(np.int64)
+
+
 def _canonical(cards: np.ndarray) -> np.ndarray:
-    """Canonical code of each row of cards under the 24 suit permutations (jokerless)."""
+    """Canonical code of each row of cards under the 24 suit permutations (jokerless): the least
+    code of its images, so the row a class is shown by."""
     ranks = cards >> 2
     suits = cards & 3
     best = None
@@ -394,15 +402,23 @@ def _describe(code: int, k: int) -> str:
     return " ".join(card_str(c)[0] + label[c & 3] for c in cards)
 
 
-def _strategy_rows(sol: StudSolution, known: int) -> list[dict]:
+def _strategy_rows(sol: StudSolution, known: int, per_option: int | None = None) -> list:
+    """Every row best first; or, with ``per_option``, (option, classes, holdings, first rows) of each."""
     game = sol.game
     deck = np.array(game.deck, dtype=np.int64)
     if (deck >= 52).any():
         raise ValueError("strategy tables need a deck without jokers")
     rows = colex_combinations(len(deck), known)
     cards = deck[rows]
-    codes = _canonical(cards)
-    uniq, first, inv, cnt = np.unique(codes, return_index=True, return_inverse=True, return_counts=True)
+    # classes by the suits' rank masks (one pass), then each class shown by its least code (24 sorts of
+    # one row per class, not of every row)
+    _, first, inv, cnt = np.unique(_suit_class(cards), return_index=True, return_inverse=True,
+                                   return_counts=True)
+    inv = inv.reshape(-1)
+    uniq = _canonical(cards[first])
+    order = np.argsort(uniq, kind="stable")      # classes in the order of their codes, as before
+    uniq, first, cnt = uniq[order], first[order], cnt[order]
+    inv = np.argsort(order)[inv]
     dec = sol.decisions[known]
     # every member of a class takes the same decision (suit symmetry); checked here
     d_first = dec[first]
@@ -413,13 +429,20 @@ def _strategy_rows(sol: StudSolution, known: int) -> list[dict]:
     N = len(deck)
     W = perm(N - known, game.hole + game.community - known)
     scale = W * sol._D
+    # best first: one positive scale for every value, so the integers order as the fractions (stable)
+    best = np.max(np.stack([np.asarray(M[i, first], dtype=object) for i in range(len(opts))]), axis=0)
+    ranked = sorted(range(len(first)), key=lambda j: -best[j])
+
+    def row(j: int) -> dict:
+        f = int(first[j])
+        return {"hand": _describe(int(uniq[j]), known), "sets": int(cnt[j]), "decision": opts[int(dec[f])],
+                "ev": {str(o): Fraction(int(M[i, f]), scale) for i, o in enumerate(opts)}}
+
+    if per_option is None:
+        return [row(j) for j in ranked]
+    # per option: its classes and holdings, and its first rows only (what format_strategy prints)
     out = []
-    for u, f, n in zip(uniq.tolist(), first.tolist(), cnt.tolist()):
-        out.append({
-            "hand": _describe(u, known),
-            "sets": n,
-            "decision": opts[int(dec[f])],
-            "ev": {str(o): Fraction(int(M[i, f]), scale) for i, o in enumerate(opts)},
-        })
-    out.sort(key=lambda r: -max(r["ev"].values()))
+    for k, o in enumerate(opts):
+        mine = [j for j in ranked if dec[first[j]] == k]
+        out.append((o, len(mine), int(sum(int(cnt[j]) for j in mine)), [row(j) for j in mine[:per_option]]))
     return out

@@ -170,3 +170,23 @@ def test_669a_11_raise_it_up_full_deck_and_monte_carlo():
     assert len(rows) == len(set(rows))
     text = sol.format_strategy(3, max_rows=3)
     assert "check" in text and "3:" in text
+
+
+def test_669a_11_strategy_summary_agrees_with_the_full_table_on_a_reduced_deck():
+    """format_strategy counts and shows the rows of each option from arrays (not every row built): the
+    same as reading them off strategy_table, row for row; classes are suit-isomorphism classes."""
+    sol = _solve(standard_deck(0, [7, 8, 9, 10, 11, 12]))          # 9 to A: 24 cards
+    for known in sorted(sol.level_options):
+        rows = sol.strategy_table(known)
+        assert sum(r["sets"] for r in rows) == math.comb(24, known)
+        expect = [f"Known cards: {known}; options {sol.level_options[known]}"]
+        for o in sol.level_options[known]:
+            sel = [r for r in rows if r["decision"] == o]
+            expect.append(f"  {o!s:>6}: {len(sel)} classes, {sum(r['sets'] for r in sel)} holdings")
+            for r in sel[:2]:
+                evs = ", ".join(f"{k}={float(v):+.4f}" for k, v in r["ev"].items())
+                expect.append(f"      {r['hand']:<24} x{r['sets']:<6} {evs}")
+            if len(sel) > 2:
+                expect.append(f"      ... {len(sel) - 2} more")
+        assert sol.format_strategy(known, max_rows=2) == "\n".join(expect)
+        assert [r["ev"] for r in rows] == sorted((r["ev"] for r in rows), key=lambda e: -max(e.values()))
