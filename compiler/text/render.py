@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 import jinja2
-import yaml
+
+from compiler.spec.diagnostics import DiagnosticError
+from compiler.spec.loader import load_document
 
 from .errors import TextError
 from .flat import TableData, flatten_document, flatten_section, flatten_spec, normalize
@@ -38,16 +40,15 @@ def _env(autoescape: bool) -> jinja2.Environment:
 
 
 def load_spec(path: str) -> dict:
+    """A rulespec's data read by the compiler's own loader (safe, duplicate keys and bad bytes refused,
+    positioned); the first problem as a TextError (with how many more there are)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TextError(f"cannot read file: {exc.strerror or exc}", path) from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise TextError(f"bad YAML: {getattr(exc, 'problem', exc)}", path, line, col) from None
+        data = load_document(path).data
+    except DiagnosticError as exc:
+        d = exc.diagnostics[0]
+        more = len(exc.diagnostics) - 1
+        raise TextError(d.message + (f" (and {more} more: rulespec validate lists them)" if more else ""),
+                        d.path, d.line, d.col) from None
     if not isinstance(data, dict) or "provisions" not in data or "chapter" not in data:
         raise TextError("not a rulespec (needs 'chapter' and 'provisions')", path)
     return data
