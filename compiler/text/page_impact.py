@@ -15,6 +15,7 @@ import copy
 import difflib
 import re
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Optional
 
@@ -187,6 +188,14 @@ def _map_tables(spec: dict, data: dict, page: dict[str, FlatItem], mapped: list,
                 row["pays"] = cells if isinstance(pays, list) else cells[0]
 
 
+class _SpecDumper(yaml.SafeDumper):
+    """Writes a rulespec's data as the loader gives it: a YAML float is a Decimal there, written back
+    as the same literal."""
+
+
+_SpecDumper.add_representer(Decimal, lambda d, v: d.represent_scalar("tag:yaml.org,2002:float", str(v)))
+
+
 def page_impact(spec_path: str, page_path: str, decks: Optional[int] = None) -> list[dict]:
     """The impact entries of ``impact.impact`` for the rulespec amended as the page prints it, led
     by one entry listing what was mapped and what was not."""
@@ -197,6 +206,6 @@ def page_impact(spec_path: str, page_path: str, decks: Optional[int] = None) -> 
         return [head]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / Path(spec_path).name
-        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-        spec = yaml.safe_load(Path(spec_path).read_text(encoding="utf-8"))
+        path.write_text(yaml.dump(data, Dumper=_SpecDumper, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        spec = load_spec(spec_path)
         return [head] + impact(spec_path, str(path), data_diff(spec, data), decks=decks)
