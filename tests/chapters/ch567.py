@@ -1,4 +1,10 @@
-"""Shared by the tests of chapter 567 War (test_567_war_deal.py, test_567_war_play.py)."""
+"""Chapter 567 War: every numbered provision of §§ 567.5 and 567.7-567.11 against the compiled game.
+
+Amounts are worked out by hand from the text (e.g. a $2 Tie wager at 10 to 1 nets +$20), never
+copied from program output.
+
+Shared by the tests of chapter 567 War (test_567_war_deal.py, test_567_war_play.py).
+"""
 from __future__ import annotations
 
 from compiler.runtime.cards import parse_cards

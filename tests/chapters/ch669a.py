@@ -1,4 +1,13 @@
-"""Shared by the tests of chapter 669a (test_669a_deal.py, test_669a_play.py): helpers and the one
+"""Chapter 669a Raise It Up Stud Poker: every numbered provision of §§ 669a.5 and 669a.7-669a.13
+against the compiled game (rulespecs/669a-raise-it-up-stud-poker.yaml).
+
+Amounts are worked out by hand from the text (e.g. a Play Wager of 3 x a $5 Ante on a flush is
+$15 at 5 to 1: +$75), never copied from program output. Provisions that only regulate handling
+(inspection, where a device sits, ...) are checked to be encoded in the spec with their citation;
+those tests say "encoded" in their name. ``test_every_numbered_provision_is_covered`` checks that
+every numbered provision of those sections is claimed by at least one test (``@covers``).
+
+Shared by the tests of chapter 669a (test_669a_deal.py, test_669a_play.py): helpers and the one
 ``Coverage`` both modules record into.
 """
 from __future__ import annotations

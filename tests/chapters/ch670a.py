@@ -1,4 +1,14 @@
-"""Shared by the tests of chapter 670a (test_670a_deal.py, test_670a_play.py): helpers and the one
+"""Chapter 670a Six-Card Fortune Pai Gow Poker: every numbered provision of §§ 670a.5-670a.13
+against the compiled game (rulespecs/670a-six-card-fortune-pai-gow-poker.yaml).
+
+Amounts are worked out by hand from the text (a $25 wager paid 1 to 1 is +$25; a $5 Fortune Bonus
+on a full house at 15 to 1 is +$75; a $5 Progressive Payout Wager on a full house at 15 for 1 is
++$70), never copied from program output. Provisions that only regulate handling are checked to be
+encoded in the spec with their citation ("encoded" in the test name).
+``test_every_numbered_provision_is_covered`` checks that every numbered provision of those sections
+is claimed by at least one test (``@covers``).
+
+Shared by the tests of chapter 670a (test_670a_deal.py, test_670a_play.py): helpers and the one
 ``Coverage`` both modules record into.
 """
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""Chapter 567 War: every numbered provision of §§ 567.5 and 567.7-567.11 against the compiled game.
+"""Chapter 567 War, §§ 567.5-567.8; §§ 567.9-567.11 and whole sessions are in test_567_war_play.py.
 
-Amounts are worked out by hand from the text (e.g. a $2 Tie wager at 10 to 1 nets +$20), never
-copied from program output.
-
-This module: §§ 567.5-567.8; §§ 567.9-567.11 and whole sessions are in test_567_war_play.py.
+The tests of the chapter and how they are written: tests/chapters/ch567.py.
 """
 from __future__ import annotations
 

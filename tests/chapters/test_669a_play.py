@@ -1,14 +1,7 @@
-"""Chapter 669a Raise It Up Stud Poker: every numbered provision of §§ 669a.5 and 669a.7-669a.13
-against the compiled game (rulespecs/669a-raise-it-up-stud-poker.yaml).
+"""Chapter 669a Raise It Up Stud Poker, §§ 669a.11-669a.13, sessions and the coverage check; §§
+669a.5-669a.10 are in test_669a_deal.py.
 
-Amounts are worked out by hand from the text (e.g. a Play Wager of 3 x a $5 Ante on a flush is
-$15 at 5 to 1: +$75), never copied from program output. Provisions that only regulate handling
-(inspection, where a device sits, ...) are checked to be encoded in the spec with their citation;
-those tests say "encoded" in their name. ``test_every_numbered_provision_is_covered`` checks that
-every numbered provision of those sections is claimed by at least one test (``@covers``).
-
-This module: §§ 669a.11-669a.13, sessions and the coverage check; §§ 669a.5-669a.10 are in
-test_669a_deal.py.
+The tests of the chapter and how they are written: tests/chapters/ch669a.py.
 """
 from __future__ import annotations
 
