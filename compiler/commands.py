@@ -71,7 +71,10 @@ def cmd_build(args) -> int:
     paths = [Path(p).resolve() for p in args.specs] if args.specs else None
     res = build(ROOT, check=args.check, paths=paths, use_record=True)
     diags = [d for c in res.compiled for d in c.diagnostics]
-    _print_diags(diags)
+    # a chapter's notes alone (a warning an interpretation acknowledges) are validate's to show; beside
+    # an error or a warning they say where it comes from, and are printed with it
+    _print_diags([d for c in res.compiled if any(x.severity != "note" for x in c.diagnostics)
+                  for d in c.diagnostics])
     if not res.ok:
         n = sum(1 for d in diags if d.is_error)
         print(f"build failed: {n} error{'s' if n != 1 else ''}; nothing written", file=sys.stderr)

@@ -204,7 +204,8 @@ class _Builder:
                        self.src(f"/constraints/{i}"))
             for i, c in enumerate(d.get("constraints") or ()))
         interps = tuple(
-            Interpretation(x["id"], tuple(x["cites"]), x["text"], x["chosen"], self.src(f"/interpretations/{i}"))
+            Interpretation(x["id"], tuple(x["cites"]), x["text"], x["chosen"], self.src(f"/interpretations/{i}"),
+                           tuple(x.get("acknowledges") or ()))
             for i, x in enumerate(d.get("interpretations") or ()))
         batches = (d.get("cards") or {}).get("batches") or {}
         batches_when = self.expr(batches.get("when"), "/cards/batches/when") if batches.get("when") else None

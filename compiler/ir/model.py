@@ -96,6 +96,7 @@ class Interpretation:
     text: str
     chosen: str
     src: Src
+    acknowledges: tuple[str, ...] = ()  # pointers whose lint warnings this reading explains
 
 
 @dataclass(frozen=True)

@@ -230,4 +230,34 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
         diags.extend(fact_diagnostics(doc))
     except Exception as e:  # noqa: BLE001 - an error, never a traceback (tests/fuzz)
         err("", f"validate could not check this spec (facts: {type(e).__name__}: {e}); please report it")
-    return diags
+    return _acknowledged(doc, ch, diags)
+
+
+def _acknowledged(doc: Document, ch: Chapter, diags: list[Diagnostic]) -> list[Diagnostic]:
+    """A warning at a place an interpretation acknowledges (``acknowledges``: the chosen reading leaves
+    it so) becomes a note naming the interpretation; an acknowledged place that does not exist, or
+    where lint has nothing to say, is an error (the acknowledgement would hide nothing, or the wrong thing)."""
+    by_pointer: dict[str, str] = {}
+    out: list[Diagnostic] = []
+    for i, it in enumerate(ch.interpretations):
+        for j, ptr in enumerate(it.acknowledges):
+            if not doc.has(ptr):
+                line, col = doc.position(f"/interpretations/{i}/acknowledges/{j}")
+                out.append(Diagnostic(doc.path, line, col, "error", f"acknowledges {ptr}: no such place in this "
+                                      f"rulespec", f"/interpretations/{i}/acknowledges/{j}"))
+            by_pointer[ptr] = it.id
+    used = set()
+    for d in diags:
+        iid = by_pointer.get(d.pointer or "")
+        if d.severity == "warning" and iid is not None:
+            used.add(d.pointer)
+            d = Diagnostic(d.path, d.line, d.col, "note", f"{d.message} (as interpretation '{iid}' reads it)",
+                           d.pointer, d.excerpt)
+        out.append(d)
+    for i, it in enumerate(ch.interpretations):
+        for j, ptr in enumerate(it.acknowledges):
+            if ptr not in used and doc.has(ptr):
+                line, col = doc.position(f"/interpretations/{i}/acknowledges/{j}")
+                out.append(Diagnostic(doc.path, line, col, "error", f"acknowledges {ptr}, where lint warns of "
+                                      f"nothing: remove it", f"/interpretations/{i}/acknowledges/{j}"))
+    return out
