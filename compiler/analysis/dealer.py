@@ -432,6 +432,7 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     freq: dict = {}
     total = 0
     member_rows = colex_combinations(n - V, M - V).astype(np.int64)
+    counter = None  # the previous view's counter, whose tables the next one fills again
     for ui, orbit in zip(u_first, u_orbit):
         U = u_rows[ui]
         stab = [g for g, gp in zip(group, gpos) if np.array_equal(np.sort(gp[U]), U)]
@@ -440,7 +441,8 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
         full = np.sort(np.concatenate([members, np.broadcast_to(U, (len(members), V))], axis=1), axis=1)
         midx = colex_index(full)
         try:
-            counter = DisjointCounter(n - V, member_rows, deal_cls[midx], deal_v[midx], C_d, R, max_query=N)
+            counter = DisjointCounter(n - V, member_rows, deal_cls[midx], deal_v[midx], C_d, R, max_query=N,
+                                      reuse=counter)
         except MemoryError as e:
             raise Refused(f"the card-removal tables do not fit: {e}") from None
         skey = tuple(stab)

@@ -60,7 +60,7 @@ class _Level:
     """The entries of one subset size ``s``."""
 
     def __init__(self, n: int, s: int, members: np.ndarray, classes: np.ndarray, values: np.ndarray,
-                 C: int, R: int, binom: np.ndarray, dense_limit: int):
+                 C: int, R: int, binom: np.ndarray, dense_limit: int, buffer: np.ndarray | None = None):
         self.s = s
         self.C, self.R = C, R
         k = members.shape[1]
@@ -79,8 +79,17 @@ class _Level:
             self.one_c[codes] = cl
             self.one_v[codes] = va
         elif self.dense:
-            flat = np.bincount((codes * C + cl) * (R + 1) + va + 1, minlength=n_codes * C * (R + 1))
-            self.cum = np.cumsum(flat.reshape(n_codes, C, R + 1), axis=2, dtype=np.int32).reshape(-1)
+            size = n_codes * C * (R + 1)
+            keys = (codes * C + cl) * (R + 1) + va + 1
+            if buffer is not None and buffer.shape == (size,) and size > 4 * len(keys):
+                buffer.fill(0)  # a large table taken over from a counter of the same shape (DisjointCounter)
+                np.add.at(buffer, keys, 1)
+                rows = buffer.reshape(n_codes * C, R + 1)
+                np.cumsum(rows, axis=1, out=rows)
+                self.cum = buffer
+            else:
+                flat = np.bincount(keys, minlength=size)
+                self.cum = np.cumsum(flat.reshape(n_codes, C, R + 1), axis=2, dtype=np.int32).reshape(-1)
         else:
             self.keys = np.sort((codes * C + cl) * (R + 1) + va)
             if n_codes * C + 1 > 4 * DENSE_LIMIT:
@@ -124,18 +133,28 @@ class DisjointCounter:
     """
 
     def __init__(self, n: int, members: np.ndarray, classes: np.ndarray, values: np.ndarray,
-                 n_classes: int, n_values: int, max_query: int = 8, dense_limit: int = DENSE_LIMIT):
+                 n_classes: int, n_values: int, max_query: int = 8, dense_limit: int = DENSE_LIMIT,
+                 reuse: "DisjointCounter | None" = None):
+        """``reuse``: a counter no longer needed, whose dense tables this one fills again where they have
+        the same size (tens of MB allocated afresh for every counter cost more in page faults than the
+        counting); ``reuse`` cannot count afterwards."""
         members = np.asarray(members, dtype=np.int64)
         if members.ndim != 2:
             raise ValueError("members must be rows of items")
         self.n, self.k = n, members.shape[1]
         self.C, self.R = int(n_classes), int(n_values)
         self.binom = binomials(n, max(self.k, max_query))
+        old: dict = {}
+        if reuse is not None:
+            old = {lvl.s: lvl.cum for lvl in reuse.levels if lvl.dense}
+            reuse.levels = None  # its tables are this counter's now
         self.levels = [_Level(n, s, members, np.asarray(classes), np.asarray(values), self.C, self.R,
-                              self.binom, dense_limit) for s in range(self.k + 1)]
+                              self.binom, dense_limit, old.get(s)) for s in range(self.k + 1)]
 
     def counts(self, queries: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
         """(q, C, 3) int64: members disjoint from each query row, by class, below/equal/above its threshold."""
+        if self.levels is None:
+            raise RuntimeError("this counter's tables were taken over by another (reuse=)")
         queries = np.asarray(queries, dtype=np.int64)
         t = np.asarray(thresholds, dtype=np.int64)
         q, N = queries.shape

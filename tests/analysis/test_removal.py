@@ -44,3 +44,27 @@ def test_every_member_is_counted_once_by_an_empty_query_and_none_by_a_covering_o
     assert got.sum() == 0
     got = ctr.counts(np.array([[0]]), np.array([2]))   # sets avoiding item 0: C(7, 3)
     assert got.sum() == 35
+
+
+def test_a_counter_taking_over_anothers_tables_counts_the_same_and_the_other_counts_no_more():
+    """solve_dealer builds one counter per view of the dealer's cards, each taking over the previous one's
+    large dense tables (refilled, not allocated again): its counts equal a fresh counter's."""
+    rng = np.random.default_rng(5)
+    n, k, C, R = 14, 3, 2, 400                      # the 2-subsets' table (91 x 2 x 401) is dense and large
+    members = np.array(list(combinations(range(n), k)))
+    queries = np.array(list(combinations(range(n), 4)))[::7]
+    previous, kept = None, []
+    for _ in range(3):
+        classes, values = rng.integers(0, C, len(members)), rng.integers(0, R, len(members))
+        t = rng.integers(0, R, len(queries))
+        fresh = DisjointCounter(n, members, classes, values, C, R).counts(queries, t)
+        taking = DisjointCounter(n, members, classes, values, C, R, reuse=previous)
+        if previous is not None:
+            assert any(lvl.cum is old for lvl in taking.levels if lvl.dense for old in kept)  # taken, not copied
+            with pytest.raises(RuntimeError):
+                previous.counts(queries, t)
+        assert (taking.counts(queries, t) == fresh).all()
+        kept = [lvl.cum for lvl in taking.levels if lvl.dense]
+        previous = taking
+    for i in range(0, len(queries), 25):
+        assert (fresh[i] == _direct(members, classes, values, C, queries[i], t[i])).all()
