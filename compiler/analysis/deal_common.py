@@ -157,6 +157,15 @@ class _Follow:
         raise Refused("the player sets hands")
 
 
+def refuse_bonus_outside_settle(steps) -> None:
+    """The deal routes read a bonus's paytable value into the seat's class from the settle rules only: a
+    bonus anywhere else (a decision, another step) could differ inside a class, so it is refused."""
+    for s in steps:
+        for where, actions in [(r.cite, r.then) for r in s.rules] + [(c.cite, c.then) for c in s.choices]:
+            if s.kind != "settle" and any(a.kind == "bonus" for a in actions):
+                raise Refused(f"{where} pays a bonus outside the settle step ({s.id}): not modelled")
+
+
 def _play(game, options, stakes, cards, prefix, rankings, dealer_seen=False):
     shoe = _RiggedShoe(cards)
     strat = _Follow(prefix, dealer_seen)
@@ -170,8 +179,10 @@ def _play(game, options, stakes, cards, prefix, rankings, dealer_seen=False):
     stake: dict[str, Fraction] = {}
     for r in res.results:
         net[r.wager] = net.get(r.wager, Fraction(0)) + Fraction(r.net)
-        # a wager returned to the player (withdrawn) was not at risk: no amount wagered
-        stake[r.wager] = stake.get(r.wager, Fraction(0)) + (Fraction(0) if r.outcome == "void" else Fraction(r.amount))
+        # a wager returned to the player (withdrawn) was not at risk, and a bonus on a wager is no second
+        # stake: no amount wagered
+        stake[r.wager] = stake.get(r.wager, Fraction(0)) + (
+            Fraction(0) if r.outcome in ("void", "bonus") else Fraction(r.amount))
     return strat.seen, net, stake
 
 

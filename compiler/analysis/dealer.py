@@ -19,7 +19,7 @@ import numpy as np
 
 from compiler.analysis.deal_common import (
     _CARD_OWNERS, _HAND, _VALUE_OF_HAND, MAX_SETS, DealSolution, Refused, _atoms, _histories, _play,
-    _reads_cards, _walk_nodes, _zones_of)
+    _reads_cards, _walk_nodes, _zones_of, refuse_bonus_outside_settle)
 from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
 from compiler.analysis.removal import DisjointCounter
 from compiler.lang.rules import BinOp, BoolOp, Call, Not, Ref, compile_expr
@@ -127,6 +127,7 @@ def _split_atoms(node, where, pl: dict, out: dict) -> None:
 
 def dealer_plan(game, steps) -> _DealerPlan:
     """Check a procedure with a dealer's hand (raises :class:`Refused`) and read what the counting needs."""
+    refuse_bonus_outside_settle(steps)
     player: dict = {}
     community: dict = {}
     dealer: dict = {}
@@ -193,7 +194,7 @@ def dealer_plan(game, steps) -> _DealerPlan:
         for r in s.rules:
             _split_atoms(r.when, f"the rule at {r.cite}", pl, out)
             for a in r.then:
-                if a.kind == "win" and getattr(a, "paytable", None) is not None:
+                if a.kind in ("win", "bonus") and getattr(a, "paytable", None) is not None:
                     pt = game.paytables[a.paytable]
                     if pt.amounts:
                         raise Refused(f"paytable {a.paytable} ({pt.cite}) pays by the amount wagered")

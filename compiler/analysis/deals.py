@@ -39,7 +39,7 @@ from typing import Sequence
 import numpy as np
 
 from compiler.analysis.deal_common import (
-    _HAND, MAX_SETS, DealSolution, Refused, _atoms, _histories, _play, _reads_cards)
+    _HAND, MAX_SETS, DealSolution, Refused, _atoms, _histories, _play, _reads_cards, refuse_bonus_outside_settle)
 from compiler.analysis.dealer import solve_dealer
 from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
 from compiler.lang.rules import Call, Ref, compile_expr
@@ -61,6 +61,7 @@ class _Plan:
 
 def plan(game, steps) -> _Plan:
     """Check the procedure (raises :class:`Refused`) and read what the enumeration needs."""
+    refuse_bonus_outside_settle(steps)
     player: dict = {}
     community: dict = {}
     order = []
@@ -101,7 +102,7 @@ def plan(game, steps) -> _Plan:
         for r in s.rules:
             _atoms(r.when, f"the rule at {r.cite}", player, community, n_cards, rankings, atoms)
             for a in r.then:
-                if a.kind == "win" and getattr(a, "paytable", None) is not None:
+                if a.kind in ("win", "bonus") and getattr(a, "paytable", None) is not None:
                     pt = game.paytables[a.paytable]
                     if pt.amounts:
                         raise Refused(f"paytable {a.paytable} ({pt.cite}) pays by the amount wagered")

@@ -62,8 +62,8 @@ def wager_facts(game, steps) -> tuple[dict[str, WagerFacts], dict[str, list[tupl
             for a in r.then:
                 if a.kind == "place" and a.wager in facts:
                     facts[a.wager].placed_by.append(r.cite)
-                if s.kind == "settle" and a.wager in facts and a.kind in ("win", "lose", "push", "return",
-                                                                         "surrender"):
+                if a.wager in facts and (a.kind == "bonus" or s.kind == "settle" and a.kind in (
+                        "win", "lose", "push", "return", "surrender")):
                     facts[a.wager].settled_by.append((s, r, a))
                     if a.kind == "lose":
                         facts[a.wager].lose_rules.append(r)
@@ -131,6 +131,8 @@ def paytable_refusal(game, facts: WagerFacts, flags, wager: str) -> tuple[str | 
             pass
         elif a.kind == "lose":
             pass
+        elif a.kind == "bonus":
+            return (f"the {name} also earns a bonus ({r.cite}): its return is not its paytable's alone"), ""
         else:
             return (f"the {name} is also settled by '{a.kind}' ({r.cite}): its result is not a function of its "
                     "paytable alone"), ""

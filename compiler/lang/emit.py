@@ -69,6 +69,8 @@ def compile_action(a: Action, cite: str) -> str:
         if a.odds is not None:
             return f"ctx.win({w}, {c}, odds={a.odds.source()})"
         return f"ctx.win({w}, {c})"
+    if k == "bonus":
+        return f"ctx.bonus({w}, {c}, {a.paytable!r}, {compile_expr(a.value)})"
     if k in ("lose", "push"):
         return f"ctx.{k}({w}, {c})"
     if k == "return":

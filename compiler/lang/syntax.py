@@ -224,6 +224,9 @@ class _ToAst(Transformer):
     def win(self, meta, c):
         return Action("win", wager=c[0], **_pos(meta))
 
+    def bonus_by(self, meta, c):
+        return Action("bonus", wager=str(c[0]), paytable=str(c[1]), value=c[2], **_pos(meta))
+
     def lose(self, meta, c):
         return Action("lose", wager=c[0], **_pos(meta))
 

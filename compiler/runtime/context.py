@@ -189,6 +189,39 @@ class Context:
                 desc = f"pays {odds}"
             self.table.settle_win(self, w, odds, cites, desc)
 
+    def bonus(self, wager: str, cite: str, paytable: str, value: Any) -> None:
+        """``bonus W by T on VALUE``: a bonus on the player's own wager ``W``, paid by paytable ``T`` at the
+        row ``VALUE`` meets, on the amount of ``W``. Nothing is placed and ``W`` is settled by its own rules
+        (a bonus is no settlement): the bonus is part of ``W``'s result (its net, with the bonus's
+        citations) and is logged on its own. A hand on no row of ``T`` earns no bonus (a note says so)."""
+        if self.seat is None:
+            raise EngineError(f"a bonus outside a player step ({cite})")
+        placed = [w for w in self.seat.history if w.id == wager and w.outcome != "void"]
+        if not placed:
+            return  # the wager was not made: no bonus on it
+        w = placed[-1]
+        if self.game.wagers[wager].progressive:
+            raise EngineError(f"{cite}: a bonus on {wager!r}, a wager on a progressive meter, is not modelled")
+        name = self.game.paytables[paytable].title or self.game.wagers[wager].name
+        found = self.table.paytable_odds(paytable, value, w.amount)
+        if found is None:
+            self.r.log("note", cite, f"no {name}: the hand is on no row of paytable {paytable!r}",
+                       seat=self.seat.number, wager=wager)
+            return
+        odds, row_cite, label = found
+        if odds.kind == "meter":
+            raise EngineError(f"{cite}: a bonus on a wager is paid at odds, not from a progressive meter")
+        amount, rounded = to_cents(odds.payout(w.amount))
+        text = f"{label} pays {odds} on the {fmt_money(w.amount)} {self.game.wagers[wager].name}" + (
+            " (rounded down to the cent)" if rounded else "")
+        w.bonus += amount
+        for c in (cite, row_cite):
+            if c not in w.bonus_cites:
+                w.bonus_cites.append(c)
+        w.bonus_detail += f"; {name} {fmt_money(amount, signed=True)} ({label})"
+        self.r.log("bonus", f"{cite}; {row_cite}", f"{name} {fmt_money(amount)}: {text}", seat=self.seat.number,
+                   wager=wager, amount=w.amount, net=amount)
+
     def lose(self, wager: str, cite: str) -> None:
         for w in self._targets(wager, cite):
             self._finish(w, "lose", -w.amount, [cite], "collected")

@@ -113,15 +113,22 @@ class Settlement:
         results = []
         for s in rnd.seats_in_round():
             for w in s.history:
-                results.append(WagerResult(s.number, w.id, game.wagers[w.id].name, w.amount, w.outcome, w.net,
-                                           tuple(w.cites), w.detail, w.priced))
+                if w.bonus and w.outcome == "void":  # a void wager earns no bonus: it is taken back
+                    rnd.log("bonus", "; ".join(w.bonus_cites), f"{game.wagers[w.id].name} is void: its bonus "
+                            f"{fmt_money(w.bonus)} is taken back", seat=s.number, wager=w.id, amount=w.amount,
+                            net=-w.bonus)
+                    w.bonus, w.bonus_cites, w.bonus_detail = Decimal(0), [], ""
+                net = w.net + w.bonus  # a bonus on the wager's own result is part of its result
+                results.append(WagerResult(s.number, w.id, game.wagers[w.id].name, w.amount, w.outcome, net,
+                                           tuple(dict.fromkeys([*w.cites, *w.bonus_cites])), w.detail + w.bonus_detail,
+                                           w.priced))
                 if w.outcome == "void" and w.contribution:
                     self._contribute(rnd, w, game.wagers[w.id].progressive, -1)
-                self.ledger.players += w.net
+                self.ledger.players += net
                 if w.meter_paid:
                     self.ledger.house += w.amount  # the stake stays with the house; the meter paid the win
                 else:
-                    self.ledger.house -= w.net
+                    self.ledger.house -= net
             for b in s.bonuses:
                 results.append(b)
                 self.ledger.players += b.net

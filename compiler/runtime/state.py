@@ -27,6 +27,9 @@ class Wager:
     meter_paid: Decimal = Decimal(0)  # gross paid by a progressive meter (not the table inventory)
     contribution: Decimal = Decimal(0)  # share of the stake added to a progressive meter
     priced: bool = True  # False: a win whose amount the sources do not give (net left at 0)
+    bonus: Decimal = Decimal(0)  # bonuses paid on this wager's own result (`bonus W by T on ...`)
+    bonus_cites: list[str] = field(default_factory=list)
+    bonus_detail: str = ""
 
 
 @dataclass
