@@ -13,7 +13,7 @@ import numpy as np
 from compiler.fast.hands import vec_ranking
 from compiler.fast.memo import memoised
 from compiler.fast.state import OPEN, PUSH, WIN, State, Unsupported, _cents, _Zone, _zone_key
-from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref
+from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref, source
 from compiler.runtime.money import money, to_cents
 
 
@@ -28,7 +28,8 @@ class ExpressionCompiler:
     def _cards(self, n, where, seat) -> Callable[[State], np.ndarray]:
         """A card expression: (K, S|1, n) card ids, -1 for none."""
         if not isinstance(n, Ref) or n.parts[0] not in ("player", "dealer"):
-            raise Unsupported(f"{where}: cards {n!r}")
+            raise Unsupported(f"{where}: cards given as {source(n)!r} "
+                              "(the fast path reads a zone of the player or the dealer)")
         owner = n.parts[0]
         if owner == "player" and not seat:
             raise Unsupported(f"{where}: 'player' outside a player step")

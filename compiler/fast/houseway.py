@@ -18,7 +18,7 @@ import numpy as np
 
 from compiler.fast.hands import vec_ranking
 from compiler.fast.memo import memoised
-from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
+from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Not, Ref, source
 
 _OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
         "==": np.equal, "!=": np.not_equal, "+": np.add, "-": np.subtract, "*": np.multiply}
@@ -74,7 +74,8 @@ class CompiledHouseWay:
             if z == "low":  # outside a candidate the engine binds (cards, ()): no low hand
                 raise HouseWayUnsupported(f"{where}: setting.low outside can()")
             return lambda e: e.cards[:, None, :]
-        raise HouseWayUnsupported(f"{where}: cards {n!r}")
+        raise HouseWayUnsupported(f"{where}: cards given as {source(n)!r} "
+                              "(the fast path reads a zone of the player or the dealer)")
 
     def _expr(self, n, cand: bool, where):
         return memoised(self._expr_raw(n, cand, where), (repr(n), cand))

@@ -83,6 +83,32 @@ class Neg(Node):
     item: Node
 
 
+def source(n: Node) -> str:
+    """An expression written back in the rule language (for messages: never a Python repr of the tree);
+    a compound operand is put in parentheses, so the text parses to the same tree."""
+    def wrap(x: Node) -> str:
+        return f"({source(x)})" if isinstance(x, (BinOp, BoolOp, Not, Neg)) else source(x)
+
+    if isinstance(n, Lit):
+        v = n.value
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return repr(v) if isinstance(v, str) else str(v)
+    if isinstance(n, Ref):
+        return ".".join(n.parts)
+    if isinstance(n, Call):
+        return f"{n.name}({', '.join(source(a) for a in n.args)})"
+    if isinstance(n, BinOp):
+        return f"{wrap(n.left)} {n.op} {wrap(n.right)}"
+    if isinstance(n, BoolOp):
+        return f" {n.op} ".join(wrap(x) if isinstance(x, BoolOp) else source(x) for x in n.items)
+    if isinstance(n, Not):
+        return f"not {wrap(n.item)}"
+    if isinstance(n, Neg):
+        return f"-{wrap(n.item)}"
+    return type(n).__name__
+
+
 def nodes(n: Node | None):
     """Every node of an expression, the node itself first, depth first (``None``: none)."""
     if n is None:

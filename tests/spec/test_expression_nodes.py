@@ -12,3 +12,34 @@ def test_nodes_visits_every_call_ref_and_literal_of_nested_operators():
                                                             ("player", "cards")}
     assert sorted(x.value for x in got if isinstance(x, Lit)) == [2, 3]
     assert list(nodes(None)) == []
+
+
+def _expressions(node):
+    """Every condition (`when`, `legal`, ...) of a rulespec: strings of the keys that hold expressions."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k in ("when", "players", "legal", "qualifying", "require") and isinstance(v, str):
+                yield v
+            else:
+                yield from _expressions(v)
+    elif isinstance(node, list):
+        for x in node:
+            yield from _expressions(x)
+
+
+def test_source_writes_back_every_expression_of_every_rulespec_as_the_same_tree():
+    """compiler.lang.syntax.source (used in messages) parses back to the tree it was written from."""
+    import glob
+
+    from compiler.lang.rules import source
+    from compiler.spec.loader import load_document
+
+    seen = 0
+    for path in sorted(glob.glob("rulespecs/*.yaml") + glob.glob("tests/fixtures/chapters/*.yaml")):
+        for text in _expressions(load_document(path).data):
+            tree = parse_expr(text)
+            assert parse_expr(source(tree)) == tree, (path, text, source(tree))
+            seen += 1
+    assert seen > 300
+    e = parse_expr("not (a and b) and -(1 + 2) * 3 < count(player.cards) or x.y == 'z'")
+    assert parse_expr(source(e)) == e and "not (a and b)" in source(e)
