@@ -44,3 +44,18 @@ def six_card_669a():
 @pytest.fixture(scope="session")
 def six_card_670a():
     return dist("670a", "five_card", 6, 1)
+
+
+def hand_scores(game, rid: str):
+    """``score(cards)``: the score of a hand in ranking ``rid`` of a compiled game, memoised on its cards
+    (the brute forces of the dealer-hand tests key the engine's results on the two hands' scores)."""
+    r = Ranking.from_spec(game.rankings[rid], rid)
+    value: dict = {}
+
+    def score(cards):
+        k = tuple(sorted(cards))
+        if k not in value:
+            value[k] = r.evaluate(list(k)).score
+        return value[k]
+
+    return score

@@ -5,7 +5,6 @@ reduced decks, and held on the full deck to independently published figures.
 The chapters are test fixtures under tests/fixtures/chapters/ (NOT official text)."""
 from __future__ import annotations
 
-from fractions import Fraction as F
 from pathlib import Path
 
 import pytest

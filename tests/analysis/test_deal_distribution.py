@@ -3,7 +3,6 @@ compiler/analysis/deals.py::solve) equals the game tree's (tree.py, every round 
 reduced decks of the Let It Ride and Mississippi Stud test fixtures (tests/fixtures/chapters/, NOT official text)."""
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 
 import pytest

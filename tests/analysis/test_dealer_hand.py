@@ -17,7 +17,8 @@ from compiler.analysis.poker_report import _active_steps
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import Table
-from compiler.runtime.rankings import Ranking
+
+from analysis_fixtures import hand_scores
 
 ROOT = Path(__file__).resolve().parents[2]
 CSP = ROOT / "tests/fixtures/chapters/caribbean-stud.yaml"
@@ -34,14 +35,7 @@ def _brute_force(game, deck):
     """Every deal of the fixture's order (5 to the player, 4 down and 1 up to the dealer); for every view
     (player's cards, the dealer's up card) the choice of largest expected net over the dealer's hole cards;
     each round settled by the engine (memoised on the two hands' values under the fixture's ranking)."""
-    r = Ranking.from_spec(game.rankings["five_card"], "five_card")
-    value: dict = {}
-
-    def v(cards):
-        k = tuple(sorted(cards))
-        if k not in value:
-            value[k] = r.evaluate(list(k)).score
-        return value[k]
+    v = hand_scores(game, "five_card")
 
     memo: dict = {}
     rk: dict = {}

@@ -10,7 +10,7 @@ from math import comb
 
 import pytest
 
-from compiler.analysis.enumerate import enumerate_hands, standard_deck
+from compiler.analysis.enumerate import standard_deck
 from compiler.analysis.paytables import Affine, envy_value, parse_payout, paytable_return, paytable_returns
 from compiler.runtime.cards import JOKER
 

@@ -21,8 +21,9 @@ from compiler.analysis.report import analyze
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import FixedStrategy, Table
-from compiler.runtime.rankings import Ranking
 from compiler.runtime.shoe import ScriptedShoe
+
+from analysis_fixtures import hand_scores
 
 ROOT = Path(__file__).resolve().parents[2]
 TCP = ROOT / "tests/fixtures/chapters/three-card-poker.yaml"
@@ -74,14 +75,7 @@ def test_905_7_b_ante_bonus_whatever_the_dealer_holds_and_never_on_a_fold(tcp):
 def _brute_force(game, deck):
     """Every deal (3 to the player, 3 to the dealer): for every player hand the choice of largest expected
     net over the dealer's hands; each round settled by the engine (memoised on both hands' values)."""
-    r = Ranking.from_spec(game.rankings["three_card"], "three_card")
-    value: dict = {}
-
-    def v(cards):
-        k = tuple(sorted(cards))
-        if k not in value:
-            value[k] = r.evaluate(list(k)).score
-        return value[k]
+    v = hand_scores(game, "three_card")
 
     memo: dict = {}
     rk: dict = {}

@@ -8,7 +8,6 @@ from fractions import Fraction as F
 import pytest
 
 from compiler.analysis.exact_engine import enumerate_round
-from compiler.analysis.report import analyze
 from compiler.analysis.simulate import simulate
 from compiler.cli import main
 from compiler.pipeline import load_game

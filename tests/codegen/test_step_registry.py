@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from compiler.steps import KINDS, step_schema
 from compiler.steps.__main__ import doc_text

@@ -44,7 +44,6 @@ def cached_games():
     """Compile each chapter and build each ranking once for the whole module (speed only: the
     command line itself is what runs)."""
     from compiler import play_commands
-    from compiler.pipeline import load_game
     from compiler.runtime.engine import Table
     from compiler.submission import document
 

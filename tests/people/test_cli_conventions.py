@@ -7,7 +7,6 @@ import io
 import shutil
 import subprocess
 
-import pytest
 
 from compiler.cli import build_parser, main
 from compiler.cli_extras import subparsers

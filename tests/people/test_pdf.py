@@ -3,7 +3,6 @@ no local paths."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -168,7 +167,7 @@ HOSTILE = [
 
 @pytest.mark.parametrize("hostile", HOSTILE)
 def test_hostile_strings_compile_to_inert_text(hostile):
-    import yaml
+    pass
 
     js = json.dumps(hostile)  # a YAML double-quoted scalar
     text = HIGH.replace("title: High Card", f"title: {js}")

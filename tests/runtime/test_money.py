@@ -114,7 +114,6 @@ def test_money_conserved_by_an_audit_of_the_event_log_over_many_rounds(path):
 
 
 def test_money_conserved_in_every_seeded_hand_history(capsys):
-    from compiler.cli import main  # noqa: F401  (the histories are the CLI's examples)
     from compiler.round_file import check_round, load_round
 
     games: dict = {}

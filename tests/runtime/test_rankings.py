@@ -354,6 +354,7 @@ def test_reference_evaluator_agrees_on_random_hands(ranking, deck, wheels):
         ra, rb = _ref_eval(a, *wheels), _ref_eval(b, *wheels)
         va, vb = ranking.evaluate(a), ranking.evaluate(b)
         assert va.category == _LEVEL[ra[0]], (a, va, ra)
+        assert vb.category == _LEVEL[rb[0]], (b, vb, rb)
         assert ranking.compare(a, b) == (ra > rb) - (ra < rb), (a, b)
 
 

@@ -212,7 +212,7 @@ def test_surrender_zero_over_zero():
 
 def test_five_thousand_digit_integer_in_an_expression():
     text = edit(HIGH, WIN_RULE, 'when: "count(player.up) > ' + "9" * 5000 + '"')
-    one_error(text, '"count', f"rule syntax: rule longer than 2,000 characters (5,019); split it",
+    one_error(text, '"count', "rule syntax: rule longer than 2,000 characters (5,019); split it",
               "/procedure/2/rules/0/when", offset=1)
 
 

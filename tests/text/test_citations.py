@@ -3,7 +3,7 @@ from lark import Lark
 from lark.lexer import Lexer
 
 from compiler.lang.citations import (
-    GRAMMAR, HAS_INTEREGULAR, Citation, CitationRange, CitationSyntaxError, expand, parse_citation,
+    GRAMMAR, Citation, CitationRange, CitationSyntaxError, expand, parse_citation,
 )
 
 

@@ -8,7 +8,7 @@ import yaml
 from compiler.text.diff import diff_files, format_amendment
 from compiler.text.history import build, diff_dates, format_history, load_map
 from compiler.text.markup import amendment_changes, read_markup, versions
-from compiler.text.parser import parse_file, parse_text
+from compiler.text.parser import parse_file
 
 from text_sources import BULLETIN_2010, BULLETIN_2015, FIXTURES, run_cli
 

@@ -1,6 +1,5 @@
 import pytest
 import re
-from pathlib import Path
 
 import yaml
 from html_check import assert_self_contained, check_html

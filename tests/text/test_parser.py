@@ -5,7 +5,7 @@ import re
 import pytest
 
 from compiler.text.errors import TextError
-from compiler.text.model import iter_provisions, section_provisions
+from compiler.text.model import section_provisions
 from compiler.text.parser import parse_text
 
 from text_sources import BULLETIN_2010, BULLETIN_2015, CODE_669A9, CODE_688A11

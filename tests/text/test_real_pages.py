@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 
-from compiler.text.model import iter_provisions, section_provisions
+from compiler.text.model import section_provisions
 from compiler.text.parser import parse_file
 
 from text_sources import FIXTURES

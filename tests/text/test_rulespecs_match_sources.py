@@ -2,7 +2,6 @@
 normalising whitespace and quote typography; paytables are drawn from the spec's data."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 import yaml
