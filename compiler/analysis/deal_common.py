@@ -179,10 +179,8 @@ def _play(game, options, stakes, cards, prefix, rankings, dealer_seen=False):
     stake: dict[str, Fraction] = {}
     for r in res.results:
         net[r.wager] = net.get(r.wager, Fraction(0)) + Fraction(r.net)
-        # a wager returned to the player (withdrawn) was not at risk, and a bonus on a wager is no second
-        # stake: no amount wagered
-        stake[r.wager] = stake.get(r.wager, Fraction(0)) + (
-            Fraction(0) if r.outcome in ("void", "bonus") else Fraction(r.amount))
+        # a wager returned to the player (withdrawn) was not at risk: no amount wagered
+        stake[r.wager] = stake.get(r.wager, Fraction(0)) + (Fraction(0) if r.outcome == "void" else Fraction(r.amount))
     return strat.seen, net, stake
 
 

@@ -140,13 +140,11 @@ def enumerate_round(game, bets: Mapping[str, Any], strategy: Strategy | None = N
         round_net = Fraction(0)
         for r in res.results:
             st = wagers[r.wager]
-            st.expected_net += p * Fraction(r.net)
-            round_net += Fraction(r.net)
-            if r.outcome == "bonus":  # a bonus on the wager: part of its return, no second stake or settlement
-                continue
             st.placed_prob += p
+            st.expected_net += p * Fraction(r.net)
             st.expected_stake += p * Fraction(r.amount)
             st.outcomes[r.outcome] += p
             by_outcome[(r.wager, r.outcome)] += p
+            round_net += Fraction(r.net)
         nets[round_net] += p
     return ExactResult(paths, total, dict(wagers), dict(by_outcome), dict(nets))

@@ -192,8 +192,6 @@ def game_tree(game, bets: Mapping[str, Any], options: Mapping[str, Any] | None =
         outcome: dict[str, str] = {}
         for r in res.results:
             net[r.wager] += Fraction(r.net)
-            if r.outcome == "bonus":  # a bonus on the wager: part of its return, no second stake or settlement
-                continue
             stake[r.wager] += Fraction(r.amount)
             outcome[r.wager] = r.outcome
         leaves.append(Leaf(shoe.prob, tuple(strat.decisions), dict(net), dict(stake), outcome))

@@ -169,3 +169,51 @@ provisions:
     assert [(r.wager, r.outcome, r.net) for r in res.results] == [("ante", "void", 0), ("play", "void", 0)]
     assert [e.net for e in res.log if e.kind == "bonus"] == [Decimal(50), Decimal(-50)]
     assert t.ledger.players == 0 and t.ledger.balance() == 0
+
+
+def _variant(tmp_path, old, new):
+    text = TCP.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    p = tmp_path / "tcp.yaml"
+    p.write_text(text.replace(old, new), encoding="utf-8")
+    mod, comp = load_game(p)
+    return mod, comp
+
+
+PAIR_PLUS_WIN = ('then: "win pair_plus by pair_plus on hand(three_card, player.hand)"}')
+
+
+def test_a_wager_that_also_earns_a_bonus_gets_no_paytable_figure(tmp_path):
+    """The paytable route prices a wager by its paytable alone: a Pair Plus that also earns a bonus (here the
+    Ante Bonus table on it) is refused there, with the reason, not priced without its bonus."""
+    mod, comp = _variant(tmp_path, PAIR_PLUS_WIN, PAIR_PLUS_WIN[:-2] + '; bonus pair_plus by ante_bonus on '
+                         'hand(three_card, player.hand)"}')
+    rep = analyze(mod.GAME, comp.chapter, {})
+    assert not [f for f in rep.figures if f.wager == "pair_plus"]
+    assert any("also earns a bonus (§ 905.7(c))" in n.reason for n in rep.not_computed if n.wager == "pair_plus")
+
+
+def test_a_bonus_paid_in_a_decision_is_refused_by_the_deal_routes(tmp_path):
+    """The deal routes read a bonus's paytable value into the seat's class from the settle rules; one paid
+    by a decision is refused with the reason (no figure), never priced as if it were not there."""
+    mod, comp = _variant(tmp_path, "then: place play = wager(ante)}",
+                         'then: "place play = wager(ante); bonus ante by ante_bonus on hand(three_card, player.hand)"}')
+    steps = _active_steps(mod.GAME, comp.chapter, Table(mod.GAME, {}, seed=0))
+    with pytest.raises(deal_common.Refused, match="pays a bonus outside the settle step"):
+        deals.solve(mod.GAME, steps, sorted(parse_cards("AS KS QS 4S 3S 2S AH KH QH".split())), {}, {"ante": 1})
+
+
+def test_a_bonus_paid_in_a_decision_is_refused_by_the_deal_class_route_without_a_dealer(tmp_path):
+    """The same refusal where no dealer hand is dealt (Mississippi Stud, the deal-class route)."""
+    ms = ROOT / "tests/fixtures/chapters/mississippi-stud.yaml"
+    text = ms.read_text(encoding="utf-8")
+    old = "{id: raise_3x, cite: § 902.6(b), then: place third = wager(ante) * 3}"
+    assert text.count(old) == 1
+    p = tmp_path / "ms.yaml"
+    p.write_text(text.replace(old, '{id: raise_3x, cite: § 902.6(b), then: "place third = wager(ante) * 3; '
+                                   'bonus ante by mississippi on best(five_card, player.hand)"}'), encoding="utf-8")
+    mod, comp = load_game(p)
+    steps = _active_steps(mod.GAME, comp.chapter, Table(mod.GAME, {}, seed=0))
+    with pytest.raises(deal_common.Refused, match="pays a bonus outside the settle step"):
+        deals.solve(mod.GAME, steps, sorted(parse_cards("AS KS QS JS TS AH KH QH".split())), {}, {"ante": 1})
+

@@ -167,3 +167,36 @@ def test_every_field_of_a_report_survives_the_cache():
     assert back.figures == [sim, exact]
     assert back.not_computed == [gone]
     assert not back.figures[0].meets_target and back.figures[1].exact
+
+
+def test_a_filed_pdf_is_printed_once_per_html_and_again_when_the_html_changes(cache_dir, monkeypatch):
+    """compiler/render/pdf.filed_pdf keeps each print in the cache, keyed by the HTML (and the printing
+    packages and fonts): the same HTML is not printed twice, another HTML is, and --no-cache prints again."""
+    from compiler.render import pdf
+
+    printed: list[str] = []
+    monkeypatch.setattr(pdf, "html_to_pdf", lambda html: printed.append(html) or f"%PDF {html}".encode())
+    assert pdf.filed_pdf("<p>a</p>") == b"%PDF <p>a</p>" == pdf.filed_pdf("<p>a</p>")
+    assert printed == ["<p>a</p>"]
+    assert pdf.filed_pdf("<p>b</p>") == b"%PDF <p>b</p>" and printed == ["<p>a</p>", "<p>b</p>"]
+    monkeypatch.setattr(cache, "_enabled", False)
+    pdf.filed_pdf("<p>a</p>")
+    assert printed == ["<p>a</p>", "<p>b</p>", "<p>a</p>"]
+
+
+def test_a_rulespec_is_compiled_again_when_its_content_changes(tmp_path):
+    """compiler/pipeline.compile_spec compiles once per path and content: the same file gives the same
+    result, a changed file a new one (never the old chapter)."""
+    from compiler.pipeline import compile_spec
+
+    p = tmp_path / "567-war.yaml"
+    text = (ROOT / "rulespecs" / "567-war.yaml").read_text(encoding="utf-8")
+    p.write_text(text, encoding="utf-8")
+    first = compile_spec(p)
+    assert compile_spec(p) is first and first.ok
+    assert "tie: {odds: 10 to 1, cite: § 567.10(2)}" in text
+    p.write_text(text.replace("tie: {odds: 10 to 1, cite: § 567.10(2)}", "tie: {odds: 8 to 1, cite: § 567.10(2)}"),
+                 encoding="utf-8")
+    changed = compile_spec(p)
+    assert changed is not first and not changed.ok                     # the text still says 10 to 1
+    assert any("/payouts/tie/odds" == d.pointer for d in changed.errors)
