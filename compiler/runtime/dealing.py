@@ -213,7 +213,7 @@ def roll(table, ctx, rnd, step, pending=None) -> None:
         raise RefusedError(f"{step.id}: the hand history gives no " + ("dice" if dice else "random number")
                            + f" for this round ({step.cite})")
     else:
-        vals = [table.rng.randint(1, sides) for _ in range(n)]
+        vals = [1 + table.chance.uniform(sides, "die" if dice else "number") for _ in range(n)]
         source = ""
     rnd._attrs["roll"] = sum(vals)
     if dice:

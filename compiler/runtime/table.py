@@ -18,6 +18,7 @@ from compiler.runtime.irregularities import Irregularities
 from compiler.runtime.money import MoneyError, money, money_context
 from compiler.runtime.rankings import Ranking
 from compiler.runtime.settlement import Settlement
+from compiler.runtime.chance import RandomChance
 from compiler.runtime.shoe import CutRule, Shoe, ShoeError, make_rng
 from compiler.runtime.state import Ledger, Round, RoundResult, Seat
 from compiler.runtime.steps import EXECUTORS
@@ -33,10 +34,11 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
     """
 
     def __init__(self, game: GameDefinition, options: Mapping[str, Any] | None = None, seed: int | None = None,
-                 shoe=None):
+                 shoe=None, chance=None):
         self.game = game
         self.options = {**game.defaults(), **dict(options or {})}
         self.rng = make_rng(seed)
+        self.chance = chance if chance is not None else RandomChance(self.rng)  # dice, numbers, wheels
         self._rankings: dict[str, Any] = {}
         self.ledger = Ledger()
         self.meters: dict[str, Decimal] = {}
