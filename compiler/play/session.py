@@ -37,20 +37,18 @@ class _DrawRecorder:
         return c
 
 
-class RecordingRng:
-    """The table's random source for dice and random-number generators, remembering each value."""
+class RecordingChance:
+    """The table's chance (dice, random-number generators, wheels), remembering each value shown
+    (1 .. n: a die's face, the number displayed)."""
 
-    def __init__(self, rng):
-        self._rng = rng
+    def __init__(self, chance):
+        self._chance = chance
         self.values: list[int] = []
 
-    def randint(self, a, b):
-        v = self._rng.randint(a, b)
-        self.values.append(v)
+    def uniform(self, n: int, what: str) -> int:
+        v = self._chance.uniform(n, what)
+        self.values.append(1 + v)
         return v
-
-    def __getattr__(self, name):
-        return getattr(self._rng, name)
 
 
 def walk_steps(steps: Iterable[Step]) -> Iterable[Step]:
@@ -177,7 +175,7 @@ def play_one(table, bets: Mapping[int, Mapping[str, Any]], player: Player, event
     g = table.game
     steps = {s.id: s for s in walk_steps(g.procedure)}
     table._draw.draws = []
-    table.rng.values = []
+    table.chance.values = []
     first_after_shuffle, new_dealer = table.first_after_shuffle, table.new_dealer
     meters = {k: v for k, v in table.meters.items()}
     events = [dict(e) for e in (events or ())]
@@ -195,8 +193,8 @@ def prepare_table(table):
     """Record the table's draws and rolls from now on."""
     if not isinstance(table.__dict__.get("_draw"), _DrawRecorder):
         table._draw = _DrawRecorder(table._draw)
-    if not isinstance(table.rng, RecordingRng):
-        table.rng = RecordingRng(table.rng)
+    if not isinstance(table.chance, RecordingChance):
+        table.chance = RecordingChance(table.chance)
     return table
 
 
@@ -237,11 +235,11 @@ def _history(table, bets, strategies, events, first_after_shuffle, new_dealer, m
     if burned:
         h["burned"] = burned
     rolls = [s for s in walk_steps(g.procedure) if s.kind == "roll"]
-    if table.rng.values:
+    if table.chance.values:
         if any(s.params.get("dice") for s in rolls):
-            h["dice"] = list(table.rng.values)
+            h["dice"] = list(table.chance.values)
         else:
-            h["random_number"] = table.rng.values[0]
+            h["random_number"] = table.chance.values[0]
     if events:
         h["events"] = [{k: ([card_str(c) for c in v] if k == "cards" else v) for k, v in e.items()
                         if not k.startswith("_")} for e in events]
