@@ -78,7 +78,10 @@ ROUND_SCHEMA = {
             "additionalProperties": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
         },
         "burned": {"type": "array", "items": {"type": "string"}},
-        # rolls of the round's `roll` steps: dice faces, or the number a random number generator showed
+        # every roll of the round, in the order of its `roll` steps: the dice faces, or [the number a random
+        # number generator showed]; `dice:` / `random_number:` are the older form of a round of one roll
+        "rolls": {"type": "array", "items": {"type": "array", "minItems": 1,
+                                             "items": {"type": "integer", "minimum": 1}}},
         "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "minItems": 1},
         "random_number": {"type": "integer", "minimum": 1},
         # pai gow: the dealer's setting as the dealer made it (checked against the house way)
@@ -258,7 +261,9 @@ def load_round(path: str) -> RoundSpec:
     if d.get("dealer_setting"):
         dealer_setting = {h: [card(c, f"/dealer_setting/{h}/{i}") for i, c in enumerate(v)]
                           for h, v in d["dealer_setting"].items()}
-    rolls = []
+    rolls = [list(r) for r in d.get("rolls") or ()]
+    if rolls and (d.get("dice") or d.get("random_number") is not None):
+        errs.append(doc.diagnostic("/rolls", "give every roll in `rolls`, or the older `dice` / `random_number`, not both"))
     if d.get("dice"):
         rolls.append(list(d["dice"]))
     if d.get("random_number") is not None:

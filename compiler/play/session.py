@@ -37,20 +37,6 @@ class _DrawRecorder:
         return c
 
 
-class RecordingChance:
-    """The table's chance (dice, random-number generators, wheels), remembering each value shown
-    (1 .. n: a die's face, the number displayed)."""
-
-    def __init__(self, chance):
-        self._chance = chance
-        self.values: list[int] = []
-
-    def uniform(self, n: int, what: str) -> int:
-        v = self._chance.uniform(n, what)
-        self.values.append(1 + v)
-        return v
-
-
 def walk_steps(steps: Iterable[Step]) -> Iterable[Step]:
     for s in steps:
         yield s
@@ -175,7 +161,6 @@ def play_one(table, bets: Mapping[int, Mapping[str, Any]], player: Player, event
     g = table.game
     steps = {s.id: s for s in walk_steps(g.procedure)}
     table._draw.draws = []
-    table.chance.values = []
     first_after_shuffle, new_dealer = table.first_after_shuffle, table.new_dealer
     meters = {k: v for k, v in table.meters.items()}
     events = [dict(e) for e in (events or ())]
@@ -184,7 +169,7 @@ def play_one(table, bets: Mapping[int, Mapping[str, Any]], player: Player, event
             e["cards"] = [table.shoe.draw(("burn", None, None)) for _ in range(int(e.get("count", 1)))]
     strategies = {s: RecordingStrategy(s, player, steps) for s in bets}
     result = table.play_round(bets, strategies, events)
-    history = _history(table, bets, strategies, events, first_after_shuffle, new_dealer, meters,
+    history = _history(table, result, bets, strategies, events, first_after_shuffle, new_dealer, meters,
                        selections or {}, submission, title)
     return PlayedRound(result, history, meters)
 
@@ -193,12 +178,10 @@ def prepare_table(table):
     """Record the table's draws and rolls from now on."""
     if not isinstance(table.__dict__.get("_draw"), _DrawRecorder):
         table._draw = _DrawRecorder(table._draw)
-    if not isinstance(table.chance, RecordingChance):
-        table.chance = RecordingChance(table.chance)
     return table
 
 
-def _history(table, bets, strategies, events, first_after_shuffle, new_dealer, meters, selections, submission,
+def _history(table, result, bets, strategies, events, first_after_shuffle, new_dealer, meters, selections, submission,
              title) -> dict:
     g = table.game
     h: dict[str, Any] = {"rulespec_round": 1, "chapter": g.chapter}
@@ -234,12 +217,8 @@ def _history(table, bets, strategies, events, first_after_shuffle, new_dealer, m
     h["dealt"] = dealt
     if burned:
         h["burned"] = burned
-    rolls = [s for s in walk_steps(g.procedure) if s.kind == "roll"]
-    if table.chance.values:
-        if any(s.params.get("dice") for s in rolls):
-            h["dice"] = list(table.chance.values)
-        else:
-            h["random_number"] = table.chance.values[0]
+    if result.rolled:  # every roll of the round, in order (settle gives them back to the roll steps)
+        h["rolls"] = [list(r) for r in result.rolled]
     if events:
         h["events"] = [{k: ([card_str(c) for c in v] if k == "cards" else v) for k, v in e.items()
                         if not k.startswith("_")} for e in events]

@@ -216,6 +216,7 @@ def roll(table, ctx, rnd, step, pending=None) -> None:
         vals = [1 + table.chance.uniform(sides, "die" if dice else "number") for _ in range(n)]
         source = ""
     rnd._attrs["roll"] = sum(vals)
+    rnd.rolled.append(list(vals))
     if dice:
         text = f"dice {' + '.join(map(str, vals))} = {sum(vals)}"
     else:

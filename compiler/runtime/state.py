@@ -116,6 +116,7 @@ class RoundResult:
     void: bool
     reshuffled: bool
     dealt: dict[str, dict[str, list[str]]]
+    rolled: list[list[int]] = field(default_factory=list)  # each roll's faces / number, in order
 
     def net_by_seat(self) -> dict[int, Decimal]:
         out: dict[int, Decimal] = {}
@@ -168,6 +169,7 @@ class Round:
         self._attrs = {"first_after_shuffle": first_after_shuffle, "new_dealer": new_dealer}
         self.unwagered: dict[int, dict[str, list]] = {}  # cards dealt to positions without a wager
         self.rolls: list = []  # dice / random numbers given by a hand history, in order
+        self.rolled: list[list[int]] = []  # what every roll of this round showed, in order (saved by play)
         self.players: dict[int, str] = {}  # seat -> player, where one player plays several positions
         self.dealer_setting: Any = None  # the dealer's setting as a hand history records it (pai gow)
 

@@ -141,6 +141,9 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
                     self._fire(ctx, rnd, e)
         except ShoeError as exc:
             raise EngineError(str(exc), target=getattr(exc, "target", None)) from None
+        if rnd.rolls and not rnd.void:
+            raise RefusedError(f"the hand history gives {len(rnd.rolls)} roll{'s' if len(rnd.rolls) > 1 else ''} more "
+                               f"than the round's roll steps use: {rnd.rolls}")
         results = self._results(rnd)
         self.unfinished = None
         reshuffled = self._end_of_round_shuffle(rnd)
@@ -148,7 +151,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
                  "community": {z: [card_str(c) for c in v if c is not None] for z, v in rnd.community.items()}}
         for s in rnd.seats_in_round():
             dealt[f"seat {s.number}"] = {z: [card_str(c) for c in v if c is not None] for z, v in s.zones.items()}
-        return RoundResult(rnd.number, results, rnd.events, rnd.void, reshuffled, dealt)
+        return RoundResult(rnd.number, results, rnd.events, rnd.void, reshuffled, dealt, list(rnd.rolled))
 
     def _run_steps(self, ctx: Context, rnd: Round, steps: Sequence[Step], pending: list[dict]) -> None:
         for step in steps:
