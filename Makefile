@@ -24,6 +24,7 @@ check: $(STAMP)
 test: $(STAMP)
 	@sh tests/people/install-browser.sh
 	$(BIN)/python -m pytest -n auto --dist loadgroup
+	$(BIN)/rulespec test
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -18,6 +18,7 @@ from typing import Sequence
 
 from compiler import cli_extras
 from compiler import commands as core_commands
+from compiler import round_tests
 from compiler.play import terminal as play_terminal
 from compiler.render.terminal import VisibleStream, raw_stream, visible  # noqa: F401  (re-exported)
 from compiler.serve import app as serve_app
@@ -26,14 +27,15 @@ from compiler.submission import schedule as schedule_commands
 from compiler.text import commands as text_commands
 
 COMMAND_MODULES = (core_commands, submission_commands, text_commands, schedule_commands, play_terminal,
-                   serve_app, cli_extras)
+                   serve_app, round_tests, cli_extras)
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with the command line's exit status: a usage error exits 1, not 2."""
 
     def error(self, message: str):
         self.print_usage(sys.stderr)
-        self.exit(1, f"{self.prog}: error: {message}\n")
+        root = self._defaults.get("root_parser") or self
+        self.exit(1, f"{self.prog}: error: {cli_extras.did_you_mean(message, root)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +69,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as e:  # --help (0) or a usage error (1)
             status = 0 if e.code in (0, None) else 1
         else:
-            status = int(args.handler(args) or 0)
+            from compiler.pipeline import ROOT
+
+            errors = cli_extras.resolve_chapters(args, ROOT)  # `rulespec play 567`
+            for e in errors:
+                print(e, file=sys.stderr)
+            status = 1 if errors else int(args.handler(args) or 0)
         if as_json and status != 0 and not out.wrote:
             import json
 

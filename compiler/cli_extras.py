@@ -217,3 +217,63 @@ class Recorder:
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+_CHAPTER = re.compile(r"[0-9]{3,4}[a-z]?")
+SPEC_DESTS = ("spec", "specs")  # the arguments that name rulespecs, in every subcommand
+
+
+def resolve_chapters(args, root) -> list[str]:
+    """A chapter number given where a rulespec path goes (``rulespec play 567``) becomes the one
+    rulespec of that chapter in ``root/rulespecs``; returns the errors (a number that names none)."""
+    from pathlib import Path
+
+    errors = []
+    dests = SPEC_DESTS + (("files",) if getattr(args, "command", None) == "validate" else ())
+
+    def one(v):
+        if not isinstance(v, str) or not _CHAPTER.fullmatch(v) or Path(v).exists():
+            return v
+        found = sorted((Path(root) / "rulespecs").glob(f"{v}-*.yaml"))
+        if len(found) == 1:
+            try:  # as people would type it, where they are
+                return str(found[0].resolve().relative_to(Path.cwd().resolve()))
+            except ValueError:
+                return str(found[0])
+        errors.append(f"{v}:1:1: error: no file {v}, and no rulespec of Chapter {v} in rulespecs/"
+                      if not found else f"{v}:1:1: error: several rulespecs of Chapter {v}: "
+                                        + ", ".join(f.name for f in found))
+        return v
+
+    for dest in dests:
+        v = getattr(args, dest, None)
+        if isinstance(v, list):
+            setattr(args, dest, [one(x) for x in v])
+        elif v is not None:
+            setattr(args, dest, one(v))
+    return errors
+
+
+def did_you_mean(message: str, parser) -> str:
+    """An argparse error message with a suggestion for a mistyped subcommand, choice or option."""
+    import difflib
+
+    m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if m:
+        choices = re.findall(r"'([^']*)'", m[2])
+        close = difflib.get_close_matches(m[1], choices, n=1, cutoff=0.6)
+        return message + (f"; did you mean '{close[0]}'?" if close else "")
+    m = re.search(r"unrecognized arguments: (.*)", message)
+    if m:
+        options = {o for _, sp in [((), parser), *subparsers(parser)] for a in sp._actions for o in a.option_strings}
+        hints = []
+        for word in m[1].split():
+            flag = word.split("=", 1)[0]
+            if flag.startswith("--"):
+                close = difflib.get_close_matches(flag, sorted(options), n=1, cutoff=0.6)
+                if close:
+                    hints.append((flag, close[0]))
+        if len(hints) == 1:
+            return message + f"; did you mean {hints[0][1]}?"
+        return message + ("; did you mean " + ", ".join(f"{b} for {a}" for a, b in hints) + "?" if hints else "")
+    return message

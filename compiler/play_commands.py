@@ -120,11 +120,20 @@ def _game_and_selections(args):
 
 
 def _spec_of_round(path: str) -> str | None:
+    """The rulespec of a hand history: its `rulespec:` (relative to it), or its chapter's in rulespecs/."""
     try:
-        chapter = str((yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}).get("chapter"))
-    except (OSError, yaml.YAMLError, AttributeError) as e:
+        d = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        chapter = str(d.get("chapter"))
+    except (OSError, yaml.YAMLError, AttributeError, UnicodeDecodeError) as e:
         print(f"{path}:1:1: error: cannot read the hand history: {e}", file=sys.stderr)
         return None
+    if isinstance(d.get("rulespec"), str):
+        named = Path(path).parent / d["rulespec"]
+        if not named.is_file():
+            print(f"{path}:1:1: error: its rulespec {d['rulespec']!r} is not a file (looked for {named})",
+                  file=sys.stderr)
+            return None
+        return str(named)
     found = [p for p in spec_files() if p.name.split("-", 1)[0] == chapter]
     if len(found) != 1:
         print(f"{path}:1:1: error: no single rulespec of Chapter {chapter} in rulespecs/; give SPEC ROUND",
@@ -136,6 +145,16 @@ def _spec_of_round(path: str) -> str | None:
 def cmd_settle(args) -> int:
     from compiler.round_file import DecisionMissing, SettingError, check_round, diagnostic_of, load_round
 
+    from compiler.round_file import is_round
+
+    if is_round(Path(args.spec)) and args.round is not None:  # a hand history where the rulespec goes
+        if is_round(Path(args.round)):
+            print(f"{args.spec}:1:1: error: two hand histories given; settle takes one (SPEC ROUND, or ROUND "
+                  f"alone); to check several, run `rulespec test {args.spec} {args.round}`", file=sys.stderr)
+        else:
+            print(f"{args.spec}:1:1: error: this is a hand history, given where the rulespec is expected: "
+                  f"the order is `rulespec settle SPEC ROUND` ({args.round} {args.spec})", file=sys.stderr)
+        return 1
     if args.round is None:  # `settle ROUND.yaml`: the rulespec of the round's chapter
         given = Path(args.spec).resolve()
         if given.parent == (ROOT / "rulespecs").resolve():  # a rulespec given alone: the round is missing
@@ -194,14 +213,23 @@ def cmd_settle(args) -> int:
                 else "settled; the seats' nets as expected (no wager-by-wager expectation)")
         print(f"{args.round}: {len(result.results)} wager{'s' if len(result.results) != 1 else ''} {what}")
         return 0
-    unused = rs.shoe().unused() if False else table.shoe.unused()
+    unused = table.shoe.unused()
     warnings = [f"the hand history gives cards never dealt by the procedure: "
                 f"{'seat ' + str(s) if o == 'player' else o} ({z})" for o, s, z in unused]
+    differs = []
+    if rs.expect:  # a hand history that states its settlement: a difference is reported, never ignored
+        from compiler.round_file import check_expected
+
+        differs = check_expected(rs, result)
     if args.format == "json":
         out = cite_lists(result.to_json())
         out["chapter"] = mod.CHAPTER
         out["warnings"] = warnings
+        if rs.expect:
+            out["expected"] = not differs
+            out["differences"] = [d.to_dict() for d in differs]
         print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 1 if differs else 0
     else:
         print(f"Chapter {mod.CHAPTER}. {mod.TITLE}: {args.round}")
         if result.void:
@@ -222,7 +250,9 @@ def cmd_settle(args) -> int:
                 print("  " + e.format())
         for w in warnings:
             print(f"warning: {w}", file=sys.stderr)
-    return 0
+        for d in differs:
+            print(d.format(), file=sys.stderr)
+    return 1 if differs else 0
 
 
 def _unselected(mod, compiled, opts) -> list[str]:

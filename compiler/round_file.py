@@ -45,6 +45,8 @@ ROUND_SCHEMA = {
     "properties": {
         "rulespec_round": {"const": 1},
         "chapter": {"type": "string"},
+        # the rulespec the round is played under, relative to this file (default: rulespecs/NNN-*.yaml)
+        "rulespec": {"type": "string", "minLength": 1},
         "title": {"type": "string"},
         "note": {"type": "string"},
         "options": {"type": "object"},
@@ -505,3 +507,17 @@ def check_expected(rs: "RoundSpec", result) -> list[Diagnostic]:
         if got != Decimal(str(net)):
             out.append(doc.diagnostic(f"/expect/net_by_seat/{seat}", f"{path}: seat {seat} net {got}, expected {net}"))
     return out
+
+
+_ROUND_KEY = re.compile(rb"^rulespec_round\s*:", re.M)
+
+
+def is_round(path: Path) -> bool:
+    """A hand history: a YAML file with a top-level ``rulespec_round:`` key (read from its first 4 KB)."""
+    try:
+        if not path.is_file() or path.suffix not in (".yaml", ".yml"):
+            return False
+        with path.open("rb") as f:
+            return bool(_ROUND_KEY.search(f.read(4096)))
+    except OSError:
+        return False
