@@ -10,7 +10,7 @@ from pathlib import Path
 from compiler import play_commands
 from compiler.lint.facts import coverage as fact_coverage
 from compiler.pipeline import compile_spec
-from compiler.spec.diagnostics import Diagnostic
+from compiler.spec.diagnostics import Diagnostic, error_dicts
 
 
 def _print_diags(diags: list[Diagnostic], fmt: str = "text", stream=None) -> None:
@@ -40,7 +40,8 @@ def cmd_validate(args) -> int:
             for m in c.chapter.data.get("missing") or ():
                 missing.append(f"{f}: note: missing from the sources: {m['cite']}: {m['what']}")
     if args.format == "json":
-        print(json.dumps({"ok": ok, "diagnostics": [d.to_dict() for d in all_diags], "missing": missing,
+        print(json.dumps({"ok": ok, "errors": error_dicts(all_diags),
+                          "diagnostics": [d.to_dict() for d in all_diags], "missing": missing,
                           "coverage": coverage},
                          indent=2, ensure_ascii=False))
     else:

@@ -173,6 +173,13 @@ class Diagnostic:
         return asdict(self)
 
 
+def error_dicts(diagnostics: Iterable[Diagnostic]) -> list[dict]:
+    """The errors among ``diagnostics`` in the command line's one JSON error shape (README):
+    ``{"path", "line", "col", "message", "pointer"}``."""
+    return [{"path": d.path, "line": d.line, "col": d.col, "message": d.message, "pointer": d.pointer}
+            for d in diagnostics if d.is_error]
+
+
 def _sort_key(d: Diagnostic) -> tuple:
     return (d.path, d.line, d.col, d.message)
 

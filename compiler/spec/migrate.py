@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 
 import yaml
 
-from .diagnostics import Diagnostic, DiagnosticError, parse_pointer
+from .diagnostics import Diagnostic, DiagnosticError, error_dicts, parse_pointer
 from .limits import MAX_FILE_BYTES
 from .loader import Document, load_document, parse_document
 from .reading import AliasRef, _line_col_of_index, check_size, read_text
@@ -366,7 +366,8 @@ def run(paths: Sequence[str], rules: Sequence[Rule], *, write: bool, fmt: str, o
                 replace(o.path, o.text)
                 written.append(o.path)
     if fmt == "json":
-        print(json.dumps({"ok": not errors, "written": written, "diagnostics": [d.to_dict() for d in errors],
+        print(json.dumps({"ok": not errors, "written": written, "errors": error_dicts(errors),
+                          "diagnostics": [d.to_dict() for d in errors],
                           "files": [{"path": o.path, "changed": o.changed, "notes": [d.to_dict() for d in o.notes],
                                      "diff": unified_diff(o)} for o in outcomes]},
                          indent=2, ensure_ascii=False), file=out)

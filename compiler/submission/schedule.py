@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Not, Ref, parse_expr
 from compiler.render.table import text_table
-from compiler.spec.diagnostics import Diagnostic, DiagnosticError
+from compiler.spec.diagnostics import Diagnostic, DiagnosticError, error_dicts
 from compiler.spec.loader import load_document
 from compiler.submission.check import chapter_key as submission_chapter, check_files, check_submission, display_path
 from compiler.submission.conditions import Conditions, options_read
@@ -267,7 +267,8 @@ def cmd_schedule(args) -> int:
             diags.extend(e.diagnostics)
             ok = False
     if args.format == "json":
-        print(json.dumps({"ok": ok, "facilities": facilities, "diagnostics": [d.to_dict() for d in diags]},
+        print(json.dumps({"ok": ok, "facilities": facilities, "errors": error_dicts(diags),
+                          "diagnostics": [d.to_dict() for d in diags]},
                          indent=2, ensure_ascii=False))
         return 0 if ok else 1
     for d in diags:

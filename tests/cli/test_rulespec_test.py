@@ -112,3 +112,14 @@ def test_did_you_mean_for_a_mistyped_subcommand_and_option():
     assert rc == 1 and "did you mean --option?" in err
     rc, _, err = run("settle", WAR, TIE, "--zzzzzz")
     assert rc == 1 and "did you mean" not in err
+
+
+def test_validate_json_gives_errors_in_the_one_shape_the_readme_states(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rulespec: 1\nchapter: 5\n")
+    rc, out, _ = run("validate", bad, "--format", "json")
+    d = json.loads(out)
+    assert rc == 1 and d["errors"] and all(set(e) == {"path", "line", "col", "message", "pointer"} for e in d["errors"])
+    assert d["errors"][0]["path"] == str(bad) and d["errors"][0]["line"] >= 1
+    rc, out, _ = run("validate", WAR, "--format", "json")
+    assert rc == 0 and json.loads(out)["errors"] == []
