@@ -56,3 +56,22 @@ def test_a_step_parameter_naming_a_wager_is_checked_against_the_spec(tmp_path):
                       "  - id: offer_war_tie\n    do: offer\n    wager: war_tye\n", 1)
     msgs = [d.format() for d in compile_spec(str(tmp_path / "567-war.yaml"), bad).diagnostics]
     assert any("unknown wager 'war_tye'" in m and "/wager]" in m for m in msgs), msgs
+
+
+def test_docs_list_every_field_the_schema_requires():
+    """docs/spec-format.md's table of required fields is the schema's (issue 27: `cards.reshuffle` was required
+    but not documented as such)."""
+    from compiler.steps.required import required_fields
+
+    schema = json.loads((ROOT / "schemas" / "rulespec.schema.json").read_text(encoding="utf-8"))
+    text = (ROOT / "docs" / "spec-format.md").read_text(encoding="utf-8")
+    rows = dict(required_fields(schema))
+    assert "`reshuffle`" in rows["cards"] and "`cite`" in rows["wagers.*"]
+    assert "| `cards` | `deck`, `reshuffle` |" in text
+    for place, keys in rows.items():
+        for k in keys:
+            assert k in text
+    # an object the schema requires keys of, found independently of the generator: every required key is listed
+    for key, prop in schema["properties"].items():
+        for r in prop.get("required", ()):
+            assert f"`{r}`" in rows[key]
