@@ -147,20 +147,8 @@ def cmd_diff(args) -> int:
     try:
         result = diff_files(args.old, args.new, chapter=args.chapter)
         if getattr(args, "impact", False):
-            from .impact import impact
-
-            yamls = [str(p).endswith((".yaml", ".yml")) for p in (args.old, args.new)]
-            if yamls == [True, False]:  # a rulespec, then a Bulletin or Code page: its numbers mapped onto the data
-                from .page_impact import page_impact
-
-                for cd in result.chapters:
-                    cd.impact = page_impact(args.old, args.new, decks=args.decks)
-            elif not all(yamls):
-                raise TextError("--impact compares a rulespec (YAML) with a rulespec or with a Bulletin or Code "
-                                "page given second", args.new if yamls[0] else args.old)
-            else:
-                for cd in result.chapters:
-                    cd.impact = impact(args.old, args.new, cd.data, decks=args.decks)
+            with _impact_progress():
+                _add_impact(args, result)
         if args.amendment:
             _write(format_amendment(result, html=args.format == "html", as_json=args.format == "json"),
                    args.output)
@@ -174,6 +162,45 @@ def cmd_diff(args) -> int:
     except Exception as exc:  # noqa: BLE001
         path = getattr(exc, "path", None) or args.old
         return _fail(exc, path)
+
+
+def _impact_progress():
+    """The analyses of `diff --impact` (seconds to a minute) show their progress, on a terminal only:
+    the time spent, or done/total with the rate and time left where an analysis knows its total."""
+    from contextlib import ExitStack
+
+    from compiler.analysis import progress
+    from compiler.analysis.simulate import Progress
+    from compiler.render.terminal import Ticker, raw_stream
+
+    ticker = Ticker("computing the impact on the house edges")
+
+    def bar(total: int, unit: str) -> Progress:
+        ticker.paused = True
+        return Progress(total, stream=raw_stream(sys.stderr), unit=unit)
+
+    stack = ExitStack()
+    stack.enter_context(ticker)
+    stack.enter_context(progress.reporting(bar))
+    return stack
+
+
+def _add_impact(args, result) -> None:
+    """The house edges before and after, beside each chapter of a diff."""
+    from .impact import impact
+
+    yamls = [str(p).endswith((".yaml", ".yml")) for p in (args.old, args.new)]
+    if yamls == [True, False]:  # a rulespec, then a Bulletin or Code page: its numbers mapped onto the data
+        from .page_impact import page_impact
+
+        for cd in result.chapters:
+            cd.impact = page_impact(args.old, args.new, decks=args.decks)
+    elif not all(yamls):
+        raise TextError("--impact compares a rulespec (YAML) with a rulespec or with a Bulletin or Code "
+                        "page given second", args.new if yamls[0] else args.old)
+    else:
+        for cd in result.chapters:
+            cd.impact = impact(args.old, args.new, cd.data, decks=args.decks)
 
 
 def cmd_history(args) -> int:

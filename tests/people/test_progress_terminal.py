@@ -20,3 +20,15 @@ def test_simulate_on_a_terminal_shows_rate_and_time_left():
     assert "rounds/s" in raw and "s left" in raw and "/20,000 rounds" in raw
     assert "\\x0d" not in raw and "\\x1b" not in raw  # the progress line's codes reach the terminal raw
     assert "\r" in raw
+
+
+def test_diff_impact_on_a_terminal_shows_the_progress_of_its_analyses(tmp_path):
+    war = (ROOT / "rulespecs" / "567-war.yaml").read_text(encoding="utf-8")
+    new = tmp_path / "567-war.yaml"
+    new.write_text(war, encoding="utf-8")
+    t = Terminal([str(ROOT / ".venv" / "bin" / "rulespec"), "diff", "rulespecs/567-war.yaml", str(new), "--impact"],
+                 cwd=str(ROOT))
+    assert t.wait(600) == 0
+    raw = t.raw.decode("utf-8", "replace")
+    assert "enumerations" in raw and "s left" in raw  # each analysis's own progress: done/total, rate, time left
+    assert "\r" in raw
