@@ -17,31 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.analysis import machine  # noqa: E402
+from bench.analysis import figure, machine  # noqa: E402
 
 WAR = "rulespecs/567-war.yaml"
 PAI_GOW = "rulespecs/670a-six-card-fortune-pai-gow-poker.yaml"
-
-
-def figure(label: str, value: float | None, unit: str, target: float | None = None, better: str = "higher",
-           note: str = "") -> None:
-    """One line: the figure, its target and whether it is met (``better``: higher or lower)."""
-    if value is None:
-        val = "n/a"
-    elif unit == "s":
-        val = f"{value:,.2f} s"
-    else:
-        val = f"{value:,.0f} {unit}"
-    tgt, verdict = "", ""
-    if target is not None:
-        tgt = f"target {'>=' if better == 'higher' else '<='} {target:,g}{' s' if unit == 's' else ''}"
-        if value is not None:
-            ok = value >= target if better == "higher" else value <= target
-            verdict = "met" if ok else "NOT MET"
-        else:
-            verdict = "NOT MET"
-    line = f"{label:<60} {val:>18}   {tgt:<22} {verdict}"
-    print(line.rstrip() + (f"\n{'':<4}{note}" if note else ""))
 
 
 def _time(fn) -> tuple[object, float]:

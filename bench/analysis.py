@@ -62,10 +62,25 @@ def timed(label, fn):
     return out
 
 
-def figure(label, value, unit, target=None, better="higher", note=""):
-    from bench.__main__ import figure as f
-
-    f(label, value, unit, target, better, note)
+def figure(label: str, value: float | None, unit: str, target: float | None = None, better: str = "higher",
+           note: str = "") -> None:
+    """One line: the figure, its target and whether it is met (``better``: higher or lower)."""
+    if value is None:
+        val = "n/a"
+    elif unit == "s":
+        val = f"{value:,.2f} s"
+    else:
+        val = f"{value:,.0f} {unit}"
+    tgt, verdict = "", ""
+    if target is not None:
+        tgt = f"target {'>=' if better == 'higher' else '<='} {target:,g}{' s' if unit == 's' else ''}"
+        if value is not None:
+            ok = value >= target if better == "higher" else value <= target
+            verdict = "met" if ok else "NOT MET"
+        else:
+            verdict = "NOT MET"
+    line = f"{label:<60} {val:>18}   {tgt:<22} {verdict}"
+    print(line.rstrip() + (f"\n{'':<4}{note}" if note else ""))
 
 
 def _vec_seconds(ranking, k, deck) -> float:
