@@ -3,12 +3,17 @@ the printer fetches no URL, the CSS string of the page footer holds any text, an
 breaks or control characters are refused with their position."""
 from __future__ import annotations
 
+import contextlib
 import http.server
+import io
+import json
 import re
 import struct
 import threading
 import zlib
 from contextlib import contextmanager
+
+import pytest
 
 from compiler.codegen.css import css_string
 from compiler.render.pdf import html_to_pdf
@@ -97,3 +102,54 @@ def test_the_filed_document_keeps_a_hostile_facility_inside_its_css_string(war):
     rendered = env.from_string(footer).render(chapter="567", facility=hostile)
     value = re.fullmatch(r'\s*@bottom-left \{ content: "([^"\n]*)"; font: [^"{}]*; color: #555; \}', rendered)
     assert value, rendered
+
+
+EXAMPLE = "rulespecs/submissions/567-war-riverside-shuffler.yaml"
+# the issue's injection: a newline, then CSS that closes the footer's string and appends to the page
+INJECTED_FACILITY = 'Riverside\n" } @page { @bottom-right { content: " [TAMPERED 0.00%]" } } x { y: "'
+
+
+def _submission(tmp_path, field: str, value: str):
+    from compiler.pipeline import ROOT
+
+    text = (ROOT / EXAMPLE).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    i = next(i for i, t in enumerate(lines) if t.startswith(f"{field}:"))
+    lines[i] = f"{field}: {json.dumps(value)}"
+    f = tmp_path / "567-war-x.yaml"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return f, i + 1
+
+
+def _run(args):
+    from compiler.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("field,value", [
+    ("facility", INJECTED_FACILITY), ("effective_date", "2025-07-01\n"), ("certificate_holder", "A\tB"),
+    ("facility", "Casino\r"), ("facility", "Casino\u2028x")])
+def test_a_line_break_in_a_one_line_field_is_refused_at_its_position(tmp_path, field, value):
+    f, line = _submission(tmp_path, field, value)
+    code, out, err = _run(["submission", str(f), "-o", str(tmp_path / "out")])
+    assert code == 1
+    assert re.search(rf"^{re.escape(str(f))}:{line}:{len(field) + 3}: error: .* \[at /{field}\]$", err, re.M), err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x1b", "\x7f", "\x9b", "\ud800", "\udfff", "\u202a", "\u202e",
+                                  "\u2066", "\u2069", "\ufffe"])
+def test_controls_surrogates_and_bidi_overrides_made_by_yaml_escapes_are_refused(tmp_path, char):
+    """JSON-style escapes in a double-quoted YAML string: NUL, ESC, DEL, C1, lone surrogates, bidi
+    overrides and isolates never reach a document."""
+    f, line = _submission(tmp_path, "facility", f"Riverside{char}Casino")
+    assert f"\\u{ord(char):04x}" in f.read_text(encoding="utf-8") or f"\\x{ord(char):02x}" in f.read_text(encoding="utf-8")
+    code, out, err = _run(["submission", str(f)])
+    assert code == 1
+    assert f"{f}:{line}:11: error: invalid character U+{ord(char):04X}" in err, err
+    assert "[at /facility]" in err
