@@ -15,6 +15,7 @@ from typing import Any
 
 import jinja2
 
+from compiler.codegen.css import css_string
 from compiler.codegen.markdown import code, md
 from compiler.ir.model import Chapter, Rule, Src, Step
 from compiler.lang.plain import plain_when
@@ -67,6 +68,7 @@ def _env(autoescape: bool) -> jinja2.Environment:
 
     env.filters["md"] = md
     env.filters["code"] = code
+    env.filters["css_string"] = css_string
     return env
 
 

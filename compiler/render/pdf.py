@@ -84,6 +84,31 @@ def filed_pdf(html: str) -> bytes:
     return cache.cached(cache.key_of("pdf", html, _print_environment()), lambda: html_to_pdf(html))
 
 
+class RefusedURL(Exception):
+    """A document asked for a URL: a filed document is printed from its own text only."""
+
+
+def refusing_fetcher():
+    """WeasyPrint's URL fetcher for every print: it refuses every URL (``http:``, ``file:``,
+    ``data:`` alike), before any handler is opened. The documents carry their styles inline and
+    name fonts installed on the machine, so an honest document asks for nothing; a document that
+    asks (a stylesheet, an image or a font by URL, put there by injected text) is printed without
+    it: no request leaves the process and no local file is read into a filing (docs/security.md)."""
+    from weasyprint.urls import URLFetcher
+
+    class Refusing(URLFetcher):
+        def __init__(self):
+            super().__init__(allowed_protocols=(), allow_redirects=False, fail_on_errors=False)
+
+        def fetch(self, url, headers=None):
+            raise RefusedURL(f"refused to fetch {url[:200]!r}: documents are printed from their own text only")
+
+        def open(self, url, data=None, timeout=None):
+            raise RefusedURL("refused to open a URL: documents are printed from their own text only")
+
+    return Refusing()
+
+
 def html_to_pdf(html: str, base_url: str | None = None) -> bytes:
     from weasyprint import CSS, HTML
 
@@ -91,5 +116,6 @@ def html_to_pdf(html: str, base_url: str | None = None) -> bytes:
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     ident = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
     with _reproducible():
-        return HTML(string=html, base_url=base_url).write_pdf(stylesheets=[CSS(string=PRINT_FONTS)],
-                                                              pdf_identifier=ident)
+        fetcher = refusing_fetcher()
+        return HTML(string=html, base_url=base_url, url_fetcher=fetcher).write_pdf(
+            stylesheets=[CSS(string=PRINT_FONTS, url_fetcher=fetcher)], pdf_identifier=ident)

@@ -13,6 +13,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from .diagnostics import Diagnostic, escape_token, quote
 from .limits import MAX_NUMBER_DIGITS
 from .reading import AliasRef
+from .text import join_surrogate_pairs, text_problem
 
 _T = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = _T + "str", _T + "int", _T + "float", _T + "bool", _T + "null"
@@ -58,11 +59,20 @@ class Converter:
     def error(self, mark, message: str, pointer: str | None) -> None:
         self.diags.append(Diagnostic(self.path, mark.line + 1, mark.column + 1, "error", message, pointer))
 
+    def text(self, mark, value: str, pointer: str | None) -> bool:
+        """Whether *value* may enter as text (compiler/spec/text.py); else an error at *mark*."""
+        problem = text_problem(value)
+        if problem is not None:
+            self.error(mark, problem, pointer)
+            return False
+        return True
+
     # -- scalars
     def scalar(self, node: ScalarNode, pointer: str) -> Any:
         tag = node.tag
         if tag == STR:
-            return node.value
+            value = join_surrogate_pairs(node.value)
+            return value if self.text(node.start_mark, value, pointer) else None
         if tag == INT:
             if sum(ch.isdigit() for ch in node.value) > MAX_NUMBER_DIGITS:
                 self.error(node.start_mark, f"number with more than {MAX_NUMBER_DIGITS} digits "
@@ -199,8 +209,10 @@ class Converter:
                                      "or alias the whole mapping", pointer)
                 continue
             if key_node.tag == STR:
-                key = key_node.value
+                key = join_surrogate_pairs(key_node.value)
                 original = key
+                if not self.text(key_mark, key, pointer):
+                    continue
             else:
                 n_before = len(self.diags)
                 original = self.scalar(key_node, pointer)

@@ -52,7 +52,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterable
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match, relevance
 
 from .diagnostics import Diagnostic, DiagnosticError, escape_token, parse_pointer, pointer_of
@@ -194,6 +194,45 @@ def _prepare(node: Any, in_data: bool = False) -> Any:
     return node
 
 
+def ecma_pattern(pattern: str) -> str:
+    """*pattern* for Python's ``re`` with JSON Schema's (ECMA-262) meaning of ``$``: the end of the
+    text only. Python's ``$`` also matches before a final line break, so ``^[0-9]{4}-[0-9]{2}-[0-9]{2}$``
+    accepted ``"2025-07-01\\n"`` and a one-line pattern a name ending in a newline. Every ``$``
+    outside a character class and not escaped becomes ``\\Z``."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if ch == "[" and not in_class:
+            in_class = True
+        elif ch == "]" and in_class:
+            in_class = False
+        elif ch == "$" and not in_class:
+            ch = "\\Z"
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+_PATTERNS: dict[str, "re.Pattern[str]"] = {}
+
+
+def _pattern_keyword(validator, pattern, instance, schema):
+    if not validator.is_type(instance, "string"):
+        return
+    compiled = _PATTERNS.get(pattern)
+    if compiled is None:
+        compiled = _PATTERNS[pattern] = re.compile(ecma_pattern(pattern))
+    if not compiled.search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+# Draft 2020-12 with ``pattern`` as JSON Schema means it (see ecma_pattern)
+_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern_keyword})
+
 _VALIDATORS: dict[int, tuple[Any, Draft202012Validator]] = {}
 _MAX_CACHED_VALIDATORS = 32
 
@@ -202,7 +241,7 @@ def _validator(schema: dict) -> Draft202012Validator:
     hit = _VALIDATORS.get(id(schema))
     if hit is not None and hit[0] is schema:
         return hit[1]
-    validator = Draft202012Validator(_prepare(schema))
+    validator = _Validator(_prepare(schema))
     if len(_VALIDATORS) >= _MAX_CACHED_VALIDATORS:
         _VALIDATORS.pop(next(iter(_VALIDATORS)))
     _VALIDATORS[id(schema)] = (schema, validator)  # keeps schema alive so the id stays valid
@@ -291,7 +330,7 @@ class _Mapper:
             return False
         props = schema.get("properties", {})
         patterns = list(schema.get("patternProperties", {}))
-        extras = [k for k in inst if k not in props and not any(re.search(p, k) for p in patterns)]
+        extras = [k for k in inst if k not in props and not any(re.search(ecma_pattern(p), k) for p in patterns)]
         if not extras:
             return False
         self._unknown(ptr, inst, extras, schema)

@@ -6,6 +6,17 @@ import copy
 
 from compiler.ir.model import Chapter
 
+# One line of text: names, dates, contact details, text selections (no line break, tab or control
+# character; the loader refuses the other controls, lone surrogates and bidi overrides anywhere,
+# compiler/spec/text.py). A `$` of a pattern is the end of the text (compiler/spec/validate.py).
+LINE_PATTERN = "^[^\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029]*$"
+LINE_DESCRIPTION = "one line of text (no line break, tab or other control character)"
+
+
+def line(**more) -> dict:
+    return {"type": "string", "pattern": LINE_PATTERN, "description": LINE_DESCRIPTION, **more}
+
+
 # Header fields: a schema for files whose chapter has no rulespec (the chapter schemas extend it: submission_schema below).
 BASE_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -15,13 +26,14 @@ BASE_SCHEMA = {
                  "selections"],
     "properties": {
         "rules_submission": {"const": 1},
-        "certificate_holder": {"type": "string", "minLength": 1},
-        "facility": {"type": "string", "minLength": 1},
+        "certificate_holder": line(minLength=1),
+        "facility": line(minLength=1),
         "game": {"type": "object", "additionalProperties": False, "required": ["chapter"],
-                 "properties": {"chapter": {"type": "string"}, "title": {"type": "string"},
-                                "edition": {"type": "string"}}},
-        "effective_date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-        "contact": {"type": "object", "additionalProperties": {"type": "string"}},
+                 "properties": {"chapter": {"type": "string"}, "title": line(),
+                                "edition": line()}},
+        "effective_date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                           "description": "a date, YYYY-MM-DD"},
+        "contact": {"type": "object", "additionalProperties": line()},
         "selections": {"type": "object"},
         "attachments": {"type": "object"},
     },
@@ -50,12 +62,13 @@ def option_schema(o: dict) -> dict:
         crit = {"type": "object", "additionalProperties": False, "minProperties": 1, "maxProperties": 1,
                 "properties": {"keep": {"type": "string"}, "max": {"type": "string"}, "min": {"type": "string"}}}
         out["items"] = {"type": "object", "required": ["rule", "choose"], "additionalProperties": False,
-                        "properties": {"rule": {"type": "string"}, "when": {"type": "string"},
+                        "properties": {"rule": line(), "when": {"type": "string"},
                                        "choose": {"type": "array", "minItems": 1, "items": crit},
-                                       "note": {"type": "string"}}}
+                                       "note": line()}}
         out["minItems"] = 1
     else:
         out["type"] = "string"
+        out["allOf"] = [line()]  # text: one line (its own description names the rule when it fails)
     if "values" in o and t != "choice":
         out["enum"] = list(o["values"])
     if t in ("integer",):

@@ -93,7 +93,12 @@ def test_hostile_path_and_title_stay_inert_in_the_game_module(tmp_path):
     honest = render_game_module(compile_spec("rulespecs/567-war.yaml", text).chapter)
     import json
 
-    hostile_text = text.replace("\ntitle: War\n", f"\ntitle: {json.dumps(HOSTILE_TITLE + chr(10) + PAYLOAD)}\n", 1)
+    # a line break in the title is refused at the title (a one-line field, schemas/rulespec.schema.json)
+    broken = text.replace("\ntitle: War\n", f"\ntitle: {json.dumps(HOSTILE_TITLE + chr(10) + PAYLOAD)}\n", 1)
+    refused = compile_spec("rulespecs/567-war.yaml", broken)
+    assert not refused.ok and any(d.pointer == "/title" and "one line of text" in d.message for d in refused.errors)
+    # the rest of the payload stays inert in the title, and the file name's line breaks in comments
+    hostile_text = text.replace("\ntitle: War\n", f"\ntitle: {json.dumps(HOSTILE_TITLE + ' ' + PAYLOAD)}\n", 1)
     c = compile_spec(f"rulespecs/x\n{PAYLOAD}\n# \"\"\"\n.yaml", hostile_text)
     assert c.ok, [d.format() for d in c.errors]
     source = render_game_module(c.chapter)
@@ -110,7 +115,7 @@ def test_hostile_path_and_title_stay_inert_in_the_game_module(tmp_path):
     assert not (tmp_path / "PWNED").exists()
     namespace: dict = {}
     exec(compile(source, "mod", "exec"), namespace)
-    assert namespace["TITLE"] == HOSTILE_TITLE + "\n" + PAYLOAD  # the data itself survives, exactly
+    assert namespace["TITLE"] == HOSTILE_TITLE + " " + PAYLOAD  # the data itself survives, exactly
 
 
 def test_hostile_title_is_escaped_in_readme_interpretations_forms_and_text(tmp_path):

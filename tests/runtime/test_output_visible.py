@@ -28,11 +28,14 @@ def _evil_spec(tmp_path) -> Path:
     return f
 
 
-def test_settle_shows_a_spec_title_with_escapes_as_text(tmp_path, capsys):
+def test_settle_refuses_a_spec_title_with_escaped_controls_at_its_position(tmp_path, capsys):
+    """YAML escapes make controls a file may not hold raw: the loader refuses them (compiler/spec/text.py),
+    positioned, and the message shows nothing raw."""
     spec = _evil_spec(tmp_path)
-    assert main(["settle", str(spec), str(ROOT / "rulespecs/rounds/567-war-tie-goes-to-war.yaml")]) == 0
+    assert main(["settle", str(spec), str(ROOT / "rulespecs/rounds/567-war-tie-goes-to-war.yaml")]) == 1
     out, err = capsys.readouterr()
-    assert "War\\x1b[2J\\x00\\u2028" in out
+    line = spec.read_text(encoding="utf-8").splitlines().index('title: "War\\e[2J\\0\\u2028"') + 1
+    assert f"567-war.yaml:{line}:8: error: invalid character U+001B (ESC) at character 4" in err
     assert not any(c in out + err for c in RAW)
 
 
@@ -45,8 +48,11 @@ def test_error_naming_a_file_with_escapes_in_its_name(tmp_path, capsys):
     assert not any(c in out + err for c in RAW)
 
 
-def test_json_output_stays_valid_json_with_the_escapes(tmp_path, capsys):
-    spec = _evil_spec(tmp_path)
+def test_json_output_stays_valid_json_with_quotes_and_backslashes_in_the_title(tmp_path, capsys):
+    # controls cannot reach the output any more (refused by the loader, above); quotes and backslashes can
+    text = (ROOT / "rulespecs/567-war.yaml").read_text(encoding="utf-8")
+    spec = tmp_path / "567-war.yaml"
+    spec.write_text(text.replace("\ntitle: War\n", '\ntitle: "War \\"\\\\\\" </script> ♠"\n'), encoding="utf-8")
     round_ = tmp_path / "r.yaml"
     text = (ROOT / "rulespecs/rounds/567-war-tie-goes-to-war.yaml").read_text(encoding="utf-8")
     round_.write_text(text, encoding="utf-8")

@@ -10,6 +10,7 @@ import pytest
 from html_check import assert_self_contained
 from html_check import check_html as _check_html
 
+from compiler.spec.diagnostics import DiagnosticError
 from compiler.submission.document import load_submission, render_documents
 from submission_fixtures import EXAMPLES, ROOT
 
@@ -158,17 +159,25 @@ def test_house_edge_equals_rulespec_analyze(path, chapters, capsys):
 
 
 def test_strings_cannot_inject_markup(war):
-    evil = ("<script>alert(1)</script> | **bold** [link](https://evil.example) `code` # _x_ &amp;\n"
-            "| injected | row |")
-    text = (ROOT / "rulespecs/submissions/567-war-keystone-manual.yaml").read_text(encoding="utf-8")
-    text = text.replace("certificate_holder: Keystone Valley Resorts, Inc.",
-                        "certificate_holder: " + json.dumps(evil))
-    text = text.replace("  phone: 570-555-0192", "  phone: " + json.dumps(evil))
-    sub = load_submission("evil.yaml", {"567": war}, text)
+    evil = "<script>alert(1)</script> | **bold** [link](https://evil.example) `code` # _x_ &amp;"
+    original = (ROOT / "rulespecs/submissions/567-war-keystone-manual.yaml").read_text(encoding="utf-8")
+
+    def with_(value):
+        text = original.replace("certificate_holder: Keystone Valley Resorts, Inc.",
+                                "certificate_holder: " + json.dumps(value))
+        return text.replace("  phone: 570-555-0192", "  phone: " + json.dumps(value))
+
+    # a line break (a new Markdown table row, the end of a CSS string) is refused in one-line fields, positioned
+    with pytest.raises(DiagnosticError) as refused:
+        load_submission("evil.yaml", {"567": war}, with_(evil + "\n| injected | row |"))
+    where = {(d.pointer, d.line) for d in refused.value.diagnostics if "one line of text" in d.message}
+    lines = with_(evil).splitlines()
+    assert where == {("/certificate_holder", 1 + next(i for i, t in enumerate(lines) if t.startswith("certificate_holder"))),
+                     ("/contact/phone", 1 + next(i for i, t in enumerate(lines) if t.startswith("  phone")))}
+    sub = load_submission("evil.yaml", {"567": war}, with_(evil))
     md, html = render_documents(sub, "evil.yaml")
     assert "<script>" not in md and "<script>" not in html
     assert "&lt;script&gt;" in html
-    assert "\n| injected" not in md
     assert "\\<script\\>alert(1)\\</script\\> \\| \\*\\*bold\\*\\* \\[link\\](https://evil.example)" in md
     check_html(html.replace("https://evil.example", "evil"))  # the text is there, escaped, as text
     for line in md.splitlines():
