@@ -218,17 +218,25 @@ def build(root: Path = ROOT, check: bool = False, paths: list[Path] | None = Non
             return BuildResult(errors, {}, [], [], [])
     named_rel = sorted(p.relative_to(root.resolve()).as_posix() for p in named) if named is not None else None
     key = _inputs_key(root, named_rel) if cache.enabled() else None
-    if key is not None and check and use_record:
+    record = None
+    if key is not None:
         ok, record = cache.load(key)
-        if ok:
-            try:
-                return _check_from_record(root, record)
-            except (KeyError, TypeError, ValueError):  # a record of the wrong shape: build afresh
-                pass
-    res = _build(root, check, named_rel)
-    if key is not None and res.ok:
+        record = record if ok and isinstance(record, dict) else None
+    # a check answers from a record only when a check made it: a check computes the figures of the filed
+    # documents again rather than take them from the cache (compiler/cache.py verification)
+    if record is not None and check and use_record and record.get("verified") is True:
+        try:
+            return _check_from_record(root, record)
+        except (KeyError, TypeError, ValueError):  # a record of the wrong shape: build afresh
+            pass
+    if check:
+        with cache.verification():
+            res = _build(root, check, named_rel)
+    else:
+        res = _build(root, check, named_rel)
+    if key is not None and res.ok and (check or record is None or record.get("files") != res.files):
         cache.store(key, {
-            "partial": named_rel is not None, "checked": res.checked, "files": res.files,
+            "verified": check, "partial": named_rel is not None, "checked": res.checked, "files": res.files,
             "diagnostics": {c.path: [[d.path, d.line, d.col, d.severity, d.message, d.pointer]
                                      for d in c.diagnostics] for c in res.compiled}})
     return res

@@ -10,10 +10,19 @@ any of them and the key changes; nothing is ever invalidated by hand.
 
 Entries live in ``.cache/rulespec/`` at the project root (ignored by git), or in
 ``$RULESPEC_CACHE_DIR``; ``RULESPEC_NO_CACHE=1`` or ``rulespec build --no-cache`` recomputes
-everything. An entry is one JSON file ``<key>.json`` holding its key and the SHA-256 of its value:
-a damaged entry (not JSON, truncated, another key, a value whose hash does not match, a value that
-does not decode) is ignored, recomputed and rewritten. Values are exact: a ``Fraction`` is stored
-as ``numerator/denominator``, a ``Decimal`` as its string, tuples and ordered mappings tagged.
+everything. An entry is one JSON file ``<key>.json`` (its name is the digest of its full key: the kind,
+the compiler and every part) holding its key and the SHA-256 of its format, key and value together:
+a damaged entry (not JSON, truncated, another key, a digest that does not match, a value that does
+not decode, an entry swapped with another one and its key field edited) is ignored with a warning on
+stderr, recomputed and rewritten. Only a regular file is read as an entry: a FIFO, a device, a
+directory or a link in its place is refused without being opened for reading (``os.lstat`` first,
+then opened non-blocking and checked again), and so is an entry larger than ``ENTRY_LIMIT``.
+
+What goes into a filed document is not taken on the cache's word by ``rulespec build --check``:
+there ``verifying()`` is on, and ``cached(..., verify=True)`` (the analyses behind Rules Submission
+documents) recomputes the value and compares it with the entry (compiler/build.py). Values are
+exact: a ``Fraction`` is stored as ``numerator/denominator``, a ``Decimal`` as its string, tuples
+and ordered mappings tagged.
 """
 from __future__ import annotations
 
@@ -21,7 +30,9 @@ import base64
 import hashlib
 import json
 import os
+import stat
 import sys
+from contextlib import contextmanager
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -29,12 +40,14 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable
 
-FORMAT = 1
+FORMAT = 2  # 2: the digest covers the format and the key as well as the value
+ENTRY_LIMIT = 256 * 1024 * 1024  # bytes: an entry larger than this is refused unread
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
 
 _enabled: bool | None = None
 _directory: Path | None = None
+_verifying = False
 stats = {"hits": 0, "misses": 0, "damaged": 0}
 
 
@@ -159,31 +172,69 @@ def decode(v: Any) -> Any:
     raise ValueError(f"not an encoded value: {type(v).__name__}")
 
 
-def _digest(encoded: Any) -> str:
-    return hashlib.sha256(json.dumps(encoded, sort_keys=True, ensure_ascii=True,
-                                     separators=(",", ":")).encode()).hexdigest()
+def _digest(key: str, encoded: Any) -> str:
+    """SHA-256 of an entry's format, key and value: an entry moved under another name, or given
+    another key, no longer matches its digest."""
+    return hashlib.sha256(json.dumps({"format": FORMAT, "key": key, "value": encoded}, sort_keys=True,
+                                     ensure_ascii=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def _path(key: str) -> Path:
     return directory() / key[:2] / f"{key}.json"
 
 
-def load(key: str) -> tuple[bool, Any]:
-    """(True, value) for a sound entry; (False, None) when absent or damaged."""
-    p = _path(key)
+def _damaged(p: Path, why: str) -> tuple[bool, Any]:
+    stats["damaged"] += 1
+    print(f"warning: cache entry {p}: {why}; recomputed", file=sys.stderr)
+    return False, None
+
+
+def _read_entry(p: Path) -> bytes | None | str:
+    """The bytes of a regular file at ``p``; None when there is none; a reason when something else is
+    there (never opened for reading: a FIFO would block, a device would never end)."""
     try:
-        raw = p.read_bytes()
+        st = os.lstat(p)
     except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if st.st_size > ENTRY_LIMIT:
+        return f"larger than {ENTRY_LIMIT // 2 ** 20} MB"
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(p, flags)
+    except OSError as e:
+        return f"cannot be opened ({e.strerror})"
+    try:
+        st = os.fstat(fd)  # what was opened, should another file have taken its place since lstat
+        if not stat.S_ISREG(st.st_mode) or st.st_size > ENTRY_LIMIT:
+            return "not a regular file"
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(ENTRY_LIMIT + 1)
+    except OSError as e:
+        return f"cannot be read ({e.strerror})"
+    finally:
+        os.close(fd)
+
+
+def load(key: str) -> tuple[bool, Any]:
+    """(True, value) for a sound entry; (False, None) when absent or damaged (with a warning)."""
+    p = _path(key)
+    raw = _read_entry(p)
+    if raw is None:
         return False, None
+    if isinstance(raw, str):
+        return _damaged(p, raw)
     try:
         entry = json.loads(raw)
+        if isinstance(entry, dict) and entry.get("format") != FORMAT and isinstance(entry.get("format"), int):
+            return False, None  # written by another version of the cache: recomputed, no warning
         if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("key") == key
-                and entry.get("sha256") == _digest(entry["value"])):
-            raise ValueError("entry does not match its key or its hash")
+                and entry.get("sha256") == _digest(key, entry["value"])):
+            raise ValueError("entry does not match its key or its digest")
         return True, decode(entry["value"])
-    except (ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError, RecursionError):
-        stats["damaged"] += 1
-        return False, None
+    except (ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError, RecursionError) as e:
+        return _damaged(p, f"damaged ({str(e)[:80] if isinstance(e, ValueError) else type(e).__name__})")
 
 
 def store(key: str, value: Any) -> None:
@@ -192,7 +243,7 @@ def store(key: str, value: Any) -> None:
         enc = encode(value)
     except Unencodable:
         return
-    entry = {"format": FORMAT, "key": key, "sha256": _digest(enc), "value": enc}
+    entry = {"format": FORMAT, "key": key, "sha256": _digest(key, enc), "value": enc}
     p = _path(key)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -203,8 +254,39 @@ def store(key: str, value: Any) -> None:
         return
 
 
-def cached(key: str, compute: Callable[[], Any]) -> Any:
-    """The stored value of ``key``, or ``compute()`` stored under it (always recomputed when disabled)."""
+@contextmanager
+def verification():
+    """While it lasts, ``cached(..., verify=True)`` recomputes and checks the entry (``build --check``)."""
+    global _verifying
+    before, _verifying = _verifying, True
+    try:
+        yield
+    finally:
+        _verifying = before
+
+
+def verifying() -> bool:
+    return _verifying
+
+
+def cached(key: str, compute: Callable[[], Any], verify: bool = False) -> Any:
+    """The stored value of ``key``, or ``compute()`` stored under it (always recomputed when disabled).
+    With ``verify`` while ``verifying()``: always computed, and an entry holding another value is
+    reported (a warning on stderr) and replaced."""
+    if verify and _verifying:
+        value = compute()
+        if enabled():
+            ok, old = load(key)
+            try:
+                same = ok and _digest(key, encode(old)) == _digest(key, encode(value))
+            except Unencodable:
+                same = False
+            if ok and not same:
+                _damaged(_path(key), "holds another value than the one computed again by build --check")
+            if not same:
+                store(key, value)
+        stats["misses"] += 1
+        return value
     if enabled():
         ok, value = load(key)
         if ok:

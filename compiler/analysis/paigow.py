@@ -366,11 +366,13 @@ def _exact_house_way(rep, game, chapter, options, m) -> dict | None:
         if m.double:
             rep.refuse(m.double, dname, f"no exact route: {e}", DOUBLE_ALWAYS)
         return None
-    rec = pr.load_record(game, chapter, options=options)
+    rec, bad = pr.read_record(game, chapter, options=options)
     if rec is None:
         spec = pr.spec_name(chapter)
         why = (f"exact enumeration takes ~{EXACT_MINUTES} minutes; run `rulespec analyze --exhaustive {spec}` "
                "to compute it")
+        if bad:  # a record that fails its checks is never printed (compiler/analysis/record_check.py)
+            why = f"{bad}; {why} again"
         rep.refuse(m.main, name, why, HOUSE_WAY)
         if m.double:
             rep.refuse(m.double, dname, why, DOUBLE_ALWAYS)

@@ -8,11 +8,14 @@ import hashlib
 import json
 import time
 from fractions import Fraction
+from math import comb
 from pathlib import Path
 
 from compiler.analysis.paigow_exact import ANALYSIS_VERSION, Refused, _log  # noqa: F401 (Refused: callers)
 from compiler.analysis.paigow_optimal import run
+from compiler.analysis.enumerate import standard_deck
 from compiler.analysis.paigow_model import model_of, options_read
+from compiler.analysis.record_check import record_problem
 from compiler.steps import KINDS
 
 
@@ -91,19 +94,58 @@ def _option_values(game, chapter, options) -> dict:
 
 def load_record(game, chapter, root: Path | None = None, options=None) -> dict | None:
     """The committed record when its key (and the options the rules read) match the chapter as compiled
-    now, else None."""
+    now and it passes every check (:mod:`compiler.analysis.record_check`), else None."""
+    return read_record(game, chapter, root, options)[0]
+
+
+RECORD_LIMIT = 20 * 1024 * 1024  # bytes; the committed record is ~5 kB
+_warned: set = set()
+
+
+def read_record(game, chapter, root: Path | None = None, options=None) -> tuple[dict | None, str | None]:
+    """(the record, None) when it can be used; (None, None) when there is none for the chapter as compiled
+    now (no file, another key or other options: a stale record is not an error); (None, why) when the
+    file is there but fails a check: then a warning names the file and the reason on stderr (once)."""
     p = record_path(chapter, root)
-    if not p.is_file():
-        return None
     try:
-        rec = json.loads(p.read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(rec, dict) or rec.get("key") != record_key(game, chapter):
-        return None
+        if not p.is_file():
+            return None, None
+        if p.stat().st_size > RECORD_LIMIT:
+            return None, _ignored(p, f"larger than {RECORD_LIMIT // 2 ** 20} MB")
+        rec = json.loads(p.read_bytes().decode("utf-8"))
+    except OSError as e:
+        return None, _ignored(p, f"cannot be read ({e.strerror or type(e).__name__})")
+    except (ValueError, RecursionError) as e:
+        return None, _ignored(p, f"not JSON ({type(e).__name__})")
+    if not isinstance(rec, dict):
+        return None, _ignored(p, f"a JSON {type(rec).__name__}, not a record")
+    if rec.get("key") != record_key(game, chapter):
+        return None, None
     if rec.get("options", {}) != _option_values(game, chapter, options):
-        return None
-    return rec
+        return None, None
+    deals = _deals_of(game, chapter)
+    why = record_problem(rec, deals)
+    if why is not None:
+        return None, _ignored(p, why)
+    return rec, None
+
+
+def _deals_of(game, chapter) -> int:
+    """Deals of the chapter's exact count: C(N, n) player hands times C(N - n, n) dealer hands."""
+    m = model_of(game, chapter)
+    n, N = m.high + m.low, len(standard_deck(game.cards.jokers))
+    return comb(N, n) * comb(N - n, n)
+
+
+def _ignored(p: Path, why: str) -> str:
+    """Warn (once per file and reason) that a record is ignored, and say why."""
+    import sys
+
+    text = f"record {p.name} ignored: {why}"
+    if (str(p), why) not in _warned:
+        _warned.add((str(p), why))
+        print(f"warning: {p}: the record is ignored: {why}", file=sys.stderr)
+    return text
 
 
 def write_record(game, chapter, res: dict, seconds: float, command: str, root: Path | None = None) -> Path:

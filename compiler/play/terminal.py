@@ -7,7 +7,7 @@ pseudo-terminal by a test, or from a piped script.
 from __future__ import annotations
 
 import sys
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from rich.table import Table as RichTable
 
 from compiler.play.session import (CARD_EVENTS, Layout, Player, history_yaml, layout_of, play_one,
                                    prepare_table)
+from compiler.play.saving import parse_amount, save_dir_problem, save_round, write_new
 from compiler.play_commands import _load, _selections
 from compiler.render.terminal import raw_stream, visible
 from compiler.runtime.cards import card_str
@@ -50,16 +51,33 @@ class TerminalPlayer(Player):
 
     def amount(self, question: str, default: str = "0") -> Decimal:
         while True:
-            text = self.ask(question, default=default)
+            a, why = parse_amount(self.ask(question, default=default))
+            if a is not None:
+                return a
+            self.console.print(f"[red]{escape(why)}[/red]")
+
+    def save_path(self, text: str) -> Path | None:
+        """Ask where to save the round until it is saved or declined; never over a file without asking."""
+        while True:
+            answer = self.ask("Save this round as a hand history (file name; blank: do not save)", default="")
+            if not answer.strip():
+                return None
+            path = Path(answer)
+            overwrite = False
+            if path.is_dir():
+                self.console.print(f"[red]{escape(str(path))} is a directory: give a file name[/red]")
+                continue
+            if path.exists() or path.is_symlink():
+                q = f"{escape(str(path))} exists: overwrite it?"
+                if self.ask(q, choices=["y", "n"], default="n") != "y":
+                    continue
+                overwrite = True
             try:
-                a = Decimal(text.strip().lstrip("$").replace(",", ""))
-            except InvalidOperation:
-                self.console.print(f"[red]not an amount: {escape(repr(text))}[/red]")
+                write_new(path, text, overwrite)
+            except OSError as e:
+                self.console.print(f"[red]cannot save to {escape(str(path))}: {escape(e.strerror or str(e))}[/red]")
                 continue
-            if a < 0 or a != a.quantize(Decimal("0.01")):
-                self.console.print("[red]an amount in dollars and cents, 0 or more[/red]")
-                continue
-            return a
+            return path
 
     def show_view(self, seat: int, view) -> None:
         parts = [f"[bold]seat {seat}[/bold]: " + ", ".join(f"{z} {_cards(c)}" for z, c in view.cards.items())]
@@ -172,6 +190,9 @@ class SafeConsole(Console):
 
 def run(args, console: Console | None = None) -> int:
     console = console or SafeConsole(highlight=False)
+    if args.save is not None and (why := save_dir_problem(args.save)):
+        print(f"error: {why}", file=sys.stderr)
+        return 1
     mod, compiled = _load(args.chapter)
     if mod is None:
         return 1
@@ -193,7 +214,7 @@ def run(args, console: Console | None = None) -> int:
     player = TerminalPlayer(console, lay)
     show_layout(console, lay, seats)
     balances: dict[int, Decimal] = {}
-    save_dir = Path(args.save) if args.save else None
+    save_dir = Path(args.save) if args.save is not None else None
     step_ids = [s[0] for s in lay.steps]
     try:
         while True:
@@ -252,13 +273,15 @@ def run(args, console: Console | None = None) -> int:
             show_round(console, played, balances, player.names)
             text = history_yaml(played.history)
             if save_dir is not None:
-                save_dir.mkdir(parents=True, exist_ok=True)
-                path = save_dir / f"{g.chapter}-round-{played.result.number:03d}.yaml"
+                try:  # numbered on from the rounds already in the directory, never over one
+                    path = save_round(save_dir, g.chapter, text)
+                except OSError as exc:
+                    console.print(f"[red]cannot save in {escape(str(save_dir))}: {escape(exc.strerror or str(exc))}"
+                                  "[/red]")
+                    path = player.save_path(text)
             else:
-                answer = player.ask("Save this round as a hand history (file name; blank: do not save)", default="")
-                path = Path(answer) if answer.strip() else None
+                path = player.save_path(text)
             if path is not None:
-                path.write_text(text, encoding="utf-8")
                 console.print(f"saved: {path}", soft_wrap=True)
                 console.print(f"  replay: rulespec settle {args.chapter} {path}", soft_wrap=True)
             if player.ask("Play another round?", choices=["y", "n"], default="n") == "n":
@@ -280,6 +303,7 @@ def register(sub) -> None:
     p.add_argument("--seats", type=int, default=1, metavar="N", help="positions played, 1 to N (default 1)")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="seed of the shuffle and the dice (default: unpredictable, as at a live table)")
-    p.add_argument("--save", metavar="DIR", help="save every round in DIR as CHAPTER-round-NNN.yaml "
-                                                 "(otherwise asked after each round)")
+    p.add_argument("--save", metavar="DIR", help="save every round in DIR (an existing directory) as "
+                                                 "CHAPTER-round-NNN.yaml, numbered on from the rounds already "
+                                                 "there (otherwise asked after each round)")
     p.set_defaults(handler=run)

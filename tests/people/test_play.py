@@ -110,6 +110,7 @@ def test_play_at_a_terminal_567_saves_rounds_that_settle_reproduces(tmp_path):
     """Drive `rulespec play` through a pseudo-terminal: wagers, a War decision, a card found face up
     in the shoe (§ 567.11(a)); every round saved and settled again shows the same settlement."""
     save = tmp_path / "rounds"
+    save.mkdir()  # --save names an existing directory (a missing one is refused before the game)
     term = Terminal([RULESPEC, "play", "rulespecs/567-war.yaml", "--seats", "3", "--seed", "4", "--save", str(save)],
                     cwd=str(ROOT))
     rounds = 0
