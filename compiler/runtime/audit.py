@@ -2,15 +2,20 @@
 
 The ledger is written together with each settlement, so its balance cannot fail. This audit
 reads only what the rounds *logged* -- each stake placed (``wager``), each settlement (``win``,
-``lose``, ``push``, ``void``, ``surrender``, with the stake and its net), each bonus -- and the
+``lose``, ``push``, ``void``, ``surrender``, with the stake and its net), each ``reversal`` of a
+settlement (a round voided after it), each bonus (and a bonus taken back) -- and the
 progressive meters' readings before and after, and derives:
 
 * what the players put on the table (placed) and got back (returned: stake plus net of each
   wager as finally settled, plus bonuses);
 * the house result: ``placed - returned - meter growth``.
 
-A wager settled twice (a whole round voided after a wager was settled) counts at its last
-settlement; a wager placed and never settled is reported.
+A wager settled again (a whole round voided after it was paid or collected) must first have the
+earlier payment or collection taken back by a ``reversal`` entry (a push moved nothing: it needs
+none); a second settlement without one is a problem.
+A wager placed and never settled is reported. Last, the log is checked against the round's results:
+for each seat, the nets the log moved (settlements, reversals, bonuses) add up to the nets of its
+results.
 """
 from __future__ import annotations
 
@@ -47,6 +52,7 @@ def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None =
     a = Audit()
     for rnd in rounds:
         open_: dict[tuple, list[list]] = {}  # (seat, wager) -> [[stake, returned or None], ...]
+        logged: dict[int, Decimal] = {}  # seat -> the nets its log entries moved
         for e in rnd.log:
             if e.kind == "wager":
                 if e.amount is None or e.amount <= 0:
@@ -57,9 +63,14 @@ def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None =
             elif e.kind in SETTLEMENTS and e.wager is not None:
                 entries = open_.get((e.seat, e.wager)) or []
                 net = e.net if e.net is not None else Decimal(0)  # a win without a known amount
+                logged[e.seat] = logged.get(e.seat, Decimal(0)) + net
                 entry = next((x for x in reversed(entries) if x[1] is None), None)
-                if entry is None:  # settled again (the round voided): the last settlement counts
-                    entry = next((x for x in reversed(entries) if x[0] == e.amount), None)
+                if entry is None and entries:  # settled again: only after its money was taken back
+                    entry = next((x for x in reversed(entries) if x[1] == x[0] and x[0] == e.amount), None)
+                    if entry is None:  # (a push, or a reversed settlement, moved nothing to take back)
+                        a.problems.append(f"round {rnd.number}: seat {e.seat} {e.wager} settled again ({e.kind}) "
+                                          "with no reversal of its earlier settlement")
+                        continue
                 if entry is None:
                     a.problems.append(f"round {rnd.number}: seat {e.seat} {e.wager} settled but never placed")
                     continue
@@ -70,14 +81,36 @@ def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None =
                 if returned < 0:
                     a.problems.append(f"round {rnd.number}: seat {e.seat} {e.wager} loses more than its stake")
                 entry[1] = returned
+            elif e.kind == "reversal":
+                net = e.net if e.net is not None else Decimal(0)
+                logged[e.seat] = logged.get(e.seat, Decimal(0)) + net
+                entries = open_.get((e.seat, e.wager)) or []
+                entry = next((x for x in reversed(entries) if x[1] is not None and x[0] == e.amount), None)
+                if entry is None or not e.cite:
+                    a.problems.append(f"round {rnd.number}: seat {e.seat} {e.wager}: a reversal "
+                                      f"{'of nothing settled' if entry is None else 'without its §'}")
+                    continue
+                if entry[1] - entry[0] + net != 0:
+                    a.problems.append(f"round {rnd.number}: seat {e.seat} {e.wager}: a reversal of {net}, "
+                                      f"the settlement moved {entry[1] - entry[0]}")
+                entry[1] = None  # the settlement is taken back: the wager is open again
             elif e.kind == "bonus":
                 a.bonuses += e.net or Decimal(0)
+                if e.seat is not None:
+                    logged[e.seat] = logged.get(e.seat, Decimal(0)) + (e.net or Decimal(0))
         for (seat, wager), entries in open_.items():
             for stake, returned in entries:
                 if returned is None:
                     a.unsettled.append(f"round {rnd.number}: seat {seat} {wager} {stake}")
                 else:
                     a.returned += returned
+        results: dict[int, Decimal] = {}
+        for r in getattr(rnd, "results", ()):
+            results[r.seat] = results.get(r.seat, Decimal(0)) + r.net
+        for seat in sorted(set(results) | set(logged)):
+            if results.get(seat, Decimal(0)) != logged.get(seat, Decimal(0)):
+                a.problems.append(f"round {rnd.number}: seat {seat}: the log moves "
+                                  f"{logged.get(seat, Decimal(0))}, the results net {results.get(seat, Decimal(0))}")
     before, after = dict(meters_before or {}), dict(meters_after or {})
     a.meter_growth = sum((after.get(k, Decimal(0)) - before.get(k, Decimal(0)) for k in set(before) | set(after)),
                          Decimal(0))

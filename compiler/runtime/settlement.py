@@ -91,6 +91,7 @@ class Settlement:
                 self.ledger.meters += seed
                 self.ledger.house -= seed
                 self.meters[meter_id] = reset
+                w.meter_seed = seed
                 ctx.r.log("meter", m.cite, f"meter returns to its reset amount {fmt_money(reset)}")
             return
         net, rounded = to_cents(odds.payout(w.amount))

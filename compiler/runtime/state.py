@@ -25,6 +25,7 @@ class Wager:
     cites: list[str] = field(default_factory=list)
     detail: str = ""
     meter_paid: Decimal = Decimal(0)  # gross paid by a progressive meter (not the table inventory)
+    meter_seed: Decimal = Decimal(0)  # what the house added to bring that meter back to its reset amount
     contribution: Decimal = Decimal(0)  # share of the stake added to a progressive meter
     priced: bool = True  # False: a win whose amount the sources do not give (net left at 0)
     bonus: Decimal = Decimal(0)  # bonuses paid on this wager's own result (`bonus W by T on ...`)
@@ -188,6 +189,11 @@ class Round:
         return seats
 
     def void_round(self, cite: str) -> None:
+        """Every wager of the round is void and returned. A wager already paid or collected is first
+        reversed: one ``reversal`` entry with the void's § takes back its earlier payment or collection
+        (a bonus on it is taken back too, and a progressive meter's payment returned to the meter); a
+        bonus paid for a hand at the table (an Envy Bonus) is taken back, all hands being void. So the
+        log adds up to the results."""
         if self.void:
             return
         self.void = True
@@ -196,7 +202,36 @@ class Round:
         for s in self.seats.values():
             for w in s.history:
                 if w.outcome != "void":
+                    self._reverse(s, w, cite)
                     w.outcome, w.net, w.cites, w.detail = "void", Decimal(0), [cite], "void: returned to the player"
                     self.log("void", cite, f"{self.table.game.wagers[w.id].name} {fmt_money(w.amount)}: returned",
                              seat=s.number, wager=w.id, amount=w.amount, net=Decimal(0))
+            for b in s.bonuses:  # a bonus for a hand at the table: all hands are void
+                self.log("bonus", cite, f"{b.name} {fmt_money(b.net)} {b.detail} is taken back, the round being void "
+                         f"(net {fmt_money(-b.net, signed=True)})", seat=s.number, wager=b.wager, amount=b.amount,
+                         net=-b.net)
+            s.bonuses = []
 
+    def _reverse(self, s: "Seat", w: Wager, cite: str) -> None:
+        """Take back what the settlement of ``w`` (and a bonus on it) moved, logged as a ``reversal``."""
+        name = self.table.game.wagers[w.id].name
+        if w.outcome is not None and w.net != 0:
+            what = "payment" if w.net > 0 else "collection"
+            self.log("reversal", cite, f"{name} {fmt_money(w.amount)}: the {w.outcome} settled by "
+                     f"{'; '.join(w.cites)} is reversed, the round being void: the {what} of "
+                     f"{fmt_money(abs(w.net))} is taken back (net {fmt_money(-w.net, signed=True)})",
+                     seat=s.number, wager=w.id, amount=w.amount, net=-w.net)
+        if w.bonus:  # logged as a bonus taken back, as for a wager voided on its own
+            self.log("bonus", cite, f"{name} {fmt_money(w.amount)}: its bonus of {fmt_money(w.bonus)} "
+                     f"({'; '.join(w.bonus_cites)}) is taken back, the round being void "
+                     f"(net {fmt_money(-w.bonus, signed=True)})", seat=s.number, wager=w.id, amount=w.amount,
+                     net=-w.bonus)
+            w.bonus, w.bonus_cites, w.bonus_detail = Decimal(0), [], ""
+        if w.meter_paid:  # the progressive meter gets its payment back; the house its reset seed
+            t, mid = self.table, self.table.game.wagers[w.id].progressive
+            t.meters[mid] += w.meter_paid - w.meter_seed
+            t.ledger.meters += w.meter_paid - w.meter_seed
+            t.ledger.house += w.meter_seed
+            self.log("meter", cite, f"the meter's payment of {fmt_money(w.meter_paid)} is reversed "
+                     f"(now {fmt_money(t.meters[mid])})")
+            w.meter_paid = w.meter_seed = Decimal(0)
