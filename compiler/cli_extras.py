@@ -229,7 +229,8 @@ def resolve_chapters(args, root) -> list[str]:
     from pathlib import Path
 
     errors = []
-    dests = SPEC_DESTS + (("files",) if getattr(args, "command", None) == "validate" else ())
+    command = getattr(args, "command", None)
+    dests = SPEC_DESTS + {"validate": ("files",), "play": ("chapter",)}.get(command, ())
 
     def one(v):
         if not isinstance(v, str) or not _CHAPTER.fullmatch(v) or Path(v).exists():

@@ -221,15 +221,22 @@ def run(args, console: Console | None = None) -> int:
             console.rule(f"Round {table.round_number + 1}")
             bets: dict[int, dict[str, Decimal]] = {}
             for seat in seats:
-                bets[seat] = {}
-                for wid, name, cite, placed, offered in lay.wagers:
-                    if placed != "before_deal" or not offered:
-                        continue
-                    wd = g.wagers[wid]
-                    default = fmt_money(wd.amounts[0]) if wd.amounts else ("10" if wd.required else "0")
-                    a = player.amount(f"Seat {seat}, {name} ({cite}): amount", default=default)
-                    if a:
-                        bets[seat][wid] = a
+                while True:  # a slip is refused with its rule and asked again; it never ends the session
+                    bets[seat] = {}
+                    for wid, name, cite, placed, offered in lay.wagers:
+                        if placed != "before_deal" or not offered:
+                            continue
+                        wd = g.wagers[wid]
+                        default = fmt_money(wd.amounts[0]) if wd.amounts else ("10" if wd.required else "0")
+                        a = player.amount(f"Seat {seat}, {name} ({cite}): amount (0: no wager)", default=default)
+                        if a:
+                            bets[seat][wid] = a
+                    try:
+                        table.check_bets(seat, bets[seat])
+                        break
+                    except EngineError as exc:
+                        console.print(f"[red]not accepted: {escape(str(exc))}[/red]; the wagers of seat {seat} "
+                                      "again, please")
             bets = {s: b for s, b in bets.items() if b}
             if not bets:
                 console.print("[yellow]no wagers: nobody plays this round[/yellow]")
@@ -260,9 +267,12 @@ def run(args, console: Console | None = None) -> int:
                 events.append(e)
             try:
                 played = play_one(table, bets, player, events, selections=opts, submission=args.submission)
-            except EngineError as exc:
-                console.print(f"[red]the round cannot be played: {escape(str(exc))}[/red]")
-                return 1
+            except EngineError as exc:  # reported; the session goes on (only the player ends it)
+                console.print(f"[red]the round cannot be played: {escape(str(exc))}[/red]; nothing of it is "
+                              "kept, and the balances stand")
+                if player.ask("Play another round?", choices=["y", "n"], default="y") == "n":
+                    return 0
+                continue
             except Exception as exc:  # an engine failure is reported, never a traceback
                 console.print(f"[red]the round cannot be played: internal error: {type(exc).__name__}: "
                               f"{escape(str(exc))}[/red]")

@@ -75,6 +75,31 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
             except MoneyError as e:
                 raise RefusedError(str(e)) from None
 
+    def check_bets(self, seat_no, bets: Mapping[str, Any]) -> dict[str, Decimal]:
+        """The wagers of one position as the round would place them (amounts of zero left out), or the
+        RefusedError the round would raise: a position off the table, an unknown wager, a required
+        wager missing, a wager without the one it requires. ``place`` checks each amount."""
+        game = self.game
+        if not isinstance(seat_no, int) or not 1 <= seat_no <= game.max_positions:
+            raise RefusedError(f"seat {seat_no!r}: this table has positions 1 to {game.max_positions}")
+        placed = {k: money(v) for k, v in bets.items() if money(v) != 0}
+        for wid in placed:
+            if game.wagers.get(wid) is None:
+                raise RefusedError(f"seat {seat_no}: unknown wager {wid!r}; this chapter has {sorted(game.wagers)}")
+        for wid, wd in game.wagers.items():
+            if wd.required and wid not in placed and placed:
+                raise RefusedError(f"seat {seat_no}: the {wd.name} is required to play ({wd.cite})")
+            if wid in placed:
+                for req in wd.requires:
+                    if req not in placed:
+                        raise RefusedError(f"seat {seat_no}: the {wd.name} requires a {game.wagers[req].name} ({wd.cite})")
+        for wid, amt in placed.items():
+            try:
+                self.check_amount(wid, amt)
+            except RefusedError as e:
+                raise RefusedError(f"seat {seat_no}: {e}") from None
+        return placed
+
     def _play_round(self, bets: Mapping[int, Mapping[str, Any]], strategy: Strategy | Mapping[int, Strategy] | None = None,
                     events: Sequence[Mapping[str, Any]] = (), new_dealer: bool | None = None,
                     players: Mapping[int, str] | None = None, rolls: Sequence[Any] | None = None,
@@ -107,21 +132,8 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
         if not bets:
             raise RefusedError("a round needs at least one player with a wager")
         for seat_no in sorted(bets):
-            if not isinstance(seat_no, int) or not 1 <= seat_no <= game.max_positions:
-                raise RefusedError(f"seat {seat_no!r}: this table has positions 1 to {game.max_positions}")
+            placed = self.check_bets(seat_no, bets[seat_no])
             seat = rnd.seats[seat_no] = Seat(seat_no)
-            placed = {k: money(v) for k, v in bets[seat_no].items() if money(v) != 0}
-            for wid in placed:
-                wd = game.wagers.get(wid)
-                if wd is None:
-                    raise RefusedError(f"seat {seat_no}: unknown wager {wid!r}; this chapter has {sorted(game.wagers)}")
-            for wid, wd in game.wagers.items():
-                if wd.required and wid not in placed and placed:
-                    raise RefusedError(f"seat {seat_no}: the {wd.name} is required to play ({wd.cite})")
-                if wid in placed:
-                    for req in wd.requires:
-                        if req not in placed:
-                            raise RefusedError(f"seat {seat_no}: the {wd.name} requires a {game.wagers[req].name} ({wd.cite})")
             for wid, amt in placed.items():
                 self.place(rnd, seat, wid, amt, game.wagers[wid].cite)
         strategies = strategy if isinstance(strategy, Mapping) else None

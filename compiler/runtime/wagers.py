@@ -20,8 +20,9 @@ class Wagers:
             return True
         return bool(self.options.get(wd.offered_by))
 
-
-    def place(self, rnd: Round, seat: Seat, wager: str, amount: Decimal, cite: str) -> None:
+    def check_amount(self, wager: str, amount: Decimal) -> Decimal:
+        """The amount as placed (in cents), or the RefusedError placing it raises: a wager not offered,
+        an amount not positive, not whole cents, or not one of the wager's allowed amounts."""
         if wager not in self.game.wagers:
             raise RefusedError(f"unknown wager {wager!r}")
         wd = self.game.wagers[wager]
@@ -35,6 +36,11 @@ class Wagers:
         if wd.amounts and amount not in wd.amounts:
             raise RefusedError(f"{wd.name}: {fmt_money(amount)} is not an allowed amount; allowed: "
                                f"{', '.join(fmt_money(a) for a in wd.amounts)} ({wd.cite})")
+        return amount
+
+    def place(self, rnd: Round, seat: Seat, wager: str, amount: Decimal, cite: str) -> None:
+        amount = self.check_amount(wager, amount)
+        wd = self.game.wagers[wager]
         if wager in seat.wagers and seat.wagers[wager].outcome is None:
             raise RefusedError(f"seat {seat.number} already has a {wd.name}")
         w = Wager(wager, amount, cite or wd.cite)

@@ -100,3 +100,32 @@ def test_a_save_path_that_cannot_be_used_is_refused_before_the_game(where, tmp_p
     assert rc == 1
     assert ("no such directory" if where == "missing" else "not a directory") in shown
     assert "Round 1" not in shown and "Traceback" not in shown
+
+
+def test_a_required_wager_left_out_is_refused_with_its_rule_and_asked_again_not_the_end_of_the_session():
+    """Issue 27 item 2: 0 for the required Initial wager with a Tie wager ended the session with status 1."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from pty_driver import Terminal
+
+    term = Terminal([str(Path(sys.executable).parent / "rulespec"), "play", "567", "--seed", "3"], cwd=str(ROOT))
+    initial_answers = ["0", "10"]
+    rounds = 0
+    while (prompt := term.next_prompt()) is not None:
+        if "another round" in prompt:
+            rounds += 1
+            answer = "n"
+        elif "Initial" in prompt and "amount" in prompt:
+            answer = initial_answers.pop(0)
+        elif "Tie wager" in prompt:
+            answer = "1"
+        elif "amount (0 declines)" in prompt:
+            answer = "0"
+        elif "tie hand option" in prompt:
+            answer = "surrender"
+        else:
+            answer = ""
+        term.answer(answer)
+    assert term.wait(60) == 0
+    text = term.text
+    assert "not accepted" in text and "Initial" in text and "required to play" in text and "§ 567" in text
+    assert not initial_answers and rounds == 1  # asked again, then the round was played
