@@ -43,9 +43,14 @@ class TerminalPlayer(Player):
         self.names = {w[0]: w[1] for w in layout.wagers}
 
     def ask(self, question: str, choices: list[str] | None = None, default: str | None = None) -> str:
+        long = choices is not None and len(" ".join(choices)) > 40
+        if long:  # listed whole, a name a line, never cut by the terminal's width
+            for c in choices:
+                self.console.print(f"    {escape(c)}", overflow="fold")
         try:
-            return Prompt.ask(question, console=self.console, choices=choices, default=default,
-                              show_default=default is not None)
+            return Prompt.ask(question + (" (one of the above)" if long else ""), console=self.console,
+                              choices=choices, default=default, show_default=default is not None,
+                              show_choices=not long)
         except EOFError:
             raise InputEnded() from None
 
@@ -121,7 +126,7 @@ def show_layout(console: Console, lay: Layout, seats: list[int]) -> None:
                         f"playing: {', '.join(map(str, seats))}", title="rulespec play"))
     t = RichTable(title="Wagers", show_lines=False)
     for col in ("wager", "placed", "§", "offered"):
-        t.add_column(col)
+        t.add_column(col, overflow="fold")
     for wid, name, cite, placed, offered in lay.wagers:
         t.add_row(f"{name} ({wid})", placed.replace("_", " "), cite, "yes" if offered else "no")
     console.print(t)
@@ -137,8 +142,9 @@ def show_layout(console: Console, lay: Layout, seats: list[int]) -> None:
     console.print(t)
     if lay.irregularities:
         t = RichTable(title="Irregularities that may be raised")
-        for col in ("event", "what", "§"):
-            t.add_column(col)
+        t.add_column("event", no_wrap=True, min_width=max(len(i[0]) for i in lay.irregularities))  # never cut
+        for col in ("what", "§"):
+            t.add_column(col, overflow="fold")
         for ev, title, cite in lay.irregularities:
             t.add_row(ev, title, cite)
         console.print(t)
@@ -146,23 +152,23 @@ def show_layout(console: Console, lay: Layout, seats: list[int]) -> None:
     console.print(f"[dim]selections: {escape(str(opts))}[/dim]")
 
 
-def show_round(console: Console, played, balances: dict[int, Decimal], names: dict[str, str]) -> None:
+# shown condensed into the cards of each hand in the compact view of a round (the full log has each)
+CONDENSED = ("deal", "burn")
+
+
+def show_round(console: Console, played, balances: dict[int, Decimal], names: dict[str, str],
+               full: bool = False) -> None:
+    """The round: compact (the cards of each hand, then every other ruling with its §; about 40 lines
+    of 80 columns) or ``full`` (every entry of the log), then the settlement and the balances."""
     r = played.result
-    t = RichTable(title=f"Round {r.number}: every ruling with its provision")
-    for col, kw in (("seat", {"justify": "right"}), ("ruling", {}), ("§", {}), ("balance", {"justify": "right"})):
-        t.add_column(col, **kw)
-    running = dict(balances)
-    for e in r.log:
-        bal = ""
-        if e.seat is not None and e.net is not None and e.kind != "void" or (e.kind == "void" and e.net is not None):
-            running[e.seat] = running.get(e.seat, Decimal(0)) + e.net
-            bal = fmt_money(running[e.seat], signed=True)
-        t.add_row("" if e.seat is None else str(e.seat), e.text, e.cite, bal)
-    console.print(t)
+    if full:
+        show_log(console, r, balances)
+    else:
+        show_compact(console, r, balances)
     t = RichTable(title="Settlement")
     for col, kw in (("seat", {"justify": "right"}), ("wager", {}), ("amount", {"justify": "right"}),
                     ("result", {}), ("net", {"justify": "right"}), ("§", {})):
-        t.add_column(col, **kw)
+        t.add_column(col, overflow="fold", **kw)
     for w in r.results:
         net = fmt_money(w.net, signed=True) if w.priced else "not known"
         t.add_row(str(w.seat), w.name, fmt_money(w.amount), w.outcome, net, "; ".join(w.cites))
@@ -170,6 +176,40 @@ def show_round(console: Console, played, balances: dict[int, Decimal], names: di
     for seat, net in sorted(r.net_by_seat().items()):
         balances[seat] = balances.get(seat, Decimal(0)) + net
     console.print("balance: " + ", ".join(f"seat {s} {fmt_money(b, signed=True)}" for s, b in sorted(balances.items())))
+
+
+def _running(balances, e, running) -> str:
+    if e.seat is not None and e.net is not None and e.kind != "void" or (e.kind == "void" and e.net is not None):
+        running[e.seat] = running.get(e.seat, Decimal(0)) + e.net
+        return fmt_money(running[e.seat], signed=True)
+    return ""
+
+
+def show_compact(console: Console, r, balances: dict[int, Decimal]) -> None:
+    console.print(f"[bold]Round {r.number}[/bold] [dim](the full log: answer log at the next question)[/dim]")
+    for who, zones in r.dealt.items():
+        cards = "; ".join(f"{z} {' '.join(c)}" for z, c in zones.items() if c)
+        if cards:
+            console.print(f"  {escape(who)}: {escape(cards)}", overflow="fold")
+    running = dict(balances)
+    for e in r.log:
+        bal = _running(balances, e, running)
+        if e.kind in CONDENSED:
+            continue
+        seat = f"seat {e.seat}: " if e.seat is not None else ""
+        console.print(f"  {escape(seat + e.text)} [dim]{escape(e.cite)}[/dim]" + (f"  [bold]{bal}[/bold]" if bal else ""),
+                      overflow="fold")
+
+
+def show_log(console: Console, r, balances: dict[int, Decimal]) -> None:
+    t = RichTable(title=f"Round {r.number}: every ruling with its provision")
+    for col, kw in (("seat", {"justify": "right"}), ("ruling", {}), ("§", {}), ("balance", {"justify": "right"})):
+        t.add_column(col, **kw)
+    running = dict(balances)
+    for e in r.log:
+        bal = _running(balances, e, running)
+        t.add_row("" if e.seat is None else str(e.seat), e.text, e.cite, bal)
+    console.print(t)
 
 
 class SafeConsole(Console):
@@ -259,11 +299,15 @@ def run(args, console: Console | None = None) -> int:
                                   choices=["none"] + [str(s) for s in bets], default="none")
                 if seat != "none":
                     e["seat"] = int(seat)
+                what = {i[0]: (i[1], i[2]) for i in lay.irregularities}.get(ev, ("", ""))
                 for name, values in lay.event_attrs.get(ev, {}).items():
+                    # what the question is for: the rules of the event read it as event.NAME
+                    console.print(f"  [dim]{escape(name.replace('_', ' '))}: read as event.{escape(name)} by the "
+                                  f"rules of {escape(what[1])} ({escape(what[0])})[/dim]", overflow="fold")
                     if values:
                         e[name] = player.ask(f"  ... {name.replace('_', ' ')}?", choices=values, default=values[0])
                     else:
-                        e[name] = player.ask(f"  ... {name.replace('_', ' ')}?", choices=["yes", "no"]) == "yes"
+                        e[name] = player.ask(f"  ... {name.replace('_', ' ')}? (yes or no)", choices=["yes", "no"]) == "yes"
                 events.append(e)
             try:
                 played = play_one(table, bets, player, events, selections=opts, submission=args.submission)
@@ -280,6 +324,7 @@ def run(args, console: Console | None = None) -> int:
             for e in played.history.get("events", ()):
                 if e["event"] in CARD_EVENTS:
                     console.print(f"[yellow]{escape(e['event'].replace('_', ' '))}: {escape(' '.join(e['cards']))}[/yellow]")
+            before = dict(balances)
             show_round(console, played, balances, player.names)
             text = history_yaml(played.history)
             if save_dir is not None:
@@ -294,7 +339,10 @@ def run(args, console: Console | None = None) -> int:
             if path is not None:
                 console.print(f"saved: {path}", soft_wrap=True)
                 console.print(f"  replay: rulespec settle {args.chapter} {path}", soft_wrap=True)
-            if player.ask("Play another round?", choices=["y", "n"], default="n") == "n":
+            while (again := player.ask("Play another round? (log: the full log of this one)",
+                                       choices=["y", "n", "log"], default="n")) == "log":
+                show_log(console, played.result, before)
+            if again == "n":
                 return 0
     except InputEnded:
         console.print("\ninput ended")

@@ -129,3 +129,43 @@ def test_a_required_wager_left_out_is_refused_with_its_rule_and_asked_again_not_
     text = term.text
     assert "not accepted" in text and "Initial" in text and "required to play" in text and "§ 567" in text
     assert not initial_answers and rounds == 1  # asked again, then the round was played
+
+
+def test_a_670a_round_at_80_columns_is_compact_names_are_never_cut_and_the_full_log_is_a_key_away():
+    """Issue 27 item 2: a 670a round took 115 lines, event names were cut (`dealing_shoe_malfuncti…`) and choices
+    split mid-word by the terminal."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from pty_driver import Terminal
+
+    term = Terminal([str(Path(sys.executable).parent / "rulespec"), "play", "670a", "--seed", "3"], cwd=str(ROOT),
+                    columns=80)
+    asked_log = False
+    starts = {}
+    while (prompt := term.next_prompt()) is not None:
+        if "another round" in prompt:
+            answer = "n" if asked_log else "log"
+            if not asked_log:
+                starts["log"] = len(term.text)
+            asked_log = True
+        else:
+            starts.setdefault("round", len(term.text))  # the first question: the wager
+            if "set the hands" in prompt:
+                starts["shown"] = len(term.text)
+            answer = ""
+        term.answer(answer)
+    assert term.wait(60) == 0
+    text = term.text
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert "dealing_shoe_malfunction" in text and "…" not in text
+    events = ["no_roll", "wrong_dice_total", "exposed_card", "dealer_card_exposed", "face_up_card", "drawn_in_error",
+              "wrong_card_count", "dealer_setting_wrong", "stack_card_exposed", "shuffler_malfunction",
+              "dealing_shoe_malfunction", "stub_count_wrong", "player_left_table"]
+    question = text[starts["round"]:starts["shown"]]
+    for ev in events:  # each choice whole on its own line
+        assert any(line.strip() == ev for line in question.splitlines()), ev
+    compact = text[starts["shown"]:starts["log"]]
+    assert len(compact.splitlines()) <= 40 and "Settlement" in compact and "§ 670a" in compact
+    assert "dealt" not in compact.split("Settlement")[0].replace("dealt to", "")  # the deals condensed into hands
+    full = text[starts["log"]:]
+    assert "every ruling with its provision" in full and full.count("dealt ") >= 6
