@@ -106,6 +106,18 @@ _rulespec() {{
   case "$cmd $prev" in
 {chr(10).join(option_values)}
   esac
+  if [[ "$prev" == "--option" ]]; then  # the chapter's own options and their values, NAME=VALUE
+    local spec=""
+    for ((i = 1; i < COMP_CWORD; i++)); do
+      w="${{COMP_WORDS[i]}}"
+      case "$w" in *.yaml|*.yml|[0-9][0-9][0-9]|[0-9][0-9][0-9][a-z]) spec="$w" ;; esac
+    done
+    if [[ -n "$spec" ]]; then
+      local IFS=$'\n'
+      COMPREPLY=($(rulespec completion {shell} --options-of "$spec" --prefix "$cur" 2>/dev/null))
+      return
+    fi
+  fi
   local words
   case "$cmd" in
 {chr(10).join(cases)}
@@ -129,10 +141,45 @@ def register(sub) -> None:
                                    "`source <(rulespec completion bash)` (or save it under "
                                    "/etc/bash_completion.d/); zsh: `source <(rulespec completion zsh)`.")
     p.add_argument("shell", choices=("bash", "zsh"), help="the shell the script is for")
+    p.add_argument("--options-of", metavar="SPEC", help="instead of the script: the NAME=VALUE words of the options "
+                                                        "of this chapter (what the script completes after --option)")
+    p.add_argument("--prefix", default="", help="with --options-of: only the words that start with it")
     p.set_defaults(handler=_cmd_completion)
 
 
+def option_words(data: dict) -> list[str]:
+    """``NAME=VALUE`` for each value an option of a chapter can take where its values are listed
+    (choices, yes/no), ``NAME=`` where it takes a number or an amount."""
+    out = []
+    for name, o in (data.get("options") or {}).items():
+        t = o.get("type")
+        if t == "boolean":
+            out += [f"{name}=true", f"{name}=false"]
+        elif o.get("values"):
+            out += [f"{name}={v}" for v in o["values"]]
+        else:
+            out.append(f"{name}=")
+    return out
+
+
 def _cmd_completion(args) -> int:
+    if args.options_of:
+        import shlex
+
+        from compiler.pipeline import compile_spec
+
+        from compiler.pipeline import ROOT
+
+        holder = argparse.Namespace(spec=args.options_of)
+        resolve_chapters(holder, ROOT)  # a chapter number, as anywhere a rulespec goes
+        c = compile_spec(holder.spec)
+        if c.chapter is None:
+            return 1
+        for w in option_words(c.chapter.data):
+            if w.startswith(args.prefix):
+                # one word a line, escaped for the shell (a value may hold a space: Paytable A)
+                print(w if shlex.quote(w) == w else w.replace(" ", "\\ "))
+        return 0
     # the whole command line's parser, given by compiler/cli.py (set_defaults), not imported from it
     sys.stdout.write(completion_script(args.root_parser, args.shell))
     return 0

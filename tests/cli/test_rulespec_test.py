@@ -123,3 +123,29 @@ def test_validate_json_gives_errors_in_the_one_shape_the_readme_states(tmp_path)
     assert d["errors"][0]["path"] == str(bad) and d["errors"][0]["line"] >= 1
     rc, out, _ = run("validate", WAR, "--format", "json")
     assert rc == 0 and json.loads(out)["errors"] == []
+
+
+def _complete(words: list[str]) -> list[str]:
+    """COMPREPLY of the bash completion script for the command line ``words`` (the last one being typed)."""
+    import subprocess
+    import sys
+
+    rc, script, _ = run("completion", "bash")
+    assert rc == 0
+    bin_dir = str(Path(sys.executable).parent)
+    line = " ".join(f"'{w}'" for w in words)
+    prog = (f"{script}\nCOMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _rulespec; "
+            "printf '%s\\n' \"${COMPREPLY[@]}\"")
+    out = subprocess.run(["bash", "-c", prog], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"]}, timeout=120)
+    return [w for w in out.stdout.splitlines() if w]
+
+
+def test_completion_offers_the_options_of_the_chapter_and_their_values():
+    got = _complete(["rulespec", "settle", "669a", "--option", "pair"])
+    assert got and all(w.startswith("pair_plus_paytable=Paytable\\ ") for w in got)
+    assert len(got) == 4
+    assert "six_card_bonus_offered=true" in _complete(["rulespec", "analyze", "rulespecs/669a-raise-it-up-stud-poker.yaml",
+                                                       "--option", "six"])
+    assert "--format" in _complete(["rulespec", "analyze", "--for"])
+    assert "json" in _complete(["rulespec", "analyze", "--format", "j"])
