@@ -32,6 +32,7 @@ import json
 import os
 import stat
 import sys
+import threading
 from contextlib import contextmanager
 from decimal import Decimal
 from fractions import Fraction
@@ -58,6 +59,21 @@ def configure(enabled: bool | None = None, directory: str | Path | None = None) 
         _enabled = enabled
     if directory is not None:
         _directory = Path(directory)
+
+
+_thread = threading.local()
+
+
+@contextmanager
+def read_only():
+    """In this thread, entries are read but none is written (``rulespec serve``: each distinct set of
+    a visitor's selections would otherwise add files to the cache without bound)."""
+    before = getattr(_thread, "read_only", False)
+    _thread.read_only = True
+    try:
+        yield
+    finally:
+        _thread.read_only = before
 
 
 def enabled() -> bool:
@@ -239,6 +255,8 @@ def load(key: str) -> tuple[bool, Any]:
 
 def store(key: str, value: Any) -> None:
     """Write an entry atomically; a cache that cannot be written is no error (the value is returned anyway)."""
+    if getattr(_thread, "read_only", False):
+        return
     try:
         enc = encode(value)
     except Unencodable:

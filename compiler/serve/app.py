@@ -8,24 +8,67 @@ change is checked by the same code as ``rulespec submission`` (compiler/submissi
 on the YAML the form makes, so the messages are the CLI's, positioned in that YAML; the house
 edges of the selections come from the submission document's analysis, computed in a worker
 thread ("computing..." meanwhile). The YAML, HTML and PDF documents can be downloaded.
+
+What it refuses (docs/security.md, "rulespec serve"): a Host header other than its own (421: a page
+of another site resolving to 127.0.0.1 cannot read it); a POST without this server's token
+(403: a form of another site cannot make it check or render anything); a body over
+:data:`MAX_BODY` bytes (413); a body that is not a JSON object of the form's own fields, each text
+without control characters (400, with a message). Analyses run in :data:`ANALYSIS_THREADS` worker
+thread(s) with at most :data:`MAX_PENDING` waiting; at most :data:`MAX_EDGES` results are kept, and
+nothing a visitor selects is written to the cache.
 """
 from __future__ import annotations
 
+import argparse
+import hmac
 import json
+import queue
+import secrets
+import socket
 import sys
 import threading
+from collections import OrderedDict
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from compiler import cache
 from compiler.pipeline import ROOT
 from compiler.spec.diagnostics import DiagnosticError
 from compiler.spec.loader import load_document
+from compiler.spec.text import text_problem
 from compiler.submission.formats import BY_EXT, FORMATS
 
 HEADER = ("certificate_holder", "facility", "effective_date")
 CONTACT = ("name", "title", "phone")
+
+MAX_BODY = 1_000_000  # bytes of a request body (a form is a few kilobytes)
+ANALYSIS_THREADS = 1  # analyses are CPU-bound: one runs, the others wait
+MAX_PENDING = 8  # analyses waiting; more distinct selections meanwhile are told to try again
+MAX_EDGES = 64  # results kept (least recently asked for dropped first)
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+TOKEN_HEADER = "X-Rulespec-Token"
+
+
+class BadRequest(Exception):
+    """A request the server refuses with a 4xx and this message."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+class _Dumper(yaml.SafeDumper):
+    """YAML of loaded data: Decimal numbers as the numbers they are."""
+
+
+_Dumper.add_representer(Decimal, lambda d, v: d.represent_scalar("tag:yaml.org,2002:float", str(v)))
+
+
+def dump_yaml(data) -> str:
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 def schemas(root: Path = ROOT) -> dict[str, dict]:
@@ -64,17 +107,33 @@ def fields_of(schema: dict) -> list[dict]:
     return out
 
 
-def example_of(stem: str, root: Path = ROOT) -> dict | None:
-    """The first example Rules Submission (rulespecs/submissions/*.yaml) of this page's chapter."""
-    key = stem.split("-", 1)[0]
+def examples(root: Path = ROOT) -> tuple[dict[str, dict], list[str]]:
+    """Chapter -> its first example Rules Submission (rulespecs/submissions/*.yaml), and a message
+    for each file skipped (one that does not load, or is not a submission): a malformed file costs
+    only itself."""
+    found: dict[str, dict] = {}
+    skipped: list[str] = []
     for p in sorted((root / "rulespecs" / "submissions").glob("*.yaml")):
+        shown = f"rulespecs/submissions/{p.name}"
         try:
-            data = yaml.safe_load(p.read_text(encoding="utf-8"))
-        except yaml.YAMLError:
+            data = load_document(shown, p.read_bytes()).data
+        except DiagnosticError as e:
+            skipped.append(f"{e.diagnostics[0].format()} (skipped)")
             continue
-        if isinstance(data, dict) and str((data.get("game") or {}).get("chapter")) == key:
-            return data
-    return None
+        except OSError as e:
+            skipped.append(f"{shown}:1:1: error: cannot read file: {e.strerror or e} (skipped)")
+            continue
+        game = data.get("game") if isinstance(data, dict) else None
+        if not isinstance(game, dict) or not isinstance(game.get("chapter"), (str, int)):
+            skipped.append(f"{shown}:1:1: error: not a Rules Submission (no game.chapter) (skipped)")
+            continue
+        found.setdefault(str(game["chapter"]), data)
+    return found, skipped
+
+
+def example_of(stem: str, root: Path = ROOT) -> dict | None:
+    """The first example Rules Submission of this page's chapter."""
+    return examples(root)[0].get(stem.split("-", 1)[0])
 
 
 def form_values(data: dict | None) -> dict:
@@ -82,13 +141,15 @@ def form_values(data: dict | None) -> dict:
     if not data:
         return {}
     v: dict[str, Any] = {k: str(data.get(k, "")) for k in HEADER}
+    contact = data.get("contact") if isinstance(data.get("contact"), dict) else {}
     for k in CONTACT:
-        v[f"contact.{k}"] = str((data.get("contact") or {}).get(k, ""))
-    for oid, val in (data.get("selections") or {}).items():
+        v[f"contact.{k}"] = str(contact.get(k, ""))
+    selections = data.get("selections") if isinstance(data.get("selections"), dict) else {}
+    for oid, val in selections.items():
         if isinstance(val, bool):
             v[f"sel.{oid}"] = "true" if val else "false"
         elif isinstance(val, (list, dict)):
-            v[f"sel.{oid}"] = yaml.safe_dump(val, sort_keys=False, allow_unicode=True, width=100)
+            v[f"sel.{oid}"] = dump_yaml(val)
         else:
             v[f"sel.{oid}"] = str(val)
     return v
@@ -118,15 +179,15 @@ def submission_yaml(stem: str, schema: dict, values: dict) -> tuple[str, list[st
             except ValueError:
                 sel[f["id"]] = raw  # the schema check names it
         elif f["kind"] == "yaml":
-            try:
-                sel[f["id"]] = yaml.safe_load(raw)
-            except yaml.YAMLError as e:
-                problems.append(f"{f['title']} ({f['cite']}): not YAML: {str(e).splitlines()[0]}")
+            try:  # the loader's limits and checks (no alias bombs, no deep nesting, no controls)
+                sel[f["id"]] = load_document(f"sel.{f['id']}", raw).data
+            except DiagnosticError as e:
+                problems.append(f"{f['title']} ({f['cite']}): not usable YAML: {e.diagnostics[0].format()}")
         else:
             sel[f["id"]] = raw.strip()
     d["selections"] = sel
     text = (f"# yaml-language-server: $schema=../../generated/schemas/{stem}-submission.schema.json\n"
-            + yaml.safe_dump(d, sort_keys=False, allow_unicode=True, width=100))
+            + dump_yaml(d))
     return text, problems
 
 
@@ -138,16 +199,53 @@ def _title(schema: dict) -> str:
     return t[i + len(key):].strip(" .:") if i >= 0 else t
 
 
+def field_names(schema: dict) -> set[str]:
+    """The names of the form's fields: a request may send these and no others."""
+    return ({*HEADER} | {f"contact.{k}" for k in CONTACT} | {f"sel.{f['id']}" for f in fields_of(schema)})
+
+
+def parse_values(text: str, schema: dict) -> dict[str, str]:
+    """The form's values from the JSON of a request: an object of the form's own fields, each text
+    (or null) without control characters; else :class:`BadRequest` saying what is wrong."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise BadRequest("the values are nested too deeply (a JSON object of form fields is flat)") from None
+    except ValueError as e:
+        raise BadRequest(f"the values are not JSON: {e}") from None
+    if not isinstance(data, dict):
+        kind = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
+        raise BadRequest(f"the values must be a JSON object of form fields, not {kind}")
+    known = field_names(schema)
+    unknown = sorted(k for k in data if k not in known)
+    if unknown:
+        raise BadRequest("unknown form field" + ("s " if len(unknown) > 1 else " ")
+                         + ", ".join(json.dumps(k)[:80] for k in unknown[:10]))
+    out = {}
+    for k, v in data.items():
+        if v is None:
+            v = ""
+        if not isinstance(v, str):
+            raise BadRequest(f"form field {k!r} must be text, not {type(v).__name__}")
+        v = v.replace("\r\n", "\n")  # a textarea's line breaks as a form posts them
+        problem = text_problem(v)
+        if problem is not None:
+            raise BadRequest(f"form field {k!r}: {problem}")
+        out[k] = v
+    return out
+
+
 class Checker:
-    """Checks submissions with the CLI's code; computes house edges in the background."""
+    """Checks submissions with the CLI's code; computes house edges in a fixed pool of worker threads."""
 
     def __init__(self, root: Path = ROOT):
         self.root = root
         self.schemas = schemas(root)
         self._chapters: dict[str, Any] = {}
         self._lock = threading.Lock()
-        self._one_at_a_time = threading.Semaphore(1)  # analyses are CPU-bound: one runs, the others wait
-        self._edges: dict[str, dict] = {}
+        self._jobs: queue.Queue = queue.Queue(maxsize=MAX_PENDING)
+        self._workers: list[threading.Thread] = []
+        self._edges: OrderedDict[str, dict] = OrderedDict()
 
     def chapters(self, key: str) -> dict:
         from compiler.submission.document import find_chapters
@@ -177,25 +275,56 @@ class Checker:
         return text, sub, diags + [_diag(d) for d in more]
 
     def edges(self, sub) -> dict:
-        """{"status": "computing"} until the analysis of these selections is done, then the rows.
-        Analyses run in daemon threads: a page never waits for one, and stopping the server ends them."""
+        """{"status": "computing"} until the analysis of these selections is done, then the rows;
+        {"status": "busy"} when :data:`MAX_PENDING` analyses wait already (the page asks again).
+        The workers are daemon threads: a page never waits for one, and stopping the server ends them."""
         key = sub.chapter.chapter + json.dumps(sorted((k, repr(v)) for k, v in sub.selections.items()))
         with self._lock:
             state = self._edges.get(key)
-            if state is None:
-                state = self._edges[key] = {"status": "computing"}
-                threading.Thread(target=self._analyse, args=(sub, state), daemon=True).start()
+            if state is not None:
+                self._edges.move_to_end(key)
+                return dict(state)
+            state = {"status": "computing"}
+            try:
+                self._jobs.put_nowait((sub, state))
+            except queue.Full:
+                return {"status": "busy", "note": "other selections are being analysed; trying again..."}
+            self._edges[key] = state
+            self._trim()
+            while len(self._workers) < ANALYSIS_THREADS:
+                t = threading.Thread(target=self._work, daemon=True, name=f"rulespec-analysis-{len(self._workers)}")
+                self._workers.append(t)
+                t.start()
         return dict(state)
+
+    def _trim(self) -> None:
+        """At most MAX_EDGES results: the least recently asked for finished ones go first."""
+        for k in [k for k, st in self._edges.items() if st["status"] != "computing"]:
+            if len(self._edges) <= MAX_EDGES:
+                break
+            del self._edges[k]
+
+    def threads(self) -> int:
+        """Worker threads started (never more than ANALYSIS_THREADS)."""
+        return len(self._workers)
+
+    def _work(self) -> None:
+        with cache.read_only():  # a visitor's selections add nothing to the cache
+            while True:
+                sub, state = self._jobs.get()
+                try:
+                    self._analyse(sub, state)
+                finally:
+                    self._jobs.task_done()
 
     def _analyse(self, sub, state: dict) -> None:
         from compiler.submission.document import figure_rows
 
-        with self._one_at_a_time:
-            try:
-                rows = figure_rows(sub)
-            except Exception as e:  # no figure rather than a wrong one
-                state.update(status="none", note=f"no house edge could be computed: {e}")
-                return
+        try:
+            rows = figure_rows(sub)
+        except Exception as e:  # no figure rather than a wrong one
+            state.update(status="none", note=f"no house edge could be computed: {e}")
+            return
         keep = ("name", "policy", "house_edge_percent", "house_edge_fraction", "hit_frequency_percent", "kind")
         state.update(rows=[{k: r[k] for k in keep} for r in rows], status="done")
 
@@ -205,40 +334,92 @@ def _diag(d) -> dict:
             "pointer": getattr(d, "pointer", "") or ""}
 
 
-def create_app(root: Path = ROOT):
+def host_allowed(host: str, server_port: str, names=LOCAL_HOSTS) -> bool:
+    """Whether a Host header names this server: one of its names and the port it listens on
+    (no port only for port 80)."""
+    host = host.strip().lower()
+    name, sep, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not sep:
+        name, port = host, "80"
+    return name in names and port == str(server_port)
+
+
+def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
     from flask import Flask, Response, abort, jsonify, render_template, request
+    from werkzeug.exceptions import HTTPException
 
     app = Flask(__name__, template_folder=str(Path(__file__).parent / "templates"))
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     checker = Checker(root)
     app.config["checker"] = checker
+    token = app.config["token"] = secrets.token_urlsafe(32)  # this server's: its own pages carry it
+    names = tuple(h.lower() for h in hosts)
+
+    @app.before_request
+    def refuse_other_sites():
+        if not host_allowed(request.host or "", request.environ.get("SERVER_PORT", ""), names):
+            raise BadRequest(f"this server answers only its own address (Host: {', '.join(names)} with its "
+                             f"port), not {request.host[:100]!r}", 421)
+        if request.content_length is not None and request.content_length > MAX_BODY:
+            raise BadRequest(f"the body is larger than {MAX_BODY:,} bytes", 413)
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            origin = request.headers.get("Origin")
+            if origin and origin != "null" and origin.split("://", 1)[-1].lower() != (request.host or "").lower():
+                raise BadRequest(f"a request from another site ({origin[:100]!r}) is refused", 403)
+            given = request.headers.get(TOKEN_HEADER) or (
+                request.form.get("token", "") if request.mimetype in ("application/x-www-form-urlencoded",
+                                                                      "multipart/form-data") else "")
+            if not hmac.compare_digest(given.encode("utf-8", "replace"), token.encode()):
+                raise BadRequest("this server's form token is missing or wrong: only its own pages may "
+                                 "send it changes (reload the page)", 403)
+
+    @app.errorhandler(BadRequest)
+    def bad_request(e):
+        if request.path.startswith("/api/"):
+            return jsonify({"error": str(e)}), e.status
+        return Response(f"error: {e}\n", status=e.status, mimetype="text/plain")
+
+    @app.errorhandler(HTTPException)
+    def http_error(e):
+        message = {413: f"the body is larger than {MAX_BODY:,} bytes"}.get(e.code, e.description or e.name)
+        if request.path.startswith("/api/"):
+            return jsonify({"error": message}), e.code
+        return Response(f"error: {message}\n", status=e.code, mimetype="text/plain")
 
     @app.get("/")
     def index():
         pages = [{"stem": s, "chapter": chapter_key(sc), "title": _title(sc)} for s, sc in checker.schemas.items()]
-        return render_template("index.html", pages=pages)
+        return render_template("index.html", pages=pages, skipped=examples(root)[1])
 
     @app.get("/chapter/<stem>")
     def chapter(stem):
         if stem not in checker.schemas:
             abort(404)
         sc = checker.schemas[stem]
-        example = request.args.get("example") == "1"
-        values = form_values(example_of(stem, root)) if example else {}
-
+        found, skipped = examples(root)
+        example = found.get(chapter_key(sc))
+        values = form_values(example) if request.args.get("example") == "1" else {}
         return render_template("chapter.html", stem=stem, chapter=chapter_key(sc), title=_title(sc),
-                               fields=fields_of(sc), values=values, has_example=example_of(stem, root) is not None,
-                               contact=CONTACT, formats=FORMATS)
+                               fields=fields_of(sc), values=values, has_example=example is not None,
+                               contact=CONTACT, formats=FORMATS, token=token, skipped=skipped)
 
-    def _values():
+    def _values(stem: str) -> dict:
         if request.is_json:
-            return request.get_json(force=True) or {}
-        return json.loads(request.form.get("values", "{}"))
+            try:
+                body = request.get_data(cache=True).decode("utf-8")
+            except UnicodeDecodeError:
+                raise BadRequest("the body is not UTF-8") from None
+            return parse_values(body, checker.schemas[stem])
+        if "values" not in request.form:
+            raise BadRequest("missing the form field 'values' (a JSON object of the form's fields)")
+        return parse_values(request.form["values"], checker.schemas[stem])
 
     @app.post("/api/check/<stem>")
     def api_check(stem):
         if stem not in checker.schemas:
             abort(404)
-        text, sub, diags = checker.check(stem, _values())
+        with cache.read_only():
+            text, sub, diags = checker.check(stem, _values(stem))
         out = {"yaml": text, "valid": sub is not None, "diagnostics": diags}
         if sub is not None:
             out["edges"] = checker.edges(sub)
@@ -248,26 +429,56 @@ def create_app(root: Path = ROOT):
     def download(stem, kind):
         if stem not in checker.schemas or (kind != "yaml" and kind not in BY_EXT):
             abort(404)
-        text, sub, diags = checker.check(stem, _values())
-        name = f"{stem}-submission"
-        if kind == "yaml":
-            return Response(text, mimetype="application/yaml",
-                            headers={"Content-Disposition": f'attachment; filename="{name}.yaml"'})
-        if sub is None:
-            return Response("\n".join(d["text"] for d in diags) + "\n", status=422, mimetype="text/plain")
-        from compiler.submission.document import document_context, render_formats
+        with cache.read_only():
+            text, sub, diags = checker.check(stem, _values(stem))
+            name = f"{stem}-submission"
+            if kind == "yaml":
+                return Response(text, mimetype="application/yaml",
+                                headers={"Content-Disposition": f'attachment; filename="{name}.yaml"'})
+            if sub is None:
+                return Response("\n".join(d["text"] for d in diags) + "\n", status=422, mimetype="text/plain")
+            from compiler.submission.document import document_context, render_formats
 
-        content = render_formats(document_context(sub, f"{name}.yaml"), (kind,))[kind]
+            content = render_formats(document_context(sub, f"{name}.yaml"), (kind,))[kind]
         return Response(content, mimetype=BY_EXT[kind].mimetype,
                         headers={"Content-Disposition": f'attachment; filename="{name}.{kind}"'})
 
     return app
 
 
+def port_number(text: str) -> int:
+    """``--port``: 1 to 65535, or a usage error (exit 1) saying so."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"port {n} is out of range (a port is 1 to 65535)")
+    return n
+
+
 def cmd_serve(args) -> int:
-    app = create_app()
-    print(f"rulespec serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    app.run(host=args.host, port=args.port, debug=False, use_reloader=False, threaded=True)
+    from werkzeug.serving import make_server
+
+    wildcard = args.host in ("0.0.0.0", "::", "")
+    hosts = LOCAL_HOSTS + (() if wildcard or args.host in LOCAL_HOSTS else (args.host,))
+    try:  # bound here first, so that a port in use or not allowed is one message (werkzeug exits)
+        family = socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((args.host, args.port))
+        srv = make_server(args.host, args.port, create_app(hosts=hosts), threaded=True)
+    except (OSError, SystemExit) as e:
+        why = getattr(e, "strerror", None) or str(e)
+        print(f"rulespec serve: error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+        return 1
+    print(f"rulespec serve: http://{args.host}:{srv.server_port}/ (Ctrl-C stops)", file=sys.stderr)
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.server_close()
     return 0
 
 
@@ -277,5 +488,5 @@ def register(sub) -> None:
                                    "validation with the CLI's messages and §, the house edges of the selections, "
                                    "and downloads of the YAML, HTML and PDF documents.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument("--port", type=port_number, default=8000, help="port to listen on, 1 to 65535 (default 8000)")
     p.set_defaults(handler=cmd_serve)

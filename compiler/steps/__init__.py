@@ -41,7 +41,7 @@ COMMON: dict[str, dict] = {
     "id": {"$ref": "#/$defs/id"},
     "do": None,  # the enum of the kinds, filled in by step_schema()
     "cite": {"$ref": "#/$defs/cite"},
-    "title": {"type": "string"},
+    "title": {"$ref": "#/$defs/line"},  # one line (schemas/rulespec.schema.json)
     "when": {"$ref": "#/$defs/expr"},
     "players": {"$ref": "#/$defs/expr"},
     "order": {"enum": ["clockwise", "counterclockwise"]},

@@ -8,7 +8,7 @@ KIND = StepKind(
     params={
         "wager": {"$ref": "#/$defs/id"},
         "paytable": {"$ref": "#/$defs/id"},
-        "name": {"type": "string", "description": "the name of the bonus, as the chapter calls it"},
+        "name": {"$ref": "#/$defs/line", "description": "the name of the bonus, as the chapter calls it"},
     },
     exprs={"qualifying": "a hand that earns the other players a bonus",
            "hand": "the cards of that hand, looked up in the paytable"},

@@ -15,6 +15,7 @@ from compiler.submission.plots import distribution_svg, meter_svg, show_net, sho
 
 
 _ANALYSES: dict[tuple, Any] = {}
+_MAX_ANALYSES = 64  # the reports kept in this process (a server sees any number of selections)
 
 
 def analysis_of(sub: Submission):
@@ -45,6 +46,11 @@ def analysis_of(sub: Submission):
         except (KeyError, TypeError, ValueError):  # a stored value of the wrong shape: recompute
             report = _report_from(compute())
             cache.store(ckey, _report_fields(report))
+        while len(_ANALYSES) >= _MAX_ANALYSES:
+            try:
+                _ANALYSES.pop(next(iter(_ANALYSES)), None)  # the oldest first
+            except (StopIteration, RuntimeError):  # emptied or changed by another thread meanwhile
+                break
         hit = _ANALYSES[key] = (sub.chapter, report, cache.verifying())
     return hit[1]
 

@@ -134,8 +134,8 @@ def test_567_live_validation_shows_the_cli_messages_and_edges_follow_the_selecti
     assert len(six) == len(figures)
 
 
-def _post(url: str, values: dict) -> tuple[int, str, bytes]:
-    data = urllib.parse.urlencode({"values": json.dumps(values)}).encode()
+def _post(url: str, values: dict, token: str) -> tuple[int, str, bytes]:
+    data = urllib.parse.urlencode({"values": json.dumps(values), "token": token}).encode()
     try:
         with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=600) as r:
             return r.status, r.headers.get("Content-Type", ""), r.read()
@@ -148,16 +148,20 @@ def test_downloads_yaml_html_pdf_of_the_form(site, tmp_path):
     browser.get(f"{base}/chapter/567-war?example=1")
     wait_for(browser, lambda d: status(d).startswith("valid"), "the example is valid")
     values = browser.execute_script("return values();")
-    code, ctype, body = _post(f"{base}/download/567-war.yaml", values)
+    token = browser.execute_script("return TOKEN;")  # the server's form token, as its page posts it
+    code, ctype, body = _post(f"{base}/download/567-war.yaml", values, token)
     assert code == 200 and "yaml" in ctype
     assert cli_submission_messages(body.decode(), tmp_path, "x.yaml") == []  # the CLI accepts it
-    code, ctype, body = _post(f"{base}/download/567-war.html", values)
+    code, ctype, body = _post(f"{base}/download/567-war.html", values, token)
     assert code == 200 and b"Rules Submission: Chapter 567. War" in body and b"/work/" not in body
-    code, ctype, body = _post(f"{base}/download/567-war.pdf", values)
+    code, ctype, body = _post(f"{base}/download/567-war.pdf", values, token)
     assert code == 200 and ctype == "application/pdf" and body.startswith(b"%PDF-")
     # an invalid form gives the messages, not a document
-    code, _, body = _post(f"{base}/download/567-war.pdf", {**values, "sel.decks": "5"})
+    code, _, body = _post(f"{base}/download/567-war.pdf", {**values, "sel.decks": "5"}, token)
     assert code == 422 and b"error" in body
+    # without the token (a form of another site posting here) nothing is checked or rendered
+    code, _, body = _post(f"{base}/download/567-war.pdf", values, "")
+    assert code == 403 and b"token" in body
 
 
 @pytest.mark.parametrize("stem", sorted(p.stem for p in (ROOT / "generated" / "submissions").glob("*.html")))

@@ -153,3 +153,37 @@ def test_controls_surrogates_and_bidi_overrides_made_by_yaml_escapes_are_refused
     assert code == 1
     assert f"{f}:{line}:11: error: invalid character U+{ord(char):04X}" in err, err
     assert "[at /facility]" in err
+
+
+@pytest.mark.parametrize("escape,code", [("\\u202e", "U+202E"), ("\\0", "U+0000"), ("\\e", "U+001B"),
+                                         ("\\ud800", "U+D800"), ("\\x9b", "U+009B")])
+def test_a_hand_history_with_an_escaped_control_is_refused_at_its_position(tmp_path, escape, code):
+    from compiler.pipeline import ROOT
+
+    text = (ROOT / "rulespecs/rounds/567-war-tie-goes-to-war.yaml").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    i = next(i for i, t in enumerate(lines) if t.startswith("title:"))
+    lines[i] = f'title: "Tie{escape} on the original deal"'
+    f = tmp_path / "r.yaml"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, out, err = _run(["settle", str(ROOT / "rulespecs/567-war.yaml"), str(f)])
+    assert status == 1
+    assert f"{f}:{i + 1}:8: error: invalid character {code}" in err and "[at /title]" in err, err
+
+
+def test_every_value_put_in_a_style_element_goes_through_css_string_and_html_is_autoescaped():
+    """The CSS sinks of every HTML template: inside <style>, a {{ }} ends with |css_string; nothing else
+    is marked safe but the plots' SVG (built with every text escaped: compiler/submission/plots.py)."""
+    from compiler.codegen.generate import HTML_ENV
+    from compiler.pipeline import ROOT
+
+    assert HTML_ENV.autoescape is True
+    templates = [p for p in (ROOT / "compiler").rglob("templates/*") if ".html" in p.name]
+    assert len(templates) >= 8
+    for p in templates:
+        src = p.read_text(encoding="utf-8")
+        for style in re.findall(r"<style>(.*?)</style>", src, re.S):
+            for expr in re.findall(r"\{\{(.*?)\}\}", style, re.S):
+                assert expr.strip().endswith("|css_string"), (p.name, expr)
+        assert re.findall(r"\|\s*safe\b", src) == (["|safe"] if p.name == "rules-submission.html.jinja" else []), p.name
+        assert "pl.svg|safe" in src or "|safe" not in src
