@@ -68,10 +68,16 @@ def record_path(chapter, root: Path | None = None) -> Path:
 
 
 def record_text(chapter) -> str | None:
-    """The text of the chapter's record, if any (part of the key of cached analyses)."""
+    """The SHA-256 of the chapter's record file, if any (part of the key of cached analyses): any bytes,
+    UTF-8 or not, give a key; a file over the size limit gives its size instead (it is ignored anyway)."""
     p = record_path(chapter)
     try:
-        return p.read_text() if p.is_file() else None
+        if not p.is_file():
+            return None
+        size = p.stat().st_size
+        if size > RECORD_LIMIT:
+            return f"over the limit: {size} bytes"
+        return hashlib.sha256(p.read_bytes()).hexdigest()
     except OSError:
         return None
 

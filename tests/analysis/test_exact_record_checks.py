@@ -144,3 +144,18 @@ def test_the_intact_copy_gives_the_exact_figures(g670a, committed, tmp_path):
     rep = _report_with(g670a, tmp_path, json.dumps(committed))
     assert not rep.not_computed
     assert rep.figures[0].expected_return == Fraction(committed["figures"]["main"])
+
+
+def test_the_record_in_the_key_of_cached_analyses_is_any_bytes(g670a, committed, tmp_path):
+    """compiler/submission/figures.py keys a cached analysis by the record (pr.record_text): a record that
+    is not UTF-8 was a UnicodeDecodeError in `rulespec submission` and `build`."""
+    game, chapter = g670a
+    elsewhere = replace(chapter, spec_path=str(tmp_path / "670a.yaml"))
+    assert pr.record_text(elsewhere) is None
+    p = pr.record_path(elsewhere)
+    p.parent.mkdir(parents=True)
+    keys = set()
+    for data in (b"\xff\xfe garbage", json.dumps(committed).encode(), json.dumps(committed).encode() + b" "):
+        p.write_bytes(data)
+        keys.add(pr.record_text(elsewhere))
+    assert len(keys) == 3 and None not in keys
