@@ -51,3 +51,25 @@ def test_a_division_by_zero_at_run_time_is_the_engines_positioned_error(tmp_path
     assert rc == 1 and "Traceback" not in shown
     assert f"{spec}:{line - 1}:" in shown or f"{spec}:{line}:" in shown, shown
     assert "divides by zero" in shown and "§ 567.9(a)(1)" in shown, shown
+
+
+def test_a_house_way_given_as_data_that_divides_by_zero_is_a_house_way_error():
+    """A casino's house way (a Rules Submission selection, compiled to closures): the engine turns a
+    HouseWayError into its error for the step (compiler/runtime/paigow.py), never a traceback."""
+    import pytest
+
+    from compiler.lang.houseway import HouseWayError, _fn
+    from compiler.lang.rules import Names
+
+    class Ctx:
+        def count(self, zone):
+            return 2
+
+        def zone(self, owner, attr):
+            return [1, 2]
+
+    f = _fn("count(setting.high) / (count(setting.low) - count(setting.high))", "house way 'x', rule 1, max",
+            Names())
+    with pytest.raises(HouseWayError, match=r"house way 'x', rule 1, max: divides by zero: count\(setting.high\)"):
+        f(Ctx())
+    assert _fn("count(setting.high) / count(setting.low)", "w", Names())(Ctx()) == 1
