@@ -292,26 +292,41 @@ def cached(key: str, compute: Callable[[], Any], verify: bool = False) -> Any:
     With ``verify`` while ``verifying()``: always computed, and an entry holding another value is
     reported (a warning on stderr) and replaced."""
     if verify and _verifying:
-        value = compute()
+        ok, old = load(key) if enabled() else (False, None)
+        if ok and key in _computed and _computed[key] == _fingerprint(key, old):
+            stats["hits"] += 1  # computed by this very process: nothing to verify
+            return old
+        value = _compute(key, compute)
         if enabled():
-            ok, old = load(key)
-            try:
-                same = ok and _digest(key, encode(old)) == _digest(key, encode(value))
-            except Unencodable:
-                same = False
+            same = ok and _fingerprint(key, old) == _computed.get(key) is not None
             if ok and not same:
                 _damaged(_path(key), "holds another value than the one computed again by build --check")
             if not same:
                 store(key, value)
-        stats["misses"] += 1
         return value
     if enabled():
         ok, value = load(key)
         if ok:
             stats["hits"] += 1
             return value
-    stats["misses"] += 1
-    value = compute()
+    value = _compute(key, compute)
     if enabled():
         store(key, value)
+    return value
+
+
+_computed: dict[str, str] = {}  # key -> digest of the value this process computed (not read) for it
+
+
+def _fingerprint(key: str, value: Any) -> str | None:
+    try:
+        return _digest(key, encode(value))
+    except Unencodable:
+        return None
+
+
+def _compute(key: str, compute: Callable[[], Any]) -> Any:
+    stats["misses"] += 1
+    value = compute()
+    _computed[key] = _fingerprint(key, value)
     return value

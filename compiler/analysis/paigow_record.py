@@ -68,10 +68,16 @@ def record_path(chapter, root: Path | None = None) -> Path:
 
 
 def record_text(chapter) -> str | None:
-    """The text of the chapter's record, if any (part of the key of cached analyses)."""
+    """The SHA-256 of the chapter's record file, if any (part of the key of cached analyses): any bytes,
+    UTF-8 or not, give a key; a file over the size limit gives its size instead (it is ignored anyway)."""
     p = record_path(chapter)
     try:
-        return p.read_text() if p.is_file() else None
+        if not p.is_file():
+            return None
+        size = p.stat().st_size
+        if size > RECORD_LIMIT:
+            return f"over the limit: {size} bytes"
+        return hashlib.sha256(p.read_bytes()).hexdigest()
     except OSError:
         return None
 
@@ -123,18 +129,19 @@ def read_record(game, chapter, root: Path | None = None, options=None) -> tuple[
         return None, None
     if rec.get("options", {}) != _option_values(game, chapter, options):
         return None, None
-    deals = _deals_of(game, chapter)
-    why = record_problem(rec, deals)
+    deals, hands = _deals_of(game, chapter)
+    why = record_problem(rec, deals, hands)
     if why is not None:
         return None, _ignored(p, why)
     return rec, None
 
 
-def _deals_of(game, chapter) -> int:
-    """Deals of the chapter's exact count: C(N, n) player hands times C(N - n, n) dealer hands."""
+def _deals_of(game, chapter) -> tuple[int, int]:
+    """(deals, player hands) of the chapter's exact count: C(N, n) player hands times C(N - n, n)
+    dealer hands."""
     m = model_of(game, chapter)
     n, N = m.high + m.low, len(standard_deck(game.cards.jokers))
-    return comb(N, n) * comb(N - n, n)
+    return comb(N, n) * comb(N - n, n), comb(N, n)
 
 
 def _ignored(p: Path, why: str) -> str:

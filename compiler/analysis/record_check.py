@@ -14,6 +14,7 @@ any shape (a test feeds it truncated, garbage and mistyped records).
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -77,8 +78,9 @@ def _mean(by_net: dict[Fraction, int], deals: int) -> Fraction:
     return sum((v * c for v, c in by_net.items()), Fraction(0)) / deals
 
 
-def check(rec: Any, deals: int) -> None:
-    """Raise :class:`Bad` with what is wrong with ``rec`` as the record of a chapter of ``deals`` deals."""
+def check(rec: Any, deals: int, hands: int | None = None) -> None:
+    """Raise :class:`Bad` with what is wrong with ``rec`` as the record of a chapter of ``deals`` deals
+    (of ``hands`` player hands, when given)."""
     if not isinstance(rec, dict):
         raise Bad(f"the record is a {type(rec).__name__}, not a mapping")
     for name, kind in (("key", str), ("command", str)):
@@ -139,6 +141,17 @@ def check(rec: Any, deals: int) -> None:
         if f.get(k) is not None and not lo <= f[k] <= hi:
             raise Bad(f"figures.{k} {f[k]} lies outside the nets the record holds")
     _doubling(f, dlo, dhi)
+    # each figure is a sum of whole counts times nets over the deals (or of weights over the player hands)
+    den = math.lcm(*(v.denominator for v in (*main_net, *dd_net)))
+    for k, mult in (("double_always", deals * den), ("double_optimal_per_round", deals * den),
+                    ("main_optimal", deals * den), ("round_optimal", deals * den),
+                    ("double_optimal_share", hands), ("optimal_differs_share", hands),
+                    ("double_optimal_setting_share", hands)):
+        if f.get(k) is not None and mult is not None and (f[k] * mult).denominator != 1:
+            raise Bad(f"figures.{k} {f[k]} is no whole number over the {mult:,} it is counted in")
+    s2, per2 = f.get("double_optimal_setting_share"), f.get("double_optimal_setting_per_made")
+    if per2 is not None and s2 and hands is not None and (per2 * s2 * deals * den).denominator != 1:
+        raise Bad(f"figures.double_optimal_setting_per_made {per2} is no whole number over the deals")
     for k, v in f.items():
         if v is not None and decimals.get(k) != f"{float(v):.10f}":
             raise Bad(f"decimals.{k} is {decimals.get(k)!r:.40}, but figures.{k} {v} is {float(v):.10f}")
@@ -184,10 +197,10 @@ def _at_least(f: dict, name: str, bound: Fraction, what: str) -> None:
         raise Bad(f"figures.{name} is {f.get(name)}, less than {what} ({bound})")
 
 
-def record_problem(rec: Any, deals: int) -> str | None:
+def record_problem(rec: Any, deals: int, hands: int | None = None) -> str | None:
     """What is wrong with the record, or None; never raises."""
     try:
-        check(rec, deals)
+        check(rec, deals, hands)
     except Bad as e:
         return str(e)
     except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError, RecursionError, OverflowError) as e:

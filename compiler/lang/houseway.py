@@ -35,7 +35,15 @@ def _fn(text: str, where: str, names: Names) -> Fn:
     check_expr(node, names, problems)
     if problems:
         raise HouseWayError(f"{where}: " + "; ".join(p.message for p in problems))
-    return closure(node)
+    fn = closure(node)
+
+    def guarded(ctx, fn=fn):
+        try:
+            return fn(ctx)
+        except ZeroDivisionError:  # the engine reports it as its error for the step (never a traceback)
+            raise HouseWayError(f"{where}: divides by zero: {text}") from None
+
+    return guarded if "/" in str(text) else fn
 
 
 def compile_house_way(data: Any, names: Names, id: str = "house_way", option_cite: str = ""

@@ -3,6 +3,8 @@ name a parsed rule uses (:func:`check_expr`, :func:`check_actions`), with sugges
 from __future__ import annotations
 
 import difflib
+from decimal import Decimal
+from fractions import Fraction
 from dataclasses import dataclass, field
 
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
@@ -68,6 +70,26 @@ class NameProblem:
 def _suggest(name: str, pool) -> str:
     m = difflib.get_close_matches(name, sorted(pool), n=1, cutoff=0.6)
     return f" (did you mean {m[0]!r}?)" if m else ""
+
+
+def _constant(n: Node):
+    """The value of an expression made of numbers alone (folded as the engine computes it), else None."""
+    try:
+        if isinstance(n, Lit):
+            v = n.value
+            return v if isinstance(v, (int, Decimal, Fraction)) and not isinstance(v, bool) else None
+        if isinstance(n, Neg):
+            v = _constant(n.item)
+            return None if v is None else -v
+        if isinstance(n, BinOp) and n.op in ("+", "-", "*", "/"):
+            a, b = _constant(n.left), _constant(n.right)
+            if a is None or b is None:
+                return None
+            return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+                    "/": lambda: None if b == 0 else Fraction(a) / Fraction(b)}[n.op]()
+    except (ArithmeticError, TypeError, ValueError):
+        return None
+    return None
 
 
 def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
@@ -141,6 +163,8 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
         if isinstance(n, BinOp):
             walk(n.left)
             walk(n.right)
+            if n.op == "/" and _constant(n.right) == 0:
+                bad("division by zero: the divisor is always 0", n.right)
             return
         if isinstance(n, BoolOp):
             for x in n.items:

@@ -73,6 +73,11 @@ def _or_list(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " or " + items[-1]
 
 
+def _last_word(s: str) -> str:
+    words = s.split()
+    return words[-1] if words else ""
+
+
 def check_value(data: Mapping, oid: str, o: Mapping, value) -> tuple[Any, str | None]:
     """(normalised value, None) or (None, error message without the option name)."""
     t = o["type"]
@@ -85,17 +90,19 @@ def check_value(data: Mapping, oid: str, o: Mapping, value) -> tuple[Any, str | 
         cols = [str(c) for c in pt["columns"]]
         vals = [str(v) for v in o.get("values", cols)]
         given = str(value).strip()
+        where = f"the {pt.get('title', pid)} paytable of {pt['cite']}"
+        if not given:
+            return None, f"an empty value is no column of {where}; choose {_or_list(vals)}"
         if given in vals:
             if given in cols:
                 return given, None
-            m = [c for c in cols if c.split()[-1] == given]
+            m = [c for c in cols if _last_word(c) == given]
             return (m[0] if len(m) == 1 else given), None
         close = [v for v in vals if v.casefold() == given.casefold()] or \
-                [v for v in vals if v.split()[-1].casefold() == given.split()[-1].casefold()]
-        where = f"the {pt.get('title', pid)} paytable of {pt['cite']}"
+                [v for v in vals if _last_word(v).casefold() == _last_word(given).casefold()]
         if len(close) == 1:
             return None, f"{given!r} is not a column of {where} (did you mean {close[0]!r}?)"
-        prefix = " ".join(cols[0].split()[:-1])
+        prefix = " ".join(cols[0].split()[:-1]) if cols else ""
         shown = f"{prefix} {given}" if prefix and len(given.split()) == 1 and \
             all(c.startswith(prefix + " ") for c in cols) else repr(given)
         return None, f"there is no {shown} in {where}; choose {_or_list(vals)}"

@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from .errors import TextError
+from .errors import TextError, read_input
 
 
 def _fail(exc: Exception, path: str = "<input>") -> int:
@@ -62,8 +62,8 @@ def cmd_amendment(args) -> int:
 
     try:
         try:
-            text = Path(args.file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_input(args.file).decode("utf-8")
+        except UnicodeDecodeError as exc:
             raise TextError(f"cannot read file: {exc}", args.file, 1, 1) from None
         if text.lstrip()[:1] == "<":
             from .markup import html_to_text

@@ -31,7 +31,7 @@ import yaml
 from .diff import NOT_SUBSTANTIVE, Change, Side, _skey, _words_text, diff_chapter, format_text, DiffResult, \
     ChapterDiff
 from compiler.text.diff import load_side, side_of_document
-from .errors import TextError
+from .errors import TextError, read_input
 from .flat import FlatItem
 from compiler.text.parser import parse_file
 
@@ -83,7 +83,7 @@ def load_map(path: Optional[str]) -> list[dict]:
             raise TextError("renumbering file not found", str(p), 1, 1)
         return []
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(read_input(p).decode("utf-8")) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise TextError(f"not YAML: {exc}", str(p), (mark.line + 1) if mark else 1,

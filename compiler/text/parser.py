@@ -18,7 +18,7 @@ from lark import Lark, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 from lark.lexer import Lexer, Token
 
-from .errors import TextError
+from .errors import TextError, read_input
 from .hands import hand_id, read_odds
 from .lexer import lex
 from compiler.text.markup import amendment_changes, has_markup, html_to_text, versions
@@ -448,11 +448,7 @@ def _describe(tok_type: str) -> str:
 
 
 def parse_file(path: str | Path, strict: bool = False, version: str = "new") -> Document:
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise TextError(f"cannot read file: {exc.strerror or exc}", str(path), 1, 1) from None
+    data = read_input(path)  # at most MAX_INPUT_BYTES: /dev/zero is refused at once
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -89,6 +89,8 @@ TAMPERED = {
     "doubling per made not per round over share": _set(("figures", "double_optimal_per_made"), "1/2"),
     "an unknown figure": _set(("figures", "main_adjusted"), "1/100"),
     "round optimal below the main optimal": _set(("figures", "round_optimal"), "-1/2"),
+    # not determined by the counts, but a whole number over the deals: a changed denominator is caught
+    "round optimal over another denominator": _set(("figures", "round_optimal"), "-118136783909/8216920579268"),
 }
 
 
@@ -134,6 +136,37 @@ def test_corrupted_records_are_ignored_without_a_traceback(g670a, committed, tmp
     assert capsys.readouterr().err.count("the record is ignored: ") == len(cases)
 
 
+def test_random_digit_edits_never_raise_and_never_change_a_figure_the_counts_determine(committed):
+    """5,000 seeded edits of the record's text (digits changed, dropped or added): no exception; every
+    edit accepted leaves the figures the counts determine as they were (the optimal doubling's figures,
+    which the counts do not determine, are only bounded: docs/security.md gives the count)."""
+    import random
+
+    text = json.dumps(committed, indent=1, sort_keys=True)
+    digits = [i for i, c in enumerate(text) if c.isdigit()]
+    rng = random.Random(29)
+    accepted = 0
+    for _ in range(5000):
+        t = list(text)
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            i = rng.choice(digits) if rng.random() < 0.8 else rng.randrange(len(t))
+            op = rng.random()
+            t[i] = (rng.choice("0123456789") if op < 0.6 else "" if op < 0.8
+                    else t[i] + rng.choice('0123456789-/.,"{}[] '))
+        try:
+            rec = json.loads("".join(t))
+        except ValueError:
+            continue
+        if record_problem(rec, DEALS, comb(53, 6)) is None:
+            accepted += 1
+            for k in ("deals", "main_by_net", "main_counts", "double_always_by_net", "main_optimal_by_net"):
+                assert rec[k] == committed[k], k
+            for k in ("main", "double_always", "main_optimal", "optimal_gain", "double_optimal_per_made",
+                      "double_optimal_share", "optimal_differs_share", "double_optimal_setting_share"):
+                assert rec["figures"][k] == committed["figures"][k], k
+    assert 0 < accepted < 1000  # edits of what no figure reads (the command, the seconds) are accepted
+
+
 def test_a_record_of_another_key_is_stale_not_an_error(g670a, committed, tmp_path, capsys):
     rep = _report_with(g670a, tmp_path, _edited(committed, _set(("key",), "0" * 64)))
     assert not rep.figures and all("ignored" not in n.reason for n in rep.not_computed)
@@ -144,3 +177,18 @@ def test_the_intact_copy_gives_the_exact_figures(g670a, committed, tmp_path):
     rep = _report_with(g670a, tmp_path, json.dumps(committed))
     assert not rep.not_computed
     assert rep.figures[0].expected_return == Fraction(committed["figures"]["main"])
+
+
+def test_the_record_in_the_key_of_cached_analyses_is_any_bytes(g670a, committed, tmp_path):
+    """compiler/submission/figures.py keys a cached analysis by the record (pr.record_text): a record that
+    is not UTF-8 was a UnicodeDecodeError in `rulespec submission` and `build`."""
+    game, chapter = g670a
+    elsewhere = replace(chapter, spec_path=str(tmp_path / "670a.yaml"))
+    assert pr.record_text(elsewhere) is None
+    p = pr.record_path(elsewhere)
+    p.parent.mkdir(parents=True)
+    keys = set()
+    for data in (b"\xff\xfe garbage", json.dumps(committed).encode(), json.dumps(committed).encode() + b" "):
+        p.write_bytes(data)
+        keys.add(pr.record_text(elsewhere))
+    assert len(keys) == 3 and None not in keys
