@@ -13,6 +13,7 @@ from compiler.cli_extras import cite_lists
 from compiler.render.table import text_table
 from compiler.render.terminal import Ticker, raw_stream
 from compiler.runtime.engine import EngineError, Table
+from compiler.runtime.errors import UnsettledError
 from compiler.runtime.money import fmt_money
 from compiler.pipeline import ROOT, load_game, spec_files
 from compiler.spec.diagnostics import DiagnosticError
@@ -388,6 +389,10 @@ def cmd_simulate(args) -> int:
         res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy,
                        workers=args.workers, cluster=args.cluster,
                        progress=Progress(args.rounds, stream=raw_stream(sys.stderr)))
+    except UnsettledError as e:  # a path of the procedure that settles no rule: at the wager, with its seat
+        print(compiled.doc.diagnostic(f"/wagers/{e.wager}", f"simulate: {e}; the chapter has a path on which no "
+                                                            "rule settles this wager").format(), file=sys.stderr)
+        return 1
     except EngineError as e:  # the selections do not let the procedure go on
         print(f"{args.spec}: error: {e}", file=sys.stderr)
         return 1

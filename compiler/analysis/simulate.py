@@ -78,20 +78,42 @@ class SimResult:
     reshuffles: int
     route: str = "engine"
 
+    shoe: bool = True  # False: a chapter without cards (nothing is reshuffled, no reshuffle line)
+
+    NO_BASE = ("n/a: no wager is required, so there is no base game to measure per unit; each wager's line "
+               "below is per unit of that wager, over the rounds it was made")
+
+    def _figures(self, v: WagerSim) -> dict:
+        se = v.se()
+        return {"mean_net_per_unit": v.mean() if v.n else None,
+                "standard_error": se if not math.isnan(se) else None, "n": v.n}
+
     def to_json(self) -> dict:
-        return {"rounds": self.rounds, "seats": self.seats, "seed": self.seed, "reshuffles": self.reshuffles,
-                "base_game": {"mean_net_per_unit": self.base.mean(), "standard_error": self.base.se(), "n": self.base.n},
-                "wagers": {k: {"mean_net_per_unit": v.mean(), "standard_error": v.se(), "n": v.n}
-                           for k, v in self.per_unit.items()},
-                "route": self.route,
-                "money": {"players": str(self.players), "house": str(self.house), "meters": str(self.meters),
-                          "balance": str(self.ledger_balance)}}
+        base = self._figures(self.base) if self.base.n else {**self._figures(self.base), "why": self.NO_BASE}
+        out = {"rounds": self.rounds, "seats": self.seats, "seed": self.seed,
+               "base_game": base,
+               "wagers": {k: self._figures(v) for k, v in self.per_unit.items()},
+               "route": self.route,
+               "money": {"players": str(self.players), "house": str(self.house), "meters": str(self.meters),
+                         "balance": str(self.ledger_balance)}}
+        if self.shoe:
+            out["reshuffles"] = self.reshuffles
+        return out
+
+    @staticmethod
+    def _se_text(v: WagerSim) -> str:
+        se = v.se()
+        return f"+/- {se:.6f}" if not math.isnan(se) else "+/- n/a (a standard error needs two rounds or more)"
 
     def to_text(self) -> str:
-        lines = [f"{self.rounds} rounds x {self.seats} seat(s), seed {self.seed}, {self.reshuffles} reshuffles",
-                 f"base game: mean net per unit {self.base.mean():+.6f} +/- {self.base.se():.6f} (1 s.e.)"]
+        head = f"{self.rounds} rounds x {self.seats} seat(s), seed {self.seed}"
+        lines = [head + (f", {self.reshuffles} reshuffles" if self.shoe else "")]
+        if self.base.n:
+            lines.append(f"base game: mean net per unit {self.base.mean():+.6f} {self._se_text(self.base)} (1 s.e.)")
+        else:
+            lines.append(f"base game: {self.NO_BASE}")
         for k, v in self.per_unit.items():
-            lines.append(f"{k}: mean net per unit {v.mean():+.6f} +/- {v.se():.6f} (n={v.n})")
+            lines.append(f"{k}: mean net per unit {v.mean():+.6f} {self._se_text(v)} (n={v.n})")
         lines.append(f"played on: {self.route}")
         lines.append(f"money: players {self.players} + house {self.house} + meters {self.meters} = "
                      f"{self.ledger_balance}")
@@ -376,6 +398,7 @@ def simulate(game, options=None, rounds: int = 10000, seats: int = 1, seed: int 
     prog.close()
     res = _merge(parts, rounds, seats, seed, game, bets)
     res.route = route
+    res.shoe = game.cards.reshuffle != "never"
     return res
 
 

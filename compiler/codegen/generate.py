@@ -249,7 +249,9 @@ def game_context(ch: Chapter) -> dict:
             "jokers": int((cards.get("deck") or {}).get("jokers", 0)),
             "cut_min_from_edge": int(cut.get("min_from_edge", 0)),
             "marker_from_bottom": _frac(Fraction(marker["from_bottom"])) if marker else "None",
-            "reshuffle": (cards.get("reshuffle") or {}).get("when", "every_round"),
+            # a chapter without cards has no shoe: nothing is ever reshuffled (nor logged, nor counted)
+            "reshuffle": (cards.get("reshuffle") or {}).get("when", "every_round" if cards or any(
+                st.kind in ("deal", "burn") for st in ch.all_steps()) else "never"),
             "reshuffle_cite": (cards.get("reshuffle") or {}).get("cite", ""),
             "batches": int(batches.get("count", 1)),
             "batches_when": batches_when,

@@ -39,6 +39,7 @@ from compiler.fast.shoes import _MTShoes
 from compiler.fast.state import OPEN, State, Unsupported, _cents, _Money, _stop, _Strat
 from compiler.fast.steps import StepCompiler
 from compiler.runtime.engine import Table
+from compiler.runtime.errors import UnsettledError
 from compiler.runtime.money import money
 from compiler.runtime.shoe import Shoe
 
@@ -57,7 +58,7 @@ class FastGame(ExpressionCompiler, StepCompiler):
         self.ordinals: dict[str, np.ndarray] = {}
         self.wagers = list(game.wagers)
         cd = game.cards
-        if cd.reshuffle not in ("cover_card", "every_round"):
+        if cd.reshuffle not in ("cover_card", "every_round", "never"):  # never: no cards, no shoe
             raise Unsupported(f"reshuffle rule {cd.reshuffle!r}")
         if not chapter.procedure:
             raise Unsupported("a chapter without a procedure")
@@ -140,8 +141,12 @@ class FastGame(ExpressionCompiler, StepCompiler):
                 step(st, strat)
                 _stop(st)
             for w in self.wagers:
-                if (st.in_round & (st.amount[w] > 0) & (st.outcome[w] == OPEN)).any():
-                    raise Unsupported(f"wager {w!r} left unsettled by the procedure")
+                left_open = st.in_round & (st.amount[w] > 0) & (st.outcome[w] == OPEN)
+                if left_open.any():
+                    _, seat = (int(x) for x in np.argwhere(left_open)[0])
+                    name = self.game.wagers[w].name
+                    raise UnsettledError(f"round {r}, seat {seat + 1}: the {name} ({w!r}) is left unsettled: no rule "
+                                         "of the procedure settled it", w, seat + 1, r)
             out.add_round(st, playing[:, 0], record)
             idx = st.idx
             if self.game.cards.reshuffle == "every_round":

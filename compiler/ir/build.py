@@ -22,6 +22,16 @@ from compiler.values.odds import parse_odds
 from compiler.steps import EXPRS as STEP_EXPRS, KINDS as STEP_KINDS, PARAMS as STEP_PARAMS  # noqa: E402  the registry
 
 
+_EVENT_REF = re.compile(r"\bevent\.([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _walk_data(steps):
+    for s in steps or ():
+        if isinstance(s, dict):
+            yield s
+            yield from _walk_data(s.get("steps"))
+
+
 def slug_of(chapter: str, title: str) -> str:
     words = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
     return f"{chapter}-{words}"
@@ -71,6 +81,15 @@ class _Builder:
                 walk(s.get("steps"))
 
         walk(d.get("procedure"))
+        n.rolls = any(s.get("do") == "roll" for s in _walk_data(d.get("procedure")))
+        n.event = ""
+        n.event_attrs = {}
+        for x in d.get("irregularities") or ():
+            read = n.event_attrs.setdefault(str(x.get("event")), {})
+            for r in x.get("rules") or ():
+                for key in ("when", "then"):
+                    for name in _EVENT_REF.findall(str(r.get(key) or "")):
+                        read[name] = read.get(name, 0) + 1
         return n
 
     # -- positions --------------------------------------------------------------------------
@@ -163,6 +182,14 @@ class _Builder:
                     self.expr(s.get("players"), ptr + "/players"), s.get("players"), s.get("order", "clockwise"),
                     params, rules, choices, steps, s.get("title", ""), exprs)
 
+    def irregularity(self, x: dict, i: int) -> Irregularity:
+        self.names.event = str(x["event"])  # `event.NAME` in these rules is an attribute of this event
+        try:
+            rules = tuple(self.rule(r, f"/irregularities/{i}/rules/{j}") for j, r in enumerate(x["rules"]))
+        finally:
+            self.names.event = ""
+        return Irregularity(x["id"], x["event"], x.get("title", ""), x["cite"], rules, self.src(f"/irregularities/{i}"))
+
     def _named(self, s: dict, ptr: str, key: str, what: str) -> None:
         """A step parameter that names a wager, paytable, house way or option of the spec (compiler/steps/)."""
         v = s.get(key)
@@ -194,11 +221,7 @@ class _Builder:
             if st.id in seen:
                 self.error(st.src.pointer + "/id", f"duplicate step id {st.id!r} (first at {seen[st.id]})")
             seen.setdefault(st.id, str(st.src))
-        irregs = tuple(
-            Irregularity(x["id"], x["event"], x.get("title", ""), x["cite"],
-                         tuple(self.rule(r, f"/irregularities/{i}/rules/{j}") for j, r in enumerate(x["rules"])),
-                         self.src(f"/irregularities/{i}"))
-            for i, x in enumerate(d.get("irregularities") or ()))
+        irregs = tuple(self.irregularity(x, i) for i, x in enumerate(d.get("irregularities") or ()))
         constraints = tuple(
             Constraint(self.expr(c["require"], f"/constraints/{i}/require"), c["require"], c["message"], c["cite"],
                        self.src(f"/constraints/{i}"))

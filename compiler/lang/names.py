@@ -34,6 +34,12 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "can": ("lambda",),
 }
 OWNERS = ("player", "dealer", "community", "event", "round", "setting")
+# the attributes of `round` the engine gives (compiler/runtime/state.py: Round.attr; `roll` is the
+# total of the round's `roll` step)
+ROUND_ATTRS = ("first_after_shuffle", "new_dealer", "number", "roll")
+# the attributes every irregularity event may carry (a hand history's event, compiler/round_file.py);
+# any other `event.NAME` is one the rules of that event read, given with the event
+EVENT_ATTRS = ("cards", "count", "seat", "before", "after")
 SETTING_PARTS = ("high", "low", "cards")
 
 
@@ -55,6 +61,12 @@ class Names:
     owner_zones: dict[str, set[str]] | None = None
     flags: set[str] = field(default_factory=set)
     used: dict[str, set[str]] = field(default_factory=dict)
+    # whether the procedure has a `roll` step (round.roll); None: not known, accepted
+    rolls: bool | None = None
+    # the irregularity event whose rules are being checked ('' outside any irregularity, where
+    # `event` names nothing; None: not known) and, per event, how often its rules read each attribute
+    event: str | None = None
+    event_attrs: dict[str, dict[str, int]] | None = None
 
     def use(self, ns: str, name: str) -> None:
         self.used.setdefault(ns, set()).add(name)
@@ -130,6 +142,10 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                 bad(f"no step deals {whom} a zone {n.parts[1]!r}, so {'.'.join(n.parts)} would always be empty", n)
             if owner in ("player", "dealer") and len(n.parts) == 1:
                 bad(f"{owner!r} needs a zone, e.g. {owner}.cards", n)
+            if owner == "round":
+                check_round_ref(n, names, bad)
+            if owner == "event":
+                check_event_ref(n, names, bad)
             if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):
                 bad(f"'setting' is followed by one of {', '.join(SETTING_PARTS)} (the hands of a candidate setting)", n)
             return
@@ -175,6 +191,41 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
             return
 
     walk(node)
+
+
+def check_round_ref(n: Ref, names: Names, bad) -> None:
+    """``round.NAME``: one of the attributes the engine gives a round."""
+    if len(n.parts) != 2:
+        bad(f"'round' is followed by one of its attributes: {', '.join(ROUND_ATTRS)}", n)
+    elif n.parts[1] not in ROUND_ATTRS:
+        bad(f"unknown round attribute {n.parts[1]!r}{_suggest(n.parts[1], ROUND_ATTRS)}; a round has "
+            f"{', '.join(ROUND_ATTRS)}", n)
+    elif n.parts[1] == "roll" and names.rolls is False:
+        bad("round.roll is the total of the round's 'roll' step, and the procedure has no roll step", n)
+
+
+def check_event_ref(n: Ref, names: Names, bad) -> None:
+    """``event.NAME``: read only by an irregularity's rules (no event is being handled anywhere else).
+    Besides the attributes every event may carry, an event's attributes are those its rules read;
+    one read only once, close to another its rules read, is a misspelling of it."""
+    if len(n.parts) != 2:
+        bad(f"'event' is followed by an attribute of the irregularity event: {', '.join(EVENT_ATTRS)} or one "
+            "its rules read", n)
+        return
+    if names.event == "":
+        bad(f"event.{n.parts[1]} is an attribute of the irregularity event being handled: only the rules of an "
+            "irregularity can read it", n)
+        return
+    name = n.parts[1]
+    if not names.event or names.event_attrs is None or name in EVENT_ATTRS:
+        return
+    read = names.event_attrs.get(names.event, {})
+    if read.get(name, 0) <= 1:
+        others = [a for a in (*read, *EVENT_ATTRS) if a != name]
+        m = difflib.get_close_matches(name, sorted(others), n=1, cutoff=0.75)
+        if m:
+            bad(f"unknown event attribute {name!r} (did you mean {m[0]!r}?): the rules of event {names.event!r} read "
+                f"{name!r} only here and {m[0]!r} elsewhere", n)
 
 
 def check_actions(actions, names: Names, problems: list[NameProblem]) -> None:

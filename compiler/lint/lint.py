@@ -4,7 +4,9 @@
   (or missing, in a partial chapter);
 * names: unused wagers, payouts, paytables, options, rankings (warnings);
 * paytable rows out of the ranking's order (error);
-* wagers that no rule ever settles (error: money would be left on the table);
+* wagers that no rule ever settles (error: money would be left on the table), and wagers some
+  path leaves open, where that shows without playing (compiler.lint.playable);
+* a fixed number of decks the provision text does not state (compiler.lint.playable);
 * options a rule reads that are not declared (caught by the name check in compiler.ir.build);
 * facts stated by both the data and the provision text that disagree (compiler.lint.facts).
 """
@@ -17,6 +19,7 @@ from compiler.ir.model import Chapter
 from compiler.lang.citations import Citation, CitationSyntaxError, expand, parse_citation
 from compiler.lang.rules import Names
 from compiler.lint.facts import fact_diagnostics
+from compiler.lint.playable import playable_diagnostics
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
 
@@ -199,6 +202,12 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
     for wid in wagers:
         if wid not in settled:
             err(f"/wagers/{wid}", f"wager {wid!r} is never won, lost, pushed or returned by any rule")
+
+    # -- what cannot be played: a wager left open, decks the text does not state -------------
+    try:
+        playable_diagnostics(doc, ch, err)
+    except Exception as e:  # noqa: BLE001 - an error, never a traceback (tests/fuzz)
+        err("", f"validate could not check this spec (playable: {type(e).__name__}: {e}); please report it")
 
     # -- paytable order ---------------------------------------------------------------------
     rankings = d.get("rankings") or {}

@@ -107,7 +107,7 @@ class CardsDef:
     jokers: int
     cut_min_from_edge: int
     marker_from_bottom: Fraction | None
-    reshuffle: str  # 'cover_card' | 'every_round'
+    reshuffle: str  # 'cover_card' | 'every_round' | 'never' (a chapter without cards: no shoe)
     reshuffle_cite: str
     batches: int = 1
     batches_when: Fn | None = None  # condition (on options) under which decks are split into batches

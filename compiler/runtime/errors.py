@@ -17,3 +17,12 @@ class EngineError(RuntimeError):
 class RefusedError(EngineError):
     """A wager or choice the chapter (or the casino's Rules Submission) does not allow."""
 
+
+
+class UnsettledError(EngineError):
+    """A round ended with a wager no rule settled: the chapter leaves a path open (``wager``, the
+    wager's id in the spec; ``seat``; ``round``: the round's number at its table)."""
+
+    def __init__(self, message: str, wager: str, seat: int | None = None, round: int | None = None):
+        super().__init__(message)
+        self.wager, self.seat, self.round = wager, seat, round

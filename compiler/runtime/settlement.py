@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from compiler.runtime.context import Context
 from compiler.runtime.definition import Payout, Step
-from compiler.runtime.errors import EngineError, RefusedError
+from compiler.runtime.errors import EngineError, RefusedError, UnsettledError
 from compiler.runtime.money import MoneyError, Odds, fmt_money, money, parse_odds, to_cents
 from compiler.runtime.state import Round, Wager, WagerResult
 
@@ -109,8 +109,9 @@ class Settlement:
         for s in rnd.seats.values():
             for w in s.history:
                 if w.outcome is None:
-                    raise EngineError(f"seat {s.number}: {game.wagers[w.id].name} left unsettled by the procedure "
-                                      f"({game.spec_path})")
+                    raise UnsettledError(f"round {rnd.number}, seat {s.number}: the {game.wagers[w.id].name} "
+                                         f"({w.id!r}) is left unsettled: no rule of the procedure settled it",
+                                         w.id, s.number, rnd.number)
         results = []
         for s in rnd.seats_in_round():
             for w in s.history:

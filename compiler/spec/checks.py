@@ -17,7 +17,9 @@ them run, so that every problem is reported at once:
 * options: minimum above maximum, a default of the wrong type, outside the bounds or the values;
 * decks: ``cards.decks`` and the decks option between 1 and ``MAX_DECKS``, batches that leave a
   shoe without decks;
-* a playable spec (one with a procedure) in which no wager can be placed before the deal.
+* a playable spec (one with a procedure) in which no wager can be placed before the deal;
+* what cannot be played (compiler.spec.playable): a card twice in a named hand, a term defined
+  twice, more positions than ``MAX_POSITIONS``, a shoe that can run out.
 
 Settling one wager twice in one rule is checked where the rules are parsed (compiler.ir.build).
 """
@@ -33,6 +35,7 @@ from typing import Any
 from compiler.spec.diagnostics import Diagnostic, escape_token
 from compiler.spec.limits import MAX_DECKS, MAX_NUMBER_DIGITS
 from compiler.spec.loader import Document, quote
+from compiler.spec.playable import playable_diagnostics
 from compiler.spec.validate import suggest
 from compiler.values.cards import RANKS, CardError, parse_card, rank_index
 from compiler.values.money import MoneyError
@@ -456,9 +459,13 @@ class _Checker:
                         "player must place has 'required: true' (and no 'placed: during_round' or 'offered_by')",
                    at_key=True)
 
+    def check_playable(self) -> None:
+        playable_diagnostics(self.data, self.error, self.doc.position)
+
     def run(self) -> list[Diagnostic]:
         for check in (self.check_odds, self.check_marker, self.check_rankings, self.check_events, self.check_names,
-                      self.check_amounts, self.check_options, self.check_decks, self.check_placeable):
+                      self.check_amounts, self.check_options, self.check_decks, self.check_placeable,
+                      self.check_playable):
             try:
                 check()
             except Exception as e:  # noqa: BLE001 - a safety net: an error, never a traceback (the fuzz test

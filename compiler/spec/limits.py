@@ -41,6 +41,15 @@ function calls each add a level; a chain ``a and b and c`` is one level whatever
 MAX_DECKS = 100
 """Decks in a shoe: ``cards.decks`` and the bounds and default of the ``cards.decks_option``."""
 
+MAX_POSITIONS = 12
+"""Betting positions at a table: ``table.max_positions``."""
+MAX_POSITIONS_REASON = ("a rulespec is untrusted input, and the positions bound the work of every round (each "
+                        "position is dealt, decided and settled) and the simulation's arrays (tables x positions); "
+                        "the chapters written so far seat at most 7 (567 War; 669a, 670a and 688a seat no more than "
+                        "six players on one side of the table), so 12 leaves room for a larger table; a chapter that "
+                        "needs more raises MAX_POSITIONS in compiler/spec/limits.py with docs/spec-format.md")
+"""Why :data:`MAX_POSITIONS` exists and has this value: the error of a larger table states it."""
+
 LIMITS = {
     "MAX_FILE_BYTES": MAX_FILE_BYTES,
     "MAX_NODES": MAX_NODES,
@@ -50,4 +59,5 @@ LIMITS = {
     "MAX_EXPR_CHARS": MAX_EXPR_CHARS,
     "MAX_EXPR_DEPTH": MAX_EXPR_DEPTH,
     "MAX_DECKS": MAX_DECKS,
+    "MAX_POSITIONS": MAX_POSITIONS,
 }
