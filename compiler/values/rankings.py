@@ -145,7 +145,7 @@ class Ranking:
         self.spec = spec
         self.kind = spec.get("kind", "poker")
         if self.kind not in ("poker", "high_card"):
-            raise RankingError(f"ranking {id}: kind must be poker or high_card, not {self.kind!r}")
+            raise RankingError(f"ranking {id}: kind must be poker, high_card or points, not {self.kind!r}")
         self.cite = spec.get("cite")
         self.cards = int(spec.get("cards", 5 if self.kind == "poker" else 1))
         order = spec.get("order") or list(reversed(RANKS))
@@ -205,7 +205,11 @@ class Ranking:
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], id: str = "ranking") -> "Ranking":
-        """Build the evaluator of one ranking dict (``spec["rankings"][id]`` of a rulespec)."""
+        """Build the evaluator of one ranking dict (``spec["rankings"][id]`` of a rulespec); a ranking of
+        ``kind: points`` is a :class:`compiler.values.points.PointsRanking`."""
+        if isinstance(spec, Mapping) and spec.get("kind") == "points":
+            from compiler.values.points import PointsRanking
+            return PointsRanking(spec, id)
         return cls(spec, id)
 
     def _read_hand(self, hid: str, h: Mapping[str, Any]) -> dict:
