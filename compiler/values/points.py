@@ -37,6 +37,7 @@ from compiler.values.rankings import RankingError
 
 __all__ = ["PointsRanking", "PointsValue", "POINTS_KEYS"]
 
+_MEMO_MAX = 200_000
 POINTS_KEYS = ("cite", "kind", "title", "points", "modulo", "soft", "bust", "natural", "note")
 
 
@@ -152,6 +153,8 @@ class PointsRanking:
             self.natural_name = str(nat.get("name", "natural"))
         self.cards = self.natural_cards or 2
         self.hands: dict = {}
+        self._read: dict[tuple, tuple] = {}         # cards -> (total, soft, natural, bust), bounded
+        self._values: dict[tuple, PointsValue] = {}  # (total, soft, natural, bust) -> its shared value
         self.category_ids = ["bust", "natural", "total"]
 
     @classmethod
@@ -185,11 +188,19 @@ class PointsRanking:
         return total, soft, natural, bust
 
     def read(self, cards: Sequence[int]) -> tuple[int, bool, bool, bool]:
+        key = tuple(cards)
+        hit = self._read.get(key)
+        if hit is not None:
+            return hit
         cs = self._cards(cards)
         pv = self._pv
         sr = self.soft_rank
-        return self.summary(sum(pv[c] for c in cs), len(cs),
-                            sr is not None and any((c >> 2) == sr for c in cs))
+        out = self.summary(sum(pv[c] for c in cs), len(cs), sr is not None and any((c >> 2) == sr for c in cs))
+        if len(self._read) >= _MEMO_MAX:
+            self._read.clear()
+            self._values.clear()
+        self._read[key] = out
+        return out
 
     def total(self, cards: Sequence[int]) -> int:
         return self.read(cards)[0]
@@ -204,8 +215,12 @@ class PointsRanking:
         return self.read(cards)[3]
 
     def evaluate(self, cards: Sequence[int]) -> PointsValue:
-        total, soft, natural, bust = self.read(cards)
-        return PointsValue(total, natural, bust, soft, self.natural_beats, self.natural_name)
+        summary = self.read(cards)
+        v = self._values.get(summary)
+        if v is None:
+            total, soft, natural, bust = summary
+            v = self._values[summary] = PointsValue(total, natural, bust, soft, self.natural_beats, self.natural_name)
+        return v
 
     value = evaluate
 

@@ -1,0 +1,469 @@
+"""Exact figures of games whose hands are valued by points (baccarat-style: cards dealt by conditions,
+then settled), by a walk over the compiled game's dealing with a transposition table.
+
+The method plays the chapter's procedure over every card the shoe can give next, and settles each end
+position with the engine itself (the round replayed from a hand history of that position). It is fast
+because nothing is valued twice:
+
+* **Cards by class.** Where every ranking is of kind points and no function reads a rank or a suit, a
+  card is only its point values (and whether it is a soft card): ranks that nothing distinguishes are
+  one class with their multiplicities summed (baccarat: 10 classes, the four zero-point ranks one).
+* **Zones as multisets.** A zone no rule reads by position (``card(zone, n)``) is kept sorted, so the
+  deals that reach the same cards in another order are one position.
+* **Transposition table.** A position is (the next instruction, the cards of every zone); it fixes the
+  remaining shoe, so its value (the weights of every result from there) is computed once.
+* **Settlement by what the rules read.** The settle rules read the cards only through maximal
+  card-reading parts of their expressions (``hand(baccarat, community.player) > ...``, ``total(...)``):
+  the values of those parts are the key of a cache of settlements, and the engine settles one
+  representative position per key (checked to have drawn exactly the position's cards).
+
+Weights are integers (products of remaining counts); probabilities are exact fractions at the end.
+
+The method declares what it models (:data:`STEP_KINDS`, :data:`FUNCTIONS`, :data:`ACTIONS`,
+:data:`DEAL_TARGETS`); :func:`refusal` names the first construct of a chapter it does not model, and
+the analysis then uses no figure of this method.
+"""
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Iterable
+
+from compiler.analysis.model import Figure
+from compiler.lang.closures import closure
+from compiler.lang.rules import FUNCTIONS as LANG_FUNCTIONS
+from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, source
+from compiler.runtime.context import Context
+from compiler.runtime.engine import Table
+from compiler.runtime.shoe import ScriptedShoe
+from compiler.runtime.state import Round
+
+__all__ = ["ACTIONS", "DEAL_TARGETS", "FUNCTIONS", "STEP_KINDS", "PointsWalk", "analyze_points", "applies",
+           "refusal"]
+
+# what this method models (an allow-list: any other construct makes it refuse the chapter)
+STEP_KINDS = frozenset({"announce", "burn", "deal", "reveal", "block", "settle"})
+DEAL_TARGETS = frozenset({"dealer", "community", "players"})
+CARD_FUNCTIONS = frozenset({"total", "soft", "natural", "bust", "points", "card", "count", "hand", "category"})
+FUNCTIONS = CARD_FUNCTIONS | {"option", "offered", "has", "placed", "wager", "flag", "active"}
+STEP_FUNCTIONS = CARD_FUNCTIONS | {"option", "offered"}  # conditions of dealing steps: no seat is read
+ACTIONS = frozenset({"win", "lose", "push", "return", "set", "clear", "note"})
+OWNERS = frozenset({"player", "dealer", "community"})
+
+
+def applies(game) -> bool:
+    """Whether the chapter has a ranking of kind points (then this method is the analysis's route)."""
+    return any(r.get("kind") == "points" for r in game.rankings.values())
+
+
+def _exprs(chapter) -> Iterable[tuple[str, Node, bool]]:
+    """(where, expression, is a step's own condition) of every expression of the procedure."""
+    for s in chapter.all_steps():
+        if s.when is not None:
+            yield f"step {s.id} ({s.cite})", s.when, True
+        if s.players is not None:
+            yield f"step {s.id} ({s.cite})", s.players, True
+        for _, e, _ in s.exprs:
+            yield f"step {s.id} ({s.cite})", e, True
+        for r in s.rules:
+            if r.when is not None:
+                yield f"the rule at {r.cite}", r.when, False
+            for a in r.then:
+                if a.value is not None:
+                    yield f"the rule at {r.cite}", a.value, False
+
+
+def refusal(game, chapter) -> str | None:
+    """The first construct of the chapter this method does not model, in words (None: it models all)."""
+    for rid, r in game.rankings.items():
+        if r.get("kind") != "points":
+            return f"ranking {rid} is of kind {r.get('kind', 'poker')}: the points method reads only rankings by points"
+    if game.cards.jokers:
+        return "the deck has jokers, which have no point value"
+    for w, d in game.wagers.items():
+        if d.progressive:
+            return f"wager {w} is paid from a progressive meter"
+        if d.placed != "before_deal":
+            return f"wager {w} is placed during the round (a decision this method does not model)"
+    for s in chapter.all_steps():
+        if s.kind not in STEP_KINDS:
+            return f"step {s.id} ({s.cite}) is a {s.kind!r} step; the points method models {', '.join(sorted(STEP_KINDS))}"
+        params = dict(s.params)
+        if s.kind == "deal":
+            if params.get("to", "players") not in DEAL_TARGETS:
+                return f"step {s.id} ({s.cite}) deals to {params.get('to')}; the points method deals to " \
+                       f"{', '.join(sorted(DEAL_TARGETS))}"
+            if s.players is not None:
+                return f"step {s.id} ({s.cite}) deals to some players only"
+        for r in s.rules:
+            for a in r.then:
+                if a.kind not in ACTIONS:
+                    return f"the rule at {r.cite} does {a.kind!r}; the points method models {', '.join(sorted(ACTIONS))}"
+                if a.paytable is not None:
+                    return f"the rule at {r.cite} pays by paytable {a.paytable}"
+    for where, e, own in _exprs(chapter):
+        allowed = STEP_FUNCTIONS if own else FUNCTIONS
+        for n in _expr_nodes(e):
+            if isinstance(n, Call) and n.name not in allowed:
+                return (f"{where} reads {n.name}()" + (", a seat's state, before the settlement" if n.name in FUNCTIONS
+                                                        else "") + f"; the points method models {', '.join(sorted(allowed))}")
+            if isinstance(n, Ref) and n.parts[0] not in OWNERS:
+                return f"{where} reads {'.'.join(n.parts)}; the points method reads only cards"
+    return None
+
+
+def _expr_nodes(n: Node):
+    """Every node of an expression that is itself an expression (not the name of a ranking, a wager, ...)."""
+    yield n
+    if isinstance(n, Call):
+        sig = LANG_FUNCTIONS.get(n.name, ())
+        for kind, a in zip(sig, n.args):
+            if kind.rstrip("?") in ("expr", "lambda"):
+                yield from _expr_nodes(a)
+    elif isinstance(n, BinOp):
+        yield from _expr_nodes(n.left)
+        yield from _expr_nodes(n.right)
+    elif isinstance(n, BoolOp):
+        for x in n.items:
+            yield from _expr_nodes(x)
+    elif isinstance(n, (Not, Neg)):
+        yield from _expr_nodes(n.item)
+
+
+# ---------------------------------------------------------------------------------------------------
+# observations: the maximal card-reading parts of the settle rules
+# ---------------------------------------------------------------------------------------------------
+
+
+def _card_only(n: Node) -> bool:
+    if isinstance(n, (Lit, Ref)):
+        return True
+    if isinstance(n, Call):
+        sig = LANG_FUNCTIONS.get(n.name, ())
+        return n.name in CARD_FUNCTIONS and all(_card_only(a) for kind, a in zip(sig, n.args)
+                                                if kind.rstrip("?") in ("expr", "lambda"))
+    if isinstance(n, BinOp):
+        return _card_only(n.left) and _card_only(n.right)
+    if isinstance(n, BoolOp):
+        return all(_card_only(x) for x in n.items)
+    if isinstance(n, (Not, Neg)):
+        return _card_only(n.item)
+    return False
+
+
+def _reads_cards(n: Node) -> bool:
+    return any(isinstance(x, Ref) for x in _expr_nodes(n))
+
+
+def observations(e: Node, out: list[Node]) -> None:
+    """The maximal card-only parts of ``e`` that read a card (the rest reads no card)."""
+    if _card_only(e):
+        if _reads_cards(e):
+            out.append(e)
+        return
+    if isinstance(e, Call):
+        for a in e.args:
+            observations(a, out)
+    elif isinstance(e, BinOp):
+        observations(e.left, out)
+        observations(e.right, out)
+    elif isinstance(e, BoolOp):
+        for x in e.items:
+            observations(x, out)
+    elif isinstance(e, (Not, Neg)):
+        observations(e.item, out)
+
+
+SUMMARY_FUNCTIONS = frozenset({"total", "soft", "natural", "bust", "points", "count", "hand"})
+
+
+def _zone_reads(n: Node, under: bool, out: dict) -> None:
+    """Record, for every zone reference, whether each of its reads is through a function that reads a hand only
+    by its card count and point sums (``under``: inside such a function's argument, through ``+`` only)."""
+    if isinstance(n, Ref):
+        key = (n.parts[0], n.parts[1] if len(n.parts) > 1 else None)
+        out[key] = out.get(key, True) and under
+        return
+    if isinstance(n, Call):
+        sig = LANG_FUNCTIONS.get(n.name, ())
+        for kind, a in zip(sig, n.args):
+            if kind.rstrip("?") in ("expr", "lambda"):
+                _zone_reads(a, n.name in SUMMARY_FUNCTIONS, out)
+    elif isinstance(n, BinOp):
+        keep = under and n.op == "+"
+        _zone_reads(n.left, keep, out)
+        _zone_reads(n.right, keep, out)
+    elif isinstance(n, BoolOp):
+        for x in n.items:
+            _zone_reads(x, False, out)
+    elif isinstance(n, (Not, Neg)):
+        _zone_reads(n.item, False, out)
+
+
+def _hashable(v: Any) -> Any:
+    return tuple(v) if isinstance(v, list) else v
+
+
+class _PositionContext(Context):
+    """A context whose cards are the walk's position (every owner's zones read from one mapping)."""
+
+    def __init__(self, table, rnd):
+        super().__init__(table, rnd)
+        self.cards: dict[tuple[str, str], list] = {}
+
+    def zone(self, owner: str, zone: str | None) -> list:
+        if zone is None or zone == "cards":
+            out: list = []
+            for (o, _), cs in self.cards.items():
+                if o == owner:
+                    out.extend(cs)
+            return out
+        return list(self.cards.get((owner, zone), ()))
+
+
+class PointsWalk:
+    """The walk of one chapter (see the module docstring); :meth:`run` gives the exact distribution of the
+    results of every bet set."""
+
+    def __init__(self, game, chapter, options: dict | None = None, decks: int | None = None,
+                 bet_sets: list[dict[str, int]] | None = None):
+        self.game = game
+        self.options = dict(options or {})
+        table = Table(game, self.options, seed=0)
+        self.table = table
+        self.decks = decks if decks is not None else table.shoe_decks()
+        rankings = [table.ranking(rid) for rid in game.rankings]
+        # card classes: ranks with equal point values (and softness) in every ranking
+        klass: dict[tuple, list[int]] = {}
+        for r in range(13):
+            key = tuple((rk.values[r], r == rk.soft_rank) for rk in rankings)
+            klass.setdefault(key, []).append(r)
+        self.classes = list(klass.values())
+        self.rep = [ranks[0] * 4 for ranks in self.classes]            # a card of the class (suits unread)
+        self.counts = [4 * self.decks * len(ranks) for ranks in self.classes]
+        self.total = sum(self.counts)
+        # the program: blocks and deals of the compiled procedure (the engine's own condition code)
+        self.ops: list = []
+        self.zones: list[tuple[str, str]] = []
+        self._emit(game.procedure)
+        ordered: set[tuple[str, str | None]] = set()
+        for _, e, _ in _exprs(chapter):
+            for n in _expr_nodes(e):
+                if isinstance(n, Call) and n.name == "card":
+                    for x in _expr_nodes(n.args[0]):
+                        if isinstance(x, Ref):
+                            ordered.add((x.parts[0], x.parts[1] if len(x.parts) > 1 else None))
+        self.ordered = [((o, z) in ordered or (o, None) in ordered or (o, "cards") in ordered) for o, z in self.zones]
+        # zones read only by count and point sums: positions that agree on those read the same everywhere
+        reads: dict = {}
+        for _, e, _ in _exprs(chapter):
+            _zone_reads(e, False, reads)
+        self.summed = [reads.get((o, z), True) and reads.get((o, None), True) and reads.get((o, "cards"), True)
+                       for o, z in self.zones]
+        self._pv = [[rk.values[ranks[0]] for ranks in self.classes] for rk in rankings]
+        self._soft = [[ranks[0] == rk.soft_rank for ranks in self.classes] for rk in rankings]
+        self._zkey: dict[tuple, tuple] = {}
+        self._whens: dict = {}
+        obs: list[Node] = []
+        for s in chapter.all_steps():
+            for r in s.rules:
+                if r.when is not None:
+                    observations(r.when, obs)
+                for a in r.then:
+                    if a.value is not None:
+                        observations(a.value, obs)
+        self.observed = [closure(o) for o in dict.fromkeys(obs)]
+        self.observed_text = [source(o) for o in dict.fromkeys(obs)]
+        self.bet_sets = bet_sets or [{w: 1 for w in game.wagers}]
+        self.ctx = _PositionContext(table, Round(table, 0, False, False))
+        self.memo: dict = {}
+        self.settled: dict = {}  # what the rules read -> the id of its settlement
+        self.sig_ids: dict[tuple, int] = {}  # a settlement (per bet set, (wager, outcome, net)) -> its id
+        self.positions = 0
+        self.replays = 0
+
+    def _emit(self, steps) -> None:
+        for s in steps:
+            if s.kind == "block":
+                j = len(self.ops)
+                self.ops.append(["block", s.when, None])
+                self._emit(s.steps)
+                self.ops[j][2] = len(self.ops)
+            elif s.kind == "deal":
+                owner = {"players": "player", "dealer": "dealer", "community": "community"}[s.params.get("to", "players")]
+                key = (owner, s.params.get("zone", "cards"))
+                if key not in self.zones:
+                    self.zones.append(key)
+                zi = self.zones.index(key)
+                n = int(s.params.get("count", 1))
+                # the step's condition is read once, before its first card; skipped, the step deals none
+                after = len(self.ops) + n
+                for k in range(n):
+                    self.ops.append(["deal", s.when if k == 0 else None, (zi, after)])
+
+    # -- reading a position ------------------------------------------------------------------------
+    def _set(self, zones: tuple) -> _PositionContext:
+        rep = self.rep
+        self.ctx.cards = {self.zones[i]: [rep[c] for c in z] for i, z in enumerate(zones)}
+        return self.ctx
+
+    def _zone_key(self, zi: int, z: tuple) -> tuple:
+        """What the rules can read of zone ``zi`` holding the classes ``z``: its card count and point sums
+        (and whether it holds a soft card) where it is read only so, else its cards."""
+        if not self.summed[zi]:
+            return z
+        k = self._zkey.get(z)
+        if k is None:
+            k = self._zkey[z] = (len(z),) + tuple(sum(pv[c] for c in z) for pv in self._pv) + tuple(
+                any(sf[c] for c in z) for sf in self._soft)
+        return k
+
+    def _read_key(self, zones: tuple) -> tuple:
+        return tuple(self._zone_key(i, z) for i, z in enumerate(zones))
+
+    def _settle(self, zones: tuple, rkey: tuple) -> int:
+        sig = self.settled.get(rkey)
+        if sig is not None:
+            return sig
+        ctx = self._set(zones)
+        ctx.seat = None
+        key = tuple(_hashable(f(ctx)) for f in self.observed)
+        sig = self.settled.get(key)
+        if sig is None:
+            res = self._replay(zones)
+            sig = self.settled[key] = self.sig_ids.setdefault(res, len(self.sig_ids))
+        self.settled[rkey] = sig
+        return sig
+
+    def _replay(self, zones: tuple) -> tuple:
+        """The engine's settlement of the position (the round replayed from its cards), per bet set."""
+        rep = self.rep
+        out = []
+        for bets in self.bet_sets:
+            dealt = {}
+            for i, (owner, zone) in enumerate(self.zones):
+                dealt[(owner, 1 if owner == "player" else None, zone)] = [rep[c] for c in zones[i]]
+            shoe = ScriptedShoe(dealt)
+            t = Table(self.game, self.options, seed=0, shoe=shoe)
+            res = t.play_round({1: {w: Decimal(a) for w, a in bets.items()}}, new_dealer=False)
+            self.replays += 1
+            if any(shoe.used[k] != len(v) for k, v in dealt.items()):
+                raise RuntimeError("the engine dealt this position otherwise than the points method: "
+                                   + repr({f"{k[0]}.{k[2]}": v for k, v in dealt.items()}))
+            out.append(tuple((r.wager, r.outcome, Fraction(r.net)) for r in res.results))
+        return tuple(out)
+
+    # -- the walk ----------------------------------------------------------------------------------
+    def _value(self, pc: int, zones: tuple) -> dict:
+        key = (pc, zones)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        self.positions += 1
+        ops = self.ops
+        ctx = None
+        rkey = None
+        whens = self._whens
+        while pc < len(ops):
+            kind, when, arg = ops[pc]
+            if when is not None:
+                if rkey is None:
+                    rkey = self._read_key(zones)
+                ok = whens.get((pc, rkey))
+                if ok is None:
+                    if ctx is None:
+                        ctx = self._set(zones)
+                        ctx.seat = None
+                    ok = whens[(pc, rkey)] = bool(when(ctx))
+            else:
+                ok = True
+            if kind == "block":
+                pc = pc + 1 if ok else arg
+                continue
+            if not ok:
+                pc = arg[1]
+                continue
+            break
+        if pc >= len(ops):
+            return {(self._settle(zones, ("settle",) + (rkey or self._read_key(zones))), 0): 1}
+        zi = ops[pc][2][0]
+        counts = self.counts
+        acc: dict = defaultdict(int)
+        z = zones[zi]
+        for c in range(len(counts)):
+            n = counts[c]
+            if not n:
+                continue
+            nz = z + (c,)
+            if not self.ordered[zi]:
+                nz = tuple(sorted(nz))
+            child = zones[:zi] + (nz,) + zones[zi + 1:]
+            counts[c] = n - 1
+            sub = self._value(pc + 1, child)
+            counts[c] = n
+            for (sig, k), wgt in sub.items():
+                acc[(sig, k + 1)] += wgt * n
+        val = dict(acc)
+        self.memo[key] = val
+        return val
+
+    def run(self) -> dict[tuple, Fraction]:
+        """The exact probability of every result signature (a tuple per bet set of (wager, outcome, net))."""
+        import sys
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 10_000))
+        try:
+            root = self._value(0, tuple(() for _ in self.zones))
+        finally:
+            sys.setrecursionlimit(old)
+        falling = [1]
+        for k in range(1, 64):
+            falling.append(falling[-1] * (self.total - k + 1))
+        sigs = {i: sig for sig, i in self.sig_ids.items()}
+        out: dict[tuple, Fraction] = defaultdict(Fraction)
+        for (sig, k), wgt in root.items():
+            out[sigs[sig]] += Fraction(wgt, falling[k])
+        return dict(out)
+
+
+def analyze_points(game, chapter, options: dict | None = None, decks: int | None = None) -> tuple[list[Figure], str]:
+    """Exact figures of every offered wager (one unit on it, with one unit on each required wager), and
+    what the walk did (for the report's notes)."""
+    from compiler.analysis.report import _offered  # the same reading of an offered wager as the engine route
+
+    required = [w for w, d in game.wagers.items() if d.required]
+    optional = [w for w, d in game.wagers.items() if not d.required and _offered(game, w, options)]
+    base = {w: 1 for w in required}
+    bet_sets: list[dict[str, int]] = ([dict(base)] if required else []) + [{**base, w: 1} for w in optional]
+    t0 = time.perf_counter()
+    walk = PointsWalk(game, chapter, options, decks, bet_sets)
+    dist = walk.run()
+    seconds = time.perf_counter() - t0
+    method = (f"exact: points method ({len(walk.classes)} card classes, {walk.positions} positions valued once, "
+              f"{len(walk.settled)} settlements by what the rules read, each replayed by the engine)")
+    figs: list[Figure] = []
+    for i, bets in enumerate(bet_sets):
+        net: Fraction = Fraction(0)
+        per: dict[str, Fraction] = defaultdict(Fraction)
+        by_outcome: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
+        rounds: dict[str, Fraction] = defaultdict(Fraction)
+        for sig, p in dist.items():
+            res = sig[i]
+            total = sum((n for _, _, n in res), Fraction(0))
+            net += p * total
+            for w, o, n in res:
+                per[w] += p * n
+                by_outcome[(w, o)] += p
+            rounds[("+" if total > 0 else "") + str(total)] += p
+        if required and i == 0:
+            names = " + ".join(game.wagers[w].name for w in required)
+            win = sum((p for (w, o), p in by_outcome.items() if w in required and o == "win"), Fraction(0))
+            figs.append(Figure("+".join(required), names, "no decisions", net / len(required), net / len(required),
+                               win, dict(sorted(rounds.items())), method))
+            continue
+        w = [x for x in bets if x not in base][0]
+        outs = {o: p for (x, o), p in sorted(by_outcome.items()) if x == w}
+        figs.append(Figure(w, game.wagers[w].name, "any", per[w], None, outs.get("win", Fraction(0)), outs, method))
+    return figs, f"points method: {walk.positions} positions, {walk.replays} engine settlements, {seconds:.1f} s"
