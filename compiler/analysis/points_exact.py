@@ -31,7 +31,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable
 
-from compiler.analysis.model import Figure
+from compiler.analysis.model import Figure, Report
 from compiler.lang.closures import closure
 from compiler.lang.rules import FUNCTIONS as LANG_FUNCTIONS
 from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, source
@@ -41,7 +41,7 @@ from compiler.runtime.shoe import ScriptedShoe
 from compiler.runtime.state import Round
 
 __all__ = ["ACTIONS", "DEAL_TARGETS", "FUNCTIONS", "STEP_KINDS", "PointsWalk", "analyze_points", "applies",
-           "refusal"]
+           "refusal", "report"]
 
 # what this method models (an allow-list: any other construct makes it refuse the chapter)
 STEP_KINDS = frozenset({"announce", "burn", "deal", "reveal", "block", "settle"})
@@ -228,7 +228,8 @@ class PointsWalk:
     results of every bet set."""
 
     def __init__(self, game, chapter, options: dict | None = None, decks: int | None = None,
-                 bet_sets: list[dict[str, int]] | None = None):
+                 bet_sets: list[dict[str, int]] | None = None, composition: dict[int, int] | None = None):
+        """``composition``: a shoe of another make-up (rank index -> number of cards), e.g. a reduced shoe."""
         self.game = game
         self.options = dict(options or {})
         table = Table(game, self.options, seed=0)
@@ -236,13 +237,15 @@ class PointsWalk:
         self.decks = decks if decks is not None else table.shoe_decks()
         rankings = [table.ranking(rid) for rid in game.rankings]
         # card classes: ranks with equal point values (and softness) in every ranking
+        per_rank = composition if composition is not None else {r: 4 * self.decks for r in range(13)}
         klass: dict[tuple, list[int]] = {}
         for r in range(13):
-            key = tuple((rk.values[r], r == rk.soft_rank) for rk in rankings)
-            klass.setdefault(key, []).append(r)
+            if per_rank.get(r, 0) > 0:
+                key = tuple((rk.values[r], r == rk.soft_rank) for rk in rankings)
+                klass.setdefault(key, []).append(r)
         self.classes = list(klass.values())
         self.rep = [ranks[0] * 4 for ranks in self.classes]            # a card of the class (suits unread)
-        self.counts = [4 * self.decks * len(ranks) for ranks in self.classes]
+        self.counts = [sum(per_rank[r] for r in ranks) for ranks in self.classes]
         self.total = sum(self.counts)
         # the program: blocks and deals of the compiled procedure (the engine's own condition code)
         self.ops: list = []
@@ -279,7 +282,10 @@ class PointsWalk:
         self.bet_sets = bet_sets or [{w: 1 for w in game.wagers}]
         self.ctx = _PositionContext(table, Round(table, 0, False, False))
         self.memo: dict = {}
-        self.settled: dict = {}  # what the rules read -> the id of its settlement
+        self.settled: dict = {}  # the values of what the settle rules read -> the id of its settlement
+        self.by_read: dict = {}  # the zones as the rules can read them (point sums) -> the id of its settlement
+        self.path: list[tuple[int, int]] = []  # the cards dealt along the current path: (zone, class), in order
+        self.observations = 0    # distinct values of what the settle rules read
         self.sig_ids: dict[tuple, int] = {}  # a settlement (per bet set, (wager, outcome, net)) -> its id
         self.positions = 0
         self.replays = 0
@@ -324,7 +330,7 @@ class PointsWalk:
         return tuple(self._zone_key(i, z) for i, z in enumerate(zones))
 
     def _settle(self, zones: tuple, rkey: tuple) -> int:
-        sig = self.settled.get(rkey)
+        sig = self.by_read.get(rkey)
         if sig is not None:
             return sig
         ctx = self._set(zones)
@@ -332,9 +338,10 @@ class PointsWalk:
         key = tuple(_hashable(f(ctx)) for f in self.observed)
         sig = self.settled.get(key)
         if sig is None:
+            self.observations += 1
             res = self._replay(zones)
             sig = self.settled[key] = self.sig_ids.setdefault(res, len(self.sig_ids))
-        self.settled[rkey] = sig
+        self.by_read[rkey] = sig
         return sig
 
     def _replay(self, zones: tuple) -> tuple:
@@ -343,8 +350,8 @@ class PointsWalk:
         out = []
         for bets in self.bet_sets:
             dealt = {}
-            for i, (owner, zone) in enumerate(self.zones):
-                dealt[(owner, 1 if owner == "player" else None, zone)] = [rep[c] for c in zones[i]]
+            for i, (owner, zone) in enumerate(self.zones):  # each zone's cards in the order this path dealt them
+                dealt[(owner, 1 if owner == "player" else None, zone)] = [rep[c] for zi, c in self.path if zi == i]
             shoe = ScriptedShoe(dealt)
             t = Table(self.game, self.options, seed=0, shoe=shoe)
             res = t.play_round({1: {w: Decimal(a) for w, a in bets.items()}}, new_dealer=False)
@@ -401,7 +408,9 @@ class PointsWalk:
                 nz = tuple(sorted(nz))
             child = zones[:zi] + (nz,) + zones[zi + 1:]
             counts[c] = n - 1
+            self.path.append((zi, c))
             sub = self._value(pc + 1, child)
+            self.path.pop()
             counts[c] = n
             for (sig, k), wgt in sub.items():
                 acc[(sig, k + 1)] += wgt * n
@@ -428,7 +437,8 @@ class PointsWalk:
         return dict(out)
 
 
-def analyze_points(game, chapter, options: dict | None = None, decks: int | None = None) -> tuple[list[Figure], str]:
+def analyze_points(game, chapter, options: dict | None = None, decks: int | None = None,
+                   composition: dict[int, int] | None = None) -> tuple[list[Figure], str]:
     """Exact figures of every offered wager (one unit on it, with one unit on each required wager), and
     what the walk did (for the report's notes)."""
     from compiler.analysis.report import _offered  # the same reading of an offered wager as the engine route
@@ -438,11 +448,11 @@ def analyze_points(game, chapter, options: dict | None = None, decks: int | None
     base = {w: 1 for w in required}
     bet_sets: list[dict[str, int]] = ([dict(base)] if required else []) + [{**base, w: 1} for w in optional]
     t0 = time.perf_counter()
-    walk = PointsWalk(game, chapter, options, decks, bet_sets)
+    walk = PointsWalk(game, chapter, options, decks, bet_sets, composition)
     dist = walk.run()
     seconds = time.perf_counter() - t0
-    method = (f"exact: points method ({len(walk.classes)} card classes, {walk.positions} positions valued once, "
-              f"{len(walk.settled)} settlements by what the rules read, each replayed by the engine)")
+    method = (f"exact: points method ({len(walk.classes)} card classes, {len(walk.memo)} positions valued once, "
+              f"{walk.observations} settlements by what the rules read, each replayed by the engine)")
     figs: list[Figure] = []
     for i, bets in enumerate(bet_sets):
         net: Fraction = Fraction(0)
@@ -467,3 +477,18 @@ def analyze_points(game, chapter, options: dict | None = None, decks: int | None
         outs = {o: p for (x, o), p in sorted(by_outcome.items()) if x == w}
         figs.append(Figure(w, game.wagers[w].name, "any", per[w], None, outs.get("win", Fraction(0)), outs, method))
     return figs, f"points method: {walk.positions} positions, {walk.replays} engine settlements, {seconds:.1f} s"
+
+
+def report(game, chapter, options: dict | None, decks: int | None, settings: dict) -> Report:
+    """The chapter's report by this method; every wager refused, with the construct named, where it does not
+    model the chapter."""
+    rep = Report(game.chapter, game.title, settings, [])
+    why = refusal(game, chapter)
+    if why is not None:
+        for w, d in game.wagers.items():
+            rep.refuse(w, d.name, f"not computed: {why}")
+        return rep
+    rep.figures, note = analyze_points(game, chapter, options, decks)
+    rep.notes.append("exact over every deal of a freshly shuffled shoe (one seat; by exchangeability other seats "
+                     "and burned cards do not change it); " + note)
+    return rep
