@@ -441,10 +441,10 @@ def analyze_points(game, chapter, options: dict | None = None, decks: int | None
                    composition: dict[int, int] | None = None) -> tuple[list[Figure], str]:
     """Exact figures of every offered wager (one unit on it, with one unit on each required wager), and
     what the walk did (for the report's notes)."""
-    from compiler.analysis.report import _offered  # the same reading of an offered wager as the engine route
-
     required = [w for w, d in game.wagers.items() if d.required]
-    optional = [w for w, d in game.wagers.items() if not d.required and _offered(game, w, options)]
+    selected = {**game.defaults(), **(options or {})}
+    optional = [w for w, d in game.wagers.items()
+                if not d.required and (d.offered_by is None or bool(selected.get(d.offered_by)))]
     base = {w: 1 for w in required}
     bet_sets: list[dict[str, int]] = ([dict(base)] if required else []) + [{**base, w: 1} for w in optional]
     t0 = time.perf_counter()

@@ -33,12 +33,16 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from compiler.values.cards import JOKER, RANKS, rank_index
-from compiler.values.rankings import RankingError
 
 __all__ = ["PointsRanking", "PointsValue", "POINTS_KEYS"]
 
 _MEMO_MAX = 200_000
 POINTS_KEYS = ("cite", "kind", "title", "points", "modulo", "soft", "bust", "natural", "note")
+
+
+class RankingError(ValueError):
+    """A ranking dict the value layer cannot use, or a hand it cannot rank (``compiler.values.rankings``
+    re-exports it: every kind of ranking raises it)."""
 
 
 class PointsError(RankingError):

@@ -43,6 +43,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any, Mapping, Sequence
 
 from compiler.values.cards import JOKER, RANKS, parse_card, rank_index
+from compiler.values.points import PointsRanking, RankingError
 
 # ranking spec -> its lookup tables (Ranking._tables_once); bounded, oldest dropped first
 _TABLES: dict[str, tuple] = {}
@@ -55,8 +56,6 @@ _DIGIT = 32              # base of the packed tiebreak digits (strengths < 14, c
 _FAST_MAX_JOKERS = 1
 
 
-class RankingError(ValueError):
-    """A ranking dict this module cannot use, or a hand it cannot rank."""
 
 
 class HandValue:
@@ -208,7 +207,6 @@ class Ranking:
         """Build the evaluator of one ranking dict (``spec["rankings"][id]`` of a rulespec); a ranking of
         ``kind: points`` is a :class:`compiler.values.points.PointsRanking`."""
         if isinstance(spec, Mapping) and spec.get("kind") == "points":
-            from compiler.values.points import PointsRanking
             return PointsRanking(spec, id)
         return cls(spec, id)
 
