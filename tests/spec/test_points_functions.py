@@ -54,3 +54,17 @@ def test_a_points_function_needs_a_points_ranking_to_read():
 def test_a_bad_points_ranking_is_an_error_at_validate():
     errs = _errors(TEXT.replace("    modulo: 10\n", "    modulo: 10\n    soft: {rank: A, plus: 10}\n", 1))
     assert any("declare bust" in e and "[at /rankings/baccarat]" in e for e in errs), errs
+
+
+@pytest.mark.parametrize("expr, text", [
+    ("total(community.banker) <= 2", "total of community banker: 2 or less"),
+    ("not natural(community.player) and bust(player.cards)",
+     "not: community player is a natural; and player cards is bust"),
+    ("points(card(community.player, 3)) != 8", "points of card 3 of community player: not 8"),
+    ("option(h17) and total(dealer.cards) == 17 and soft(dealer.cards)",
+     "Dealer hits soft 17: yes; and total of dealer cards: 17; and dealer cards is a soft total"),
+])
+def test_points_conditions_read_in_plain_words(expr, text):
+    from compiler.lang.plain import plain_when
+
+    assert plain_when(expr, {"h17": {"title": "Dealer hits soft 17"}}) == text
