@@ -51,6 +51,7 @@ FUNCTIONS = CARD_FUNCTIONS | {"option", "offered", "has", "placed", "wager", "fl
 STEP_FUNCTIONS = CARD_FUNCTIONS | {"option", "offered"}  # conditions of dealing steps: no seat is read
 ACTIONS = frozenset({"win", "lose", "push", "return", "set", "clear", "note"})
 OWNERS = frozenset({"player", "dealer", "community"})
+_DEPTH = 64  # more cards than one round of these games deals: a value's key is settlement * _DEPTH + cards
 
 
 def applies(game) -> bool:
@@ -268,7 +269,8 @@ class PointsWalk:
         self._pv = [[rk.values[ranks[0]] for ranks in self.classes] for rk in rankings]
         self._soft = [[ranks[0] == rk.soft_rank for ranks in self.classes] for rk in rankings]
         self._zkey: dict[tuple, tuple] = {}
-        self._whens: dict = {}
+        self._whens: dict = {}   # (instruction, reading id) -> the condition's value
+        self._rids: dict[tuple, int] = {}  # the zones as the rules can read them -> a reading id
         obs: list[Node] = []
         for s in chapter.all_steps():
             for r in s.rules:
@@ -326,13 +328,19 @@ class PointsWalk:
                 any(sf[c] for c in z) for sf in self._soft)
         return k
 
-    def _read_key(self, zones: tuple) -> tuple:
-        return tuple(self._zone_key(i, z) for i, z in enumerate(zones))
+    def _read_id(self, zones: tuple) -> int:
+        """A small number for the zones as the rules can read them (equal numbers: equal readings)."""
+        key = tuple(self._zone_key(i, z) for i, z in enumerate(zones))
+        rid = self._rids.get(key)
+        if rid is None:
+            rid = self._rids[key] = len(self._rids)
+        return rid
 
-    def _settle(self, zones: tuple, rkey: tuple) -> int:
-        sig = self.by_read.get(rkey)
-        if sig is not None:
-            return sig
+    def _settle(self, zones: tuple, rid: int) -> dict:
+        """The value of an end position: {its settlement's id * _DEPTH: 1}."""
+        val = self.by_read.get(rid)
+        if val is not None:
+            return val
         ctx = self._set(zones)
         ctx.seat = None
         key = tuple(_hashable(f(ctx)) for f in self.observed)
@@ -341,8 +349,8 @@ class PointsWalk:
             self.observations += 1
             res = self._replay(zones)
             sig = self.settled[key] = self.sig_ids.setdefault(res, len(self.sig_ids))
-        self.by_read[rkey] = sig
-        return sig
+        val = self.by_read[rid] = {sig * _DEPTH: 1}
+        return val
 
     def _replay(self, zones: tuple) -> tuple:
         """The engine's settlement of the position (the round replayed from its cards), per bet set."""
@@ -363,27 +371,29 @@ class PointsWalk:
         return tuple(out)
 
     # -- the walk ----------------------------------------------------------------------------------
+    # A position's value maps ``settlement id * _DEPTH + cards still to deal`` to an integer weight: the sum,
+    # over the ways to finish the round from the position, of the products of the counts drawn.
     def _value(self, pc: int, zones: tuple) -> dict:
         key = (pc, zones)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        self.positions += 1
         ops = self.ops
+        n_ops = len(ops)
         ctx = None
-        rkey = None
+        rid = None
         whens = self._whens
-        while pc < len(ops):
+        while pc < n_ops:
             kind, when, arg = ops[pc]
             if when is not None:
-                if rkey is None:
-                    rkey = self._read_key(zones)
-                ok = whens.get((pc, rkey))
+                if rid is None:
+                    rid = self._read_id(zones)
+                ok = whens.get((pc, rid))
                 if ok is None:
                     if ctx is None:
                         ctx = self._set(zones)
                         ctx.seat = None
-                    ok = whens[(pc, rkey)] = bool(when(ctx))
+                    ok = whens[(pc, rid)] = bool(when(ctx))
             else:
                 ok = True
             if kind == "block":
@@ -393,27 +403,29 @@ class PointsWalk:
                 pc = arg[1]
                 continue
             break
-        if pc >= len(ops):
-            return {(self._settle(zones, ("settle",) + (rkey or self._read_key(zones))), 0): 1}
+        if pc >= n_ops:
+            return self._settle(zones, self._read_id(zones) if rid is None else rid)
+        self.positions += 1
         zi = ops[pc][2][0]
         counts = self.counts
+        ordered = self.ordered[zi]
         acc: dict = defaultdict(int)
         z = zones[zi]
+        before, after = zones[:zi], zones[zi + 1:]
+        path = self.path
+        value = self._value
         for c in range(len(counts)):
             n = counts[c]
             if not n:
                 continue
-            nz = z + (c,)
-            if not self.ordered[zi]:
-                nz = tuple(sorted(nz))
-            child = zones[:zi] + (nz,) + zones[zi + 1:]
+            nz = z + (c,) if ordered else tuple(sorted(z + (c,)))
             counts[c] = n - 1
-            self.path.append((zi, c))
-            sub = self._value(pc + 1, child)
-            self.path.pop()
+            path.append((zi, c))
+            sub = value(pc + 1, before + (nz,) + after)
+            path.pop()
             counts[c] = n
-            for (sig, k), wgt in sub.items():
-                acc[(sig, k + 1)] += wgt * n
+            for k, wgt in sub.items():
+                acc[k + 1] += wgt * n
         val = dict(acc)
         self.memo[key] = val
         return val
@@ -428,11 +440,12 @@ class PointsWalk:
         finally:
             sys.setrecursionlimit(old)
         falling = [1]
-        for k in range(1, 64):
+        for k in range(1, _DEPTH):
             falling.append(falling[-1] * (self.total - k + 1))
         sigs = {i: sig for sig, i in self.sig_ids.items()}
         out: dict[tuple, Fraction] = defaultdict(Fraction)
-        for (sig, k), wgt in root.items():
+        for code, wgt in root.items():
+            sig, k = divmod(code, _DEPTH)
             out[sigs[sig]] += Fraction(wgt, falling[k])
         return dict(out)
 
