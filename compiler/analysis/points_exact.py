@@ -112,6 +112,10 @@ def refusal(game, chapter) -> str | None:
                                                         else "") + f"; the points method models {', '.join(sorted(allowed))}")
             if isinstance(n, Ref) and n.parts[0] not in OWNERS:
                 return f"{where} reads {'.'.join(n.parts)}; the points method reads only cards"
+            if isinstance(n, Call) and n.name == "card" and any(
+                    isinstance(x, Ref) and (len(x.parts) == 1 or x.parts[1] == "cards") for x in _expr_nodes(n.args[0])):
+                return (f"{where} reads a card by its position among all of an owner's zones ({source(n)}); the "
+                        "points method reads positions within one zone")
     return None
 
 

@@ -130,3 +130,9 @@ def test_zones_read_by_position_keep_their_order_and_the_others_are_multisets(ga
     assert dict(zip(walk.zones, walk.summed)) == {("community", "player"): False, ("community", "banker"): True}
     assert len(walk.classes) == 10 and walk.counts[walk.classes.index([rank_index("T"), rank_index("J"),
                                                                        rank_index("Q"), rank_index("K")])] == 128
+
+
+def test_a_card_read_by_position_across_zones_is_refused(tmp_path):
+    g, chapter = _variant(tmp_path, "points(card(community.player, 3)) != 8", "points(card(community, 5)) != 8")
+    why = points_exact.refusal(g, chapter)
+    assert why is not None and "card(community, 5)" in why and "within one zone" in why
