@@ -132,6 +132,8 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                 bad(f"{n.name}() takes {len(required)}" + (f" to {len(sig)}" if len(sig) != len(required) else "")
                     + f" argument{'s' if len(sig) != 1 else ''}, got {len(n.args)}", n)
                 return
+            if "points_ranking?" in sig and len(n.args) < len(sig) and len(names.points_rankings) == 1:
+                names.use("ranking", next(iter(names.points_rankings)))  # the chapter's only one, read implicitly
             if "points_ranking?" in sig and len(n.args) < len(sig) and len(names.points_rankings) != 1:
                 bad(f"{n.name}() needs the points ranking it reads as its last argument, e.g. "
                     f"{n.name}(community.banker, baccarat)" + (

@@ -144,3 +144,13 @@ def test_the_rules_submission_document_shows_the_exact_figures(tmp_path):
     md = render_formats(document_context(res[1], str(sub)), ("md",))["md"]
     for edge in ("1.0579%", "1.2351%", "14.3596%"):
         assert edge in md, md[:3000]
+
+
+def test_ez_baccarat_validates_and_its_hand_history_settles_as_expected(capsys):
+    """The second points chapter (tests/fixtures/chapters/ez-baccarat.yaml, NOT official text)."""
+    ez = ROOT / "tests/fixtures/chapters/ez-baccarat.yaml"
+    assert main(["validate", str(ez)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    rnd = ROOT / "tests/fixtures/chapters/rounds/ez-baccarat-dragon-7.yaml"
+    assert main(["settle", "--check", str(ez), str(rnd)]) == 0, capsys.readouterr().err
+    assert "4 wagers settled as expected" in capsys.readouterr().out

@@ -136,3 +136,45 @@ def test_a_card_read_by_position_across_zones_is_refused(tmp_path):
     g, chapter = _variant(tmp_path, "points(card(community.player, 3)) != 8", "points(card(community, 5)) != 8")
     why = points_exact.refusal(g, chapter)
     assert why is not None and "card(community, 5)" in why and "within one zone" in why
+
+
+# EZ Baccarat (tests/fixtures/chapters/ez-baccarat.yaml, NOT official text): written in another style (two
+# cards dealt at once, third cards in zones of their own, totals of joined zones, no hand() comparison)
+EZ = ROOT / "tests/fixtures/chapters/ez-baccarat.yaml"
+EZ_WAGERS = ("player", "banker", "tie", "dragon_7", "panda_8")
+
+
+@pytest.fixture(scope="module")
+def ez():
+    mod, comp = load_game(EZ)
+    return mod.GAME, comp.chapter
+
+
+def test_ez_baccarat_gives_the_published_house_edges(ez):
+    """Wizard of Odds, https://wizardofodds.com/games/baccarat/ez-baccarat/ (8 decks): Banker (a three-card 7
+    pushes, no commission) 1.0183%, Dragon 7 (40 to 1) 7.61%, Panda 8 (25 to 1) 10.19%; Player and Tie as
+    in baccarat, https://wizardofodds.com/games/baccarat/ : 1.2351%, 14.3596%."""
+    rep = analyze(*ez)
+    figs = {f.wager: f for f in rep.figures}
+    assert set(figs) == set(EZ_WAGERS) and all(f.exact for f in figs.values())
+    assert [pct(figs[w].house_edge) for w in ("player", "banker", "tie")] == ["1.2351%", "1.0183%", "14.3596%"]
+    assert pct(figs["dragon_7"].house_edge, 2) == "7.61%" and pct(figs["panda_8"].house_edge, 2) == "10.19%"
+    # the Banker's three-card 7 win is the Dragon 7's win, and a push of the Banker wager
+    assert figs["dragon_7"].outcomes["win"] == figs["banker"].outcomes["push"] - figs["tie"].outcomes["win"]
+
+
+def test_ez_baccarat_equal_to_the_engine_enumeration_on_a_reduced_shoe(ez):
+    g, chapter = ez
+    composition = {rank_index(r): n for r, n in {"K": 2, "3": 2, "4": 2, "7": 2, "8": 1}.items()}
+    figs, _ = points_exact.analyze_points(g, chapter, composition=composition)
+    slow = enumerate_round(g, {w: 1 for w in EZ_WAGERS}, counts={r * 4: n for r, n in composition.items()})
+    for f in figs:
+        assert f.expected_return == slow.wagers[f.wager].expected_net, f.wager
+        assert f.outcomes == {o: p for o, p in slow.wagers[f.wager].outcomes.items() if p}, f.wager
+
+
+def test_ez_baccarat_zones_are_all_read_by_point_sums(ez):
+    walk = points_exact.PointsWalk(*ez)
+    assert walk.zones == [("community", "player"), ("community", "banker"), ("community", "player_third"),
+                          ("community", "banker_third")]
+    assert not any(walk.ordered) and all(walk.summed)
