@@ -88,6 +88,9 @@ def refusal(game, chapter) -> str | None:
             return f"wager {w} is paid from a progressive meter"
         if d.placed != "before_deal":
             return f"wager {w} is placed during the round (a decision this method does not model)"
+    dealt = sum(int(dict(s.params).get("count", 1)) for s in chapter.all_steps() if s.kind == "deal")
+    if dealt >= _DEPTH:
+        return f"the procedure deals up to {dealt} cards; the points method counts at most {_DEPTH - 1} in a round"
     for s in chapter.all_steps():
         if s.kind not in STEP_KINDS:
             return f"step {s.id} ({s.cite}) is a {s.kind!r} step; the points method models {', '.join(sorted(STEP_KINDS))}"
