@@ -12,10 +12,10 @@ because nothing is valued twice:
   deals that reach the same cards in another order are one position.
 * **Transposition table.** A position is (the next instruction, the cards of every zone); it fixes the
   remaining shoe, so its value (the weights of every result from there) is computed once.
-* **Settlement by what the rules read.** The settle rules read the cards only through maximal
-  card-reading parts of their expressions (``hand(baccarat, community.player) > ...``, ``total(...)``):
-  the values of those parts are the key of a cache of settlements, and the engine settles one
-  representative position per key (checked to have drawn exactly the position's cards).
+* **Settlement by what the rules read.** The procedure's expressions (settle rules and step conditions)
+  read the cards only through maximal card-reading parts (``hand(baccarat, community.player) > ...``,
+  ``total(...)``): the values of those parts are the key of a cache of settlements, and the engine
+  settles one representative position per key (checked to have drawn exactly the position's cards).
 
 Weights are integers (products of remaining counts); probabilities are exact fractions at the end.
 
@@ -278,14 +278,11 @@ class PointsWalk:
         self._zkey: dict[tuple, tuple] = {}
         self._whens: dict = {}   # (instruction, reading id) -> the condition's value
         self._rids: dict[tuple, int] = {}  # the zones as the rules can read them -> a reading id
+        # what the replayed round can read of the cards: every expression of the procedure (the settle rules,
+        # and the conditions of the steps, a settle step's or its block's included)
         obs: list[Node] = []
-        for s in chapter.all_steps():
-            for r in s.rules:
-                if r.when is not None:
-                    observations(r.when, obs)
-                for a in r.then:
-                    if a.value is not None:
-                        observations(a.value, obs)
+        for _, e, _ in _exprs(chapter):
+            observations(e, obs)
         self.observed = [closure(o) for o in dict.fromkeys(obs)]
         self.observed_text = [source(o) for o in dict.fromkeys(obs)]
         self.bet_sets = bet_sets or [{w: 1 for w in game.wagers}]
