@@ -178,3 +178,23 @@ def test_ez_baccarat_zones_are_all_read_by_point_sums(ez):
     assert walk.zones == [("community", "player"), ("community", "banker"), ("community", "player_third"),
                           ("community", "banker_third")]
     assert not any(walk.ordered) and all(walk.summed)
+
+
+def test_a_settle_step_under_its_own_card_condition_is_settled_by_what_that_condition_reads(tmp_path):
+    """A tie of two naturals paid even money by a settle step of its own (its `when` reads the cards): the
+    settle rules alone read the same on every tie, so the cache must key on the step's condition too."""
+    g, chapter = _variant(tmp_path, "  - id: settle\n    do: settle\n",
+                          "  - id: settle_natural_ties\n    do: settle\n    cite: § 906.6(d)\n"
+                          "    when: natural(community.player) and natural(community.banker)\n    rules:\n"
+                          "      - {cite: § 906.6(d), when: \"hand(baccarat, community.player) == "
+                          "hand(baccarat, community.banker)\", then: push player; push banker; win tie at even_money}\n"
+                          "  - id: settle\n    do: settle\n")
+    composition = {rank_index(r): n for r, n in {"K": 3, "8": 3, "9": 2, "4": 2}.items()}
+    figs, _ = points_exact.analyze_points(g, chapter, composition=composition)
+    slow = enumerate_round(g, {w: 1 for w in WAGERS}, counts={r * 4: n for r, n in composition.items()})
+    for f in figs:
+        assert f.expected_return == slow.wagers[f.wager].expected_net, f.wager
+    mod, comp = load_game(BACCARAT)
+    plain, _ = points_exact.analyze_points(mod.GAME, comp.chapter, composition=composition)
+    tie = {f.wager: f for f in figs}["tie"].expected_return
+    assert tie < {f.wager: f for f in plain}["tie"].expected_return     # the variant pays less on some ties
