@@ -100,11 +100,14 @@ def rank_level_ok(game) -> bool:
 
 
 def walk_paths(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
-               options: Mapping[str, Any] | None = None, decks: int | None = None, max_paths: int = 2_000_000):
-    """Yield (probability, RoundResult) for every distinct deal of one round of one seat."""
+               options: Mapping[str, Any] | None = None, decks: int | None = None, max_paths: int = 2_000_000,
+               counts: Mapping[int, int] | None = None):
+    """Yield (probability, RoundResult) for every distinct deal of one round of one seat. ``counts``: a shoe of
+    another composition (card -> how many; one card standing for its rank where suits are not read)."""
     strategy = strategy or Strategy()
-    n_decks = decks if decks is not None else Table(game, options, seed=0).shoe_decks()
-    counts = shoe_counts(n_decks, game.cards.jokers, rank_level_ok(game))
+    if counts is None:
+        n_decks = decks if decks is not None else Table(game, options, seed=0).shoe_decks()
+        counts = shoe_counts(n_decks, game.cards.jokers, rank_level_ok(game))
     stakes = {k: money(v) for k, v in bets.items()}
     path: list[int] = []
     paths = 0
@@ -127,14 +130,14 @@ def walk_paths(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
 
 def enumerate_round(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
                     options: Mapping[str, Any] | None = None, decks: int | None = None,
-                    max_paths: int = 2_000_000) -> ExactResult:
+                    max_paths: int = 2_000_000, counts: Mapping[int, int] | None = None) -> ExactResult:
     """Exact distribution of every wager of one seat with ``bets`` (wager -> amount)."""
     wagers: dict[str, WagerStats] = defaultdict(WagerStats)
     by_outcome: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
     nets: dict[Fraction, Fraction] = defaultdict(Fraction)
     paths = 0
     total = Fraction(0)
-    for p, res in walk_paths(game, bets, strategy, options, decks, max_paths):
+    for p, res in walk_paths(game, bets, strategy, options, decks, max_paths, counts):
         paths += 1
         total += p
         round_net = Fraction(0)

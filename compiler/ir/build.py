@@ -50,6 +50,8 @@ class _Builder:
         n = Names()
         for rid, r in (d.get("rankings") or {}).items():
             n.rankings.add(rid)
+            if isinstance(r, dict) and r.get("kind") == "points":
+                n.points_rankings.add(rid)
             for c in r.get("categories") or ():
                 n.categories.add(c["id"])
             n.hands.update((r.get("hands") or {}).keys())

@@ -42,6 +42,8 @@ def closure(n: Node) -> Fn:
                 args.append((False, closure(a)))
             elif kind == "rank":
                 args.append((False, str(a.value) if isinstance(a, Lit) else a.parts[0]))
+            elif kind == "position":
+                args.append((False, int(a.value)))
             else:
                 args.append((False, a.parts[0]))
         name = n.name

@@ -43,6 +43,8 @@ def compile_expr(n: Node) -> str:
                 args.append(f"(lambda ctx: {compile_expr(a)})")
             elif kind == "rank":
                 args.append(repr(str(a.value) if isinstance(a, Lit) else a.parts[0]))
+            elif kind == "position":
+                args.append(repr(int(a.value)))
             else:
                 args.append(repr(a.parts[0]))
         return f"ctx.{n.name}({', '.join(args)})"

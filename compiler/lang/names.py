@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from dataclasses import dataclass, field
 
-from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
+from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, source
 
 # function name -> kinds of its arguments ('expr', or a namespace whose name it takes)
 FUNCTIONS: dict[str, tuple[str, ...]] = {
@@ -32,7 +32,17 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "groups": ("ranking", "expr", "expr"),
     "category_rank": ("expr",),
     "can": ("lambda",),
+    # hands valued by points (a ranking of kind: points; the ranking may be left out where the chapter
+    # declares only one): see docs/rule-language.md "Points"
+    "total": ("expr", "points_ranking?"),
+    "soft": ("expr", "points_ranking?"),
+    "natural": ("expr", "points_ranking?"),
+    "bust": ("expr", "points_ranking?"),
+    "points": ("expr", "points_ranking?"),
+    "card": ("expr", "position"),
 }
+# functions that read a ranking's hands the way a poker-style ranking does: refused on a points ranking
+POKER_FUNCTIONS = ("best", "at_least", "is_hand", "rank", "groups")
 OWNERS = ("player", "dealer", "community", "event", "round", "setting")
 # the attributes of `round` the engine gives (compiler/runtime/state.py: Round.attr; `roll` is the
 # total of the round's `roll` step)
@@ -48,6 +58,7 @@ class Names:
     """What a spec declares, for resolving the names used in its rules."""
 
     rankings: set[str] = field(default_factory=set)
+    points_rankings: set[str] = field(default_factory=set)  # rankings of kind: points
     categories: set[str] = field(default_factory=set)
     hands: set[str] = field(default_factory=set)
     wagers: set[str] = field(default_factory=set)
@@ -159,10 +170,34 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                 bad(f"{n.name}() takes {len(required)}" + (f" to {len(sig)}" if len(sig) != len(required) else "")
                     + f" argument{'s' if len(sig) != 1 else ''}, got {len(n.args)}", n)
                 return
+            if "points_ranking?" in sig and len(n.args) < len(sig) and len(names.points_rankings) == 1:
+                names.use("ranking", next(iter(names.points_rankings)))  # the chapter's only one, read implicitly
+            if "points_ranking?" in sig and len(n.args) < len(sig) and len(names.points_rankings) != 1:
+                bad(f"{n.name}() needs the points ranking it reads as its last argument, e.g. "
+                    f"{n.name}(community.banker, baccarat)" + (
+                        f": the chapter declares {', '.join(sorted(names.points_rankings))}"
+                        if names.points_rankings else ": the chapter declares no ranking of kind points"), n)
+            if n.name in POKER_FUNCTIONS and n.args and isinstance(n.args[0], Ref) \
+                    and n.args[0].parts[0] in names.points_rankings:
+                bad(f"{n.name}() reads poker-style hands; ranking {n.args[0].parts[0]!r} is valued by points "
+                    "(use hand(), total(), soft(), natural(), bust() or points())", n.args[0])
             for kind, a in zip(sig, n.args):
                 kind = kind.rstrip("?")
                 if kind in ("expr", "lambda"):
                     walk(a)
+                elif kind == "points_ranking":
+                    if not isinstance(a, Ref) or len(a.parts) != 1 or a.parts[0] not in names.points_rankings:
+                        name = a.parts[0] if isinstance(a, Ref) else source(a)
+                        bad(f"{n.name}() reads a ranking of kind points; {name!r} is not one"
+                            + (f" (the chapter's: {', '.join(sorted(names.points_rankings))})"
+                               if names.points_rankings else " (the chapter declares none)"), a)
+                    else:
+                        names.use("ranking", a.parts[0])
+                elif kind == "position":
+                    if not (isinstance(a, Lit) and isinstance(a.value, int) and not isinstance(a.value, bool)
+                            and 1 <= a.value <= 60):
+                        bad(f"{n.name}() takes the position of a card in its zone, a whole number from 1, "
+                            f"e.g. {n.name}(player.cards, 3)", a)
                 elif kind == "rank":
                     if not isinstance(a, (Lit, Ref)):
                         bad("expected a rank such as '10' or T", a)

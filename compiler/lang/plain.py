@@ -6,6 +6,8 @@ reads as its title from the rulespec, its values as words.
     option(automated_shuffler)                 -> "Automated card shuffling device used: yes"
     option(starting_position) == 'shaker'      -> "How the starting position is determined: shaker"
     option(adjacent_positions) > 0 and not x   -> "... : more than 0, and ...: no"
+    total(community.banker) <= 2               -> "total of community banker: 2 or less"
+    not natural(community.player)              -> "not: community player is a natural"
 """
 from __future__ import annotations
 
@@ -40,12 +42,54 @@ def _option(node, titles) -> str | None:
     return None
 
 
+# hands valued by points (docs/rule-language.md "Points"): a value of the cards, and a property of them
+_POINTS_VALUE = {"total": "total of {}", "points": "points of {}", "count": "number of {}"}
+_POINTS_TEST = {"soft": "{} is a soft total", "natural": "{} is a natural", "bust": "{} is bust"}
+
+
+def _cards(node) -> str | None:
+    """Cards in words: ``community.banker`` -> "community banker", ``card(community.player, 3)`` -> "card 3 of
+    community player", ``a + b`` -> "a and b"."""
+    if isinstance(node, Ref):
+        return " ".join(p.replace("_", " ") for p in node.parts if p != "cards") + (
+            " cards" if node.parts[-1] == "cards" or len(node.parts) == 1 else "")
+    if isinstance(node, Call) and node.name == "card" and len(node.args) == 2 and isinstance(node.args[1], Lit):
+        inner = _cards(node.args[0])
+        return None if inner is None else f"card {node.args[1].value} of {inner}"
+    if isinstance(node, BinOp) and node.op == "+":
+        a, b = _cards(node.left), _cards(node.right)
+        return None if a is None or b is None else f"{a} and {b}"
+    return None
+
+
+def _points(node) -> tuple[str, bool] | None:
+    """(words, whether they are a test) of a points function of cards; None for anything else."""
+    if not isinstance(node, Call) or not node.args or node.name not in {**_POINTS_VALUE, **_POINTS_TEST}:
+        return None
+    cards = _cards(node.args[0])
+    if cards is None:
+        return None
+    if node.name in _POINTS_TEST:
+        return _POINTS_TEST[node.name].format(cards), True
+    return _POINTS_VALUE[node.name].format(cards), False
+
+
 def words(node, titles: Mapping[str, str], nested: bool = False) -> str | None:
     """The condition in words, or None where a part has no plain reading (the caller keeps the code)."""
+    pts = _points(node)
+    if pts is not None and pts[1]:
+        return pts[0]
+    if isinstance(node, BinOp) and node.op in _CMP and isinstance(node.right, Lit):
+        pts = _points(node.left)
+        if pts is not None and not pts[1]:
+            return f"{pts[0]}: {_CMP[node.op].format(_value(node.right))}"
     title = _option(node, titles)
     if title is not None:
         return f"{title}: yes"
     if isinstance(node, Not):
+        pts = _points(node.item)
+        if pts is not None and pts[1]:
+            return "not: " + pts[0]
         t = _option(node.item, titles)
         if t is not None:
             return f"{t}: no"

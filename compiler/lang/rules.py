@@ -16,7 +16,10 @@ Vocabulary (generic card-game primitives; see docs/rule-language.md):
   ``wager(W)``, ``flag(F)``, ``chose(D, C)``, ``option(O)``, ``offered(W)``, ``active()``,
   ``count(cards)``, ``any_player(expr)``, ``count_players(expr)``; pai gow: ``setting.high``,
   ``setting.low``, ``setting.cards`` (a candidate setting), ``rank(R, cards)`` (comparable across
-  hand sizes), ``groups(R, cards, n)``, ``category_rank(v)``, ``can(expr)``;
+  hand sizes), ``groups(R, cards, n)``, ``category_rank(v)``, ``can(expr)``; hands valued by points
+  (a ranking of kind points, named last or the chapter's only one): ``total(cards[, R])``,
+  ``soft(cards[, R])``, ``natural(cards[, R])``, ``bust(cards[, R])``, ``points(cards[, R])``, and
+  ``card(cards, n)`` (the n-th card of a zone, as a zone of one card or none);
 * outcomes: ``win W [at PAYOUT | at N to M]``, ``win W by PAYTABLE on VALUE``, ``lose W``,
   ``push W``, ``return W`` (void: returned), ``surrender W 1/2``, ``place W = expr``,
   ``set F``, ``clear F``, ``void round``, ``discard card``, ``use card``, ``reshuffle``,

@@ -59,6 +59,27 @@ class Context:
         cards = [c for c in cards if c is not None]
         return self.table.ranking(rid).best(cards)[0]
 
+    # hands valued by points (a ranking of kind: points; rid None: the chapter's only one)
+    def total(self, cards, rid: str | None = None) -> int:
+        return self.table.points_ranking(rid).total(cards)
+
+    def soft(self, cards, rid: str | None = None) -> bool:
+        return self.table.points_ranking(rid).soft(cards)
+
+    def natural(self, cards, rid: str | None = None) -> bool:
+        return self.table.points_ranking(rid).natural(cards)
+
+    def bust(self, cards, rid: str | None = None) -> bool:
+        return self.table.points_ranking(rid).is_bust(cards)
+
+    def points(self, cards, rid: str | None = None) -> int:
+        return self.table.points_ranking(rid).points(cards)
+
+    def card(self, cards, position: int) -> list:
+        """The card at ``position`` (1 = the first dealt) of the cards, as a list of one card or none."""
+        cards = [c for c in cards if c is not None]
+        return cards[position - 1:position]
+
     def category(self, value) -> str:
         return value.category
 

@@ -100,6 +100,8 @@ def _names_of_game(game):
     n = Names()
     for rid, r in game.rankings.items():
         n.rankings.add(rid)
+        if r.get("kind") == "points":
+            n.points_rankings.add(rid)
         n.categories.update(c["id"] for c in r.get("categories") or ())
         if r.get("kind") == "high_card" and not r.get("categories"):
             n.categories.add("high_card")

@@ -43,6 +43,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any, Mapping, Sequence
 
 from compiler.values.cards import JOKER, RANKS, parse_card, rank_index
+from compiler.values.points import PointsRanking, RankingError
 
 # ranking spec -> its lookup tables (Ranking._tables_once); bounded, oldest dropped first
 _TABLES: dict[str, tuple] = {}
@@ -55,8 +56,6 @@ _DIGIT = 32              # base of the packed tiebreak digits (strengths < 14, c
 _FAST_MAX_JOKERS = 1
 
 
-class RankingError(ValueError):
-    """A ranking dict this module cannot use, or a hand it cannot rank."""
 
 
 class HandValue:
@@ -145,7 +144,7 @@ class Ranking:
         self.spec = spec
         self.kind = spec.get("kind", "poker")
         if self.kind not in ("poker", "high_card"):
-            raise RankingError(f"ranking {id}: kind must be poker or high_card, not {self.kind!r}")
+            raise RankingError(f"ranking {id}: kind must be poker, high_card or points, not {self.kind!r}")
         self.cite = spec.get("cite")
         self.cards = int(spec.get("cards", 5 if self.kind == "poker" else 1))
         order = spec.get("order") or list(reversed(RANKS))
@@ -205,7 +204,10 @@ class Ranking:
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], id: str = "ranking") -> "Ranking":
-        """Build the evaluator of one ranking dict (``spec["rankings"][id]`` of a rulespec)."""
+        """Build the evaluator of one ranking dict (``spec["rankings"][id]`` of a rulespec); a ranking of
+        ``kind: points`` is a :class:`compiler.values.points.PointsRanking`."""
+        if isinstance(spec, Mapping) and spec.get("kind") == "points":
+            return PointsRanking(spec, id)
         return cls(spec, id)
 
     def _read_hand(self, hid: str, h: Mapping[str, Any]) -> dict:
