@@ -30,8 +30,14 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "groups": ("ranking", "expr", "expr"),
     "category_rank": ("expr",),
     "can": ("lambda",),
+    # dice and wheels: see docs/rule-language.md "Dice and wheels"
+    "dice_count": ("expr",),
+    "hits": ("wager",),
+    "matched": ("wager",),
+    "picked": ("wager", "expr"),
 }
-OWNERS = ("player", "dealer", "community", "event", "round", "setting")
+OWNERS = ("player", "dealer", "community", "event", "round", "setting", "dice", "pocket")
+DICE_PARTS = ("total", "count", "distinct", "doubles", "triple", "high", "low")  # runtime/chance.DICE_ATTRS
 SETTING_PARTS = ("high", "low", "cards")
 
 
@@ -52,6 +58,11 @@ class Names:
     # None: not known, every zone of `zones` is accepted for every owner
     owner_zones: dict[str, set[str]] | None = None
     flags: set[str] = field(default_factory=set)
+    # dice and wheels: whether a step rolls dice, and the attributes of the pockets of the spun wheels
+    # (None: not known, anything is accepted)
+    dice: bool | None = None
+    pocket_attrs: set[str] | None = None
+    choose_wagers: set[str] | None = None  # wagers declared with `choose` (None: not known)
     used: dict[str, set[str]] = field(default_factory=dict)
 
     def use(self, ns: str, name: str) -> None:
@@ -108,6 +119,16 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                 bad(f"no step deals {whom} a zone {n.parts[1]!r}, so {'.'.join(n.parts)} would always be empty", n)
             if owner in ("player", "dealer") and len(n.parts) == 1:
                 bad(f"{owner!r} needs a zone, e.g. {owner}.cards", n)
+            if owner == "dice" and (len(n.parts) != 2 or n.parts[1] not in DICE_PARTS):
+                bad(f"'dice' is followed by one of {', '.join(DICE_PARTS)} (the latest roll of dice)", n)
+            elif owner == "dice" and names.dice is False:
+                bad(f"no step rolls dice, so {'.'.join(n.parts)} would never be known", n)
+            if owner == "pocket" and len(n.parts) != 2:
+                bad("'pocket' is followed by `label` or an attribute of the wheel's pockets, e.g. pocket.colour", n)
+            elif owner == "pocket" and names.pocket_attrs is not None and n.parts[1] not in names.pocket_attrs:
+                pool = names.pocket_attrs
+                bad(f"no spun wheel's pockets have an attribute {n.parts[1]!r}" + (
+                    _suggest(n.parts[1], pool) if pool else " (no step spins a wheel)"), n)
             if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):
                 bad(f"'setting' is followed by one of {', '.join(SETTING_PARTS)} (the hands of a candidate setting)", n)
             return
@@ -137,6 +158,12 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                         bad("expected a choice name", a)
                 else:
                     ident(a, kind)
+            if n.name in ("hits", "matched", "picked") and names.choose_wagers is not None and n.args \
+                    and isinstance(n.args[0], Ref) and n.args[0].parts[0] in names.wagers \
+                    and n.args[0].parts[0] not in names.choose_wagers:
+                bad(f"{n.name}({n.args[0].parts[0]}): the wager is not placed on chosen numbers (it has no `choose`)", n)
+            if n.name == "dice_count" and names.dice is False:
+                bad("no step rolls dice, so dice_count() would never be known", n)
             return
         if isinstance(n, BinOp):
             walk(n.left)
