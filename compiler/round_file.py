@@ -60,12 +60,12 @@ ROUND_SCHEMA = {
                 "type": "object", "additionalProperties": False, "required": ["wagers"],
                 "properties": {
                     "player": {"type": "string"},
-                    # a wager placed on numbers the player chose (`choose`): {amount: 5, on: [17, 20]}
+                    # a wager placed on numbers the player chose (`choose`): {amount: 5, numbers: [17, 20]}
                     "wagers": {"type": "object", "additionalProperties": {"oneOf": [
                         {"type": ["integer", "number", "string"]},
-                        {"type": "object", "additionalProperties": False, "required": ["amount", "on"], "properties": {
+                        {"type": "object", "additionalProperties": False, "required": ["amount", "numbers"], "properties": {
                             "amount": {"type": ["integer", "number", "string"]},
-                            "on": {"type": "array", "minItems": 1, "items": {"type": ["integer", "string"]}}}}]}},
+                            "numbers": {"type": "array", "minItems": 1, "items": {"type": ["integer", "string"]}}}}]}},
                     "choices": {"type": "object", "additionalProperties": {"type": "string"}},
                     "offers": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
                     # pai gow: the player's setting (the cards of the low hand, or of the high hand),
@@ -136,8 +136,8 @@ class RoundSpec:
     chosen: dict = field(default_factory=dict)  # seat -> {wager: the numbers / pockets it is placed on}
 
     def placed(self) -> dict[int, dict]:
-        """The bets as the table takes them: a wager on chosen numbers as {"amount": A, "on": [...]}."""
-        return {s: {w: ({"amount": a, "on": self.chosen[s][w]} if w in self.chosen.get(s, {}) else a)
+        """The bets as the table takes them: a wager on chosen numbers as {"amount": A, "numbers": [...]}."""
+        return {s: {w: ({"amount": a, "numbers": self.chosen[s][w]} if w in self.chosen.get(s, {}) else a)
                     for w, a in ws.items()} for s, ws in self.bets.items()}
 
     def strategy(self) -> dict[int, Strategy]:
@@ -247,7 +247,7 @@ def load_round(path: str) -> RoundSpec:
         s = int(k)
         bets[s] = {w: stake(v["amount"] if isinstance(v, dict) else v, f"/positions/{k}/wagers/{escape_token(w)}"
                             + ("/amount" if isinstance(v, dict) else "")) for w, v in pos["wagers"].items()}
-        chosen[s] = {w: list(v["on"]) for w, v in pos["wagers"].items() if isinstance(v, dict)}
+        chosen[s] = {w: list(v["numbers"]) for w, v in pos["wagers"].items() if isinstance(v, dict)}
         choices[s] = dict(pos.get("choices") or {})
         offers[s] = {w: stake(v, f"/positions/{k}/offers/{escape_token(w)}")
                      for w, v in (pos.get("offers") or {}).items()}
@@ -386,7 +386,7 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
                     try:
                         check_chosen(wd, rs.chosen.get(seat, {}).get(wid) or (), game.procedure)
                     except ValueError as e:
-                        at = ptr + "/on" if wid in rs.chosen.get(seat, {}) else ptr
+                        at = ptr + "/numbers" if wid in rs.chosen.get(seat, {}) else ptr
                         errs.append(doc.diagnostic(at, f"seat {seat}: {e}"))
                 if kind == "wagers":
                     for req in wd.requires:

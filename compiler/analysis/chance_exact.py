@@ -19,6 +19,7 @@ makes :func:`unmodelled` name it, and :func:`analyze_chance` refuses with that n
 from __future__ import annotations
 
 from collections import defaultdict
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -220,49 +221,87 @@ def walk_outcomes(game, bets: Mapping[int, Mapping[str, Any]], options: Mapping[
         path = track.taken[:k] + [track.taken[k] + 1]
 
 
-def _stake(game, w: str):
+def _sets(game, w: str) -> list[list[str]] | None:
+    """The legal sets of a wager on chosen numbers (None: a wager on no chosen numbers)."""
     wd = game.wagers[w]
-    amount = wd.amounts[0] if wd.amounts else money(1)
     if not wd.choose:
-        return amount, None
+        return None
     wheel = None
     if wd.choose.get("wheel"):
         step = find_step(game.procedure, wd.choose["wheel"])
         wheel = step.params.get("wheel") if step is not None else None
-    sets = legal_sets(wd.choose, wheel)
+    sets = [list(x) for x in legal_sets(wd.choose, wheel)]
     if not sets:
         raise Unmodelled(f"the {wd.name} has no legal set of numbers ({wd.cite})")
-    return amount, list(sets[0])
+    return sets
+
+
+def _names(sets: list[list[str]], limit: int = 6) -> str:
+    shown = ["[" + ", ".join(x) + "]" for x in sets[:limit]]
+    return ", ".join(shown) + (f" and {len(sets) - limit} more" if len(sets) > limit else "")
 
 
 def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, decks: int | None = None,
                    offered=None) -> list[Figure]:
-    """An exact figure per unit of each (offered) wager made, alone on its seat; Unmodelled if a construct
-    of the chapter is not one this method declares."""
+    """An exact figure per unit of each (offered) wager made, alone on its seat; a wager on chosen numbers
+    is played on every legal set, one figure per distinct result (its policy names the sets). Unmodelled
+    if a construct of the chapter is not one this method declares."""
     bad = unmodelled(game, chapter)
     if bad:
         raise Unmodelled(f"the chance enumeration does not model {bad}")
-    figs = []
+    # every (wager, set) played alone on a seat; with no card dealt, seats do not interact (no function of
+    # other seats is modelled), so one round plays as many of them as the table has positions
+    per_round = 1 if any(s.kind == "deal" for s in _walk_ir(chapter.procedure)) else max(1, game.max_positions)
+    plays: list[tuple[str, Any, Any]] = []  # (wager, its stake as play_round takes it, the amount)
+    sets_of: dict[str, list | None] = {}
     for w, wd in game.wagers.items():
         if offered is not None and not offered(w):
             continue
-        amount, on = _stake(game, w)
-        bet = {"amount": amount, "on": on} if on is not None else amount
-        outcomes: dict[str, Fraction] = defaultdict(Fraction)
-        nets: dict[Fraction, Fraction] = defaultdict(Fraction)
-        expected, paths = Fraction(0), 0
-        for p, res in walk_outcomes(game, {1: {w: bet}}, options, decks):
+        amount = wd.amounts[0] if wd.amounts else money(1)
+        sets_of[w] = _sets(game, w)
+        plays.extend((w, {"amount": amount, "numbers": x}, amount) for x in sets_of[w]) if sets_of[w] is not None \
+            else plays.append((w, amount, amount))
+    results: list[tuple[Fraction, dict, dict, int]] = []
+    for i in range(0, len(plays), per_round):
+        chunk = plays[i:i + per_round]
+        seen = [defaultdict(Fraction) for _ in chunk]  # (net, outcomes) -> probability, per seat
+        paths = 0
+        for p, res in walk_outcomes(game, {k + 1: {w: b} for k, (w, b, _) in enumerate(chunk)}, options, decks):
             paths += 1
-            mine = [r for r in res.results if r.wager == w]
-            net = sum((Fraction(r.net) for r in mine), Fraction(0)) / Fraction(amount)
-            expected += p * net
-            nets[net] += p
-            for r in mine:
-                outcomes[r.outcome] += p
-        policy = f"placed on {', '.join(on)}" if on is not None else "any"
-        dist = {("+" if k > 0 else "") + str(k): v for k, v in sorted(nets.items())}
-        figs.append(Figure(w, wd.name, policy, expected, expected, outcomes.get("win", Fraction(0)),
-                           {**dict(outcomes), **{f"net {k}": v for k, v in dist.items()}},
-                           f"exact: the engine played once per chance outcome ({paths} outcomes of dice, pockets, "
-                           f"numbers and cards by rank); per unit of the wager made"))
+            mine: dict[int, list] = defaultdict(list)
+            for r in res.results:
+                mine[r.seat].append(r)
+            for k in range(len(chunk)):
+                rs = [r for r in mine.get(k + 1, ()) if r.wager == chunk[k][0]]
+                seen[k][(sum((r.net for r in rs), Decimal(0)), tuple(r.outcome for r in rs))] += p
+        for k, (w, _, amount) in enumerate(chunk):
+            outcomes: dict[str, Fraction] = defaultdict(Fraction)
+            nets: dict[Fraction, Fraction] = defaultdict(Fraction)
+            for (net, outs), p in seen[k].items():
+                nets[Fraction(net) / Fraction(amount)] += p
+                for o in outs:
+                    outcomes[o] += p
+            results.append((sum((n * p for n, p in nets.items()), Fraction(0)), dict(outcomes), dict(nets), paths))
+    figs = []
+    start = 0
+    for w, sets in sets_of.items():
+        n_plays = len(sets) if sets is not None else 1
+        mine_results = results[start:start + n_plays]
+        start += n_plays
+        groups: dict[tuple, list[int]] = {}
+        for k, (e, o, n, _) in enumerate(mine_results):
+            groups.setdefault((e, tuple(sorted(o.items())), tuple(sorted(n.items()))), []).append(k)
+        for idx in groups.values():
+            e, o, n, paths = mine_results[idx[0]]
+            if sets is None:
+                policy = "any"
+            elif len(groups) == 1:
+                policy = f"placed on any of its {len(sets)} sets" if len(sets) > 1 else f"placed on {_names(sets)}"
+            else:
+                policy = f"placed on {_names([sets[k] for k in idx])}"
+            dist = {("+" if k > 0 else "") + str(k): v for k, v in sorted(n.items())}
+            figs.append(Figure(w, game.wagers[w].name, policy, e, e, o.get("win", Fraction(0)),
+                               {**o, **{f"net {k}": v for k, v in dist.items()}},
+                               f"exact: the engine played once per chance outcome ({paths} outcomes of dice, "
+                               f"pockets, numbers and cards by rank); per unit of the wager made"))
     return figs

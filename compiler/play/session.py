@@ -158,10 +158,10 @@ def _amount(a) -> Decimal:
 
 
 def _stake_out(a):
-    """A wager of a hand history: its amount, or {amount, on} for one placed on chosen numbers."""
+    """A wager of a hand history: its amount, or {amount, numbers} for one placed on chosen numbers."""
     if isinstance(a, Mapping):
-        return {"amount": _money_out(a["amount"]), "on": [int(v) if str(v).isdigit() and str(v) == str(int(v))
-                                                          else str(v) for v in a["on"]]}
+        return {"amount": _money_out(a["amount"]), "numbers": [int(v) if str(v).isdigit() and str(v) == str(int(v))
+                                                          else str(v) for v in a["numbers"]]}
     return _money_out(a)
 
 

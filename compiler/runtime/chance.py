@@ -72,8 +72,23 @@ def dice_attr(faces: Sequence[int], name: str) -> Any:
     raise KeyError(name)
 
 
+# computed once per declaration (keyed by the object's id; the object is kept so that the id stays its own)
+_CACHE: dict[tuple[str, int], tuple[Any, Any]] = {}
+
+
+def _cached(kind: str, obj: Any, make) -> Any:
+    hit = _CACHE.get((kind, id(obj)))
+    if hit is None or hit[0] is not obj:
+        hit = _CACHE[(kind, id(obj))] = (obj, make())
+    return hit[1]
+
+
 def wheel_pockets(wheel: Mapping[str, Any]) -> list[dict]:
     """One dict per pocket (segment) of the wheel, in order; ``label`` is a string."""
+    return _cached("pockets", wheel, lambda: _pockets(wheel))
+
+
+def _pockets(wheel: Mapping[str, Any]) -> list[dict]:
     out = []
     for p in wheel.get("pockets") or ():
         attrs = {k: v for k, v in p.items() if k != "count"}
@@ -130,9 +145,10 @@ def check_chosen(wd, values: Sequence[Any], procedure) -> tuple[str, ...]:
     if choose.get("wheel"):
         step = find_step(procedure, choose["wheel"])
         wheel = step.params.get("wheel") if step is not None else None
-    legal = legal_sets(choose, wheel)
+    legal = _cached("sets", wd, lambda: set(legal_sets(choose, wheel)))
     given = tuple(sorted((str(v) for v in values), key=_order))
     if given not in legal:
+        legal = legal_sets(choose, wheel)
         example = ", ".join("[" + ", ".join(s) + "]" for s in legal[:3])
         raise ValueError(f"the {wd.name} cannot be placed on [{', '.join(given)}]: it takes one of "
                          f"{len(legal)} sets, e.g. {example} ({wd.cite})")

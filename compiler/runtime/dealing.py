@@ -247,7 +247,7 @@ def spin(table, ctx, rnd, step, pending=None) -> None:
         raise RefusedError(f"{step.id}: the hand history gives no pocket of the {name} for this round ({step.cite})")
     else:
         pocket, source = pockets[table.chance.uniform(len(pockets), "pocket")], ""
-    rnd.pocket, rnd.dice = dict(pocket), None
+    rnd.pocket, rnd.dice = pocket, None  # (read only)
     rnd.showing = [pocket["label"]]
     rnd.rolled.append([pocket["label"]])
     shown = ", ".join(f"{k} {v}" for k, v in pocket.items() if k != "label")

@@ -80,7 +80,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
                     players: Mapping[int, str] | None = None, rolls: Sequence[Any] | None = None,
                     dealer_setting: Any = None) -> RoundResult:
         """Play one round. ``bets``: seat -> {wager id: amount} placed before "no more bets" (a wager
-        declared with ``choose``: ``{"amount": A, "on": [numbers or pockets]}``);
+        declared with ``choose``: ``{"amount": A, "numbers": [numbers or pockets]}``);
         ``players``: seat -> player name, where one player plays several positions;
         ``rolls``: the dice (lists of die faces) or random numbers of the round's ``roll`` steps, in
         order (a hand history; otherwise the table's RNG rolls); ``dealer_setting``: the dealer's
@@ -111,7 +111,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
             if not isinstance(seat_no, int) or not 1 <= seat_no <= game.max_positions:
                 raise RefusedError(f"seat {seat_no!r}: this table has positions 1 to {game.max_positions}")
             seat = rnd.seats[seat_no] = Seat(seat_no)
-            chosen = {k: v.get("on") for k, v in bets[seat_no].items() if isinstance(v, Mapping)}
+            chosen = {k: v.get("numbers") for k, v in bets[seat_no].items() if isinstance(v, Mapping)}
             placed = {k: money(v.get("amount", 0) if isinstance(v, Mapping) else v) for k, v in bets[seat_no].items()}
             placed = {k: v for k, v in placed.items() if v != 0}
             for wid in placed:
