@@ -6,6 +6,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
+from compiler.values.chance import DICE_ATTRS
 
 # function name -> kinds of its arguments ('expr', or a namespace whose name it takes)
 FUNCTIONS: dict[str, tuple[str, ...]] = {
@@ -37,7 +38,7 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "picked": ("wager", "expr"),
 }
 OWNERS = ("player", "dealer", "community", "event", "round", "setting", "dice", "pocket")
-DICE_PARTS = ("total", "count", "distinct", "doubles", "triple", "high", "low")  # runtime/chance.DICE_ATTRS
+DICE_PARTS = tuple(DICE_ATTRS)  # what dice.X reads of the latest roll (compiler/values/chance.py)
 SETTING_PARTS = ("high", "low", "cards")
 
 
