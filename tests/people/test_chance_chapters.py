@@ -155,3 +155,24 @@ def test_rules_submission_document_with_house_edges(name):
     assert html.startswith("<!DOCTYPE html>")
     first = next(iter(mod.GAME.wagers.values())).name
     assert first in md and "%" in md
+
+
+def test_rulespec_play_asks_the_numbers_of_a_chosen_wager_and_saves_them(tmp_path):
+    """At the terminal: an illegal set is refused and asked again; the saved hand history holds the
+    numbers and the pocket's label, and `settle` reproduces the round."""
+    import subprocess
+    import sys
+
+    answers = ["5", "1 5", "17"] + ["0"] * 12 + ["10"] + ["0"] * 5 + ["n"]
+    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "play", str(CH / "roulette-00.yaml"), "--seats", "1",
+                           "--seed", "5", "--save", str(tmp_path)], input="\n".join(answers) + "\n",
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "cannot be placed on [1, 5]" in proc.stdout
+    saved = tmp_path / "941-round-001.yaml"
+    h = yaml.safe_load(saved.read_text(encoding="utf-8"))
+    assert h["positions"]["1"]["wagers"]["straight_up"] == {"amount": 5, "numbers": [17]}
+    assert len(h["rolls"]) == 1 and isinstance(h["rolls"][0][0], str)
+    rc, out, err = run("settle", str(CH / "roulette-00.yaml"), str(saved))
+    assert rc == 0, err
+    assert "Straight Up" in out
