@@ -19,7 +19,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from compiler.values.chance import DICE_ATTRS, cached, dice_attr, label_order, legal_sets, wheel_pockets
 
-__all__ = ["Chance", "RandomChance", "wheel_pockets", "legal_sets", "check_chosen", "find_step",
+__all__ = ["Chance", "RandomChance", "first_set", "wheel_pockets", "legal_sets", "check_chosen", "find_step",
            "DICE_ATTRS", "dice_attr"]
 
 
@@ -48,6 +48,19 @@ def find_step(procedure, step_id: str):
         if found is not None:
             return found
     return None
+
+
+def first_set(game, wager: str) -> tuple[str, ...]:
+    """The first legal set of a wager declared with ``choose`` (a default for simulations and analyses)."""
+    wd = game.wagers[wager]
+    wheel = None
+    if wd.choose.get("wheel"):
+        step = find_step(game.procedure, wd.choose["wheel"])
+        wheel = step.params.get("wheel") if step is not None else None
+    sets = legal_sets(wd.choose, wheel)
+    if not sets:
+        raise ValueError(f"the {wd.name} has no legal set of numbers ({wd.cite})")
+    return sets[0]
 
 
 def check_chosen(wd, values: Sequence[Any], procedure) -> tuple[str, ...]:
