@@ -194,7 +194,7 @@ def cmd_settle(args) -> int:
         table.game_beginning = False
         for mid, reading in rs.meters.items():
             table.meters[mid] = reading
-        result = table.play_round(rs.bets, rs.strategy(), rs.events, new_dealer=rs.new_dealer,
+        result = table.play_round(rs.placed(), rs.strategy(), rs.events, new_dealer=rs.new_dealer,
                                   players=rs.players or None, rolls=rs.rolls, dealer_setting=rs.dealer_setting)
     except (DecisionMissing, SettingError, EngineError) as e:
         print(diagnostic_of(rs, e).format(), file=sys.stderr)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.runtime.cards import JOKER, CardError, card_str, parse_card
+from compiler.runtime.chance import check_chosen
 from compiler.runtime.engine import CallbackStrategy, Strategy, Table
 from compiler.runtime.money import CENT, MoneyError, money
 from compiler.runtime.shoe import ScriptedShoe
@@ -61,7 +62,12 @@ ROUND_SCHEMA = {
                 "type": "object", "additionalProperties": False, "required": ["wagers"],
                 "properties": {
                     "player": {"type": "string"},
-                    "wagers": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
+                    # a wager placed on numbers the player chose (`choose`): {amount: 5, numbers: [17, 20]}
+                    "wagers": {"type": "object", "additionalProperties": {"oneOf": [
+                        {"type": ["integer", "number", "string"]},
+                        {"type": "object", "additionalProperties": False, "required": ["amount", "numbers"], "properties": {
+                            "amount": {"type": ["integer", "number", "string"]},
+                            "numbers": {"type": "array", "minItems": 1, "items": {"type": ["integer", "string"]}}}}]}},
                     "choices": {"type": "object", "additionalProperties": {"type": "string"}},
                     "offers": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
                     # pai gow: the player's setting (the cards of the low hand, or of the high hand),
@@ -82,8 +88,10 @@ ROUND_SCHEMA = {
         "burned": {"type": "array", "items": {"type": "string"}},
         # every roll of the round, in the order of its `roll` steps: the dice faces, or [the number a random
         # number generator showed]; `dice:` / `random_number:` are the older form of a round of one roll
+        # (a wheel's spin: [the pocket's label])
         "rolls": {"type": "array", "items": {"type": "array", "minItems": 1,
-                                             "items": {"type": "integer", "minimum": 1}}},
+                                             "items": {"oneOf": [{"type": "integer", "minimum": 1},
+                                                                 {"type": "string", "minLength": 1}]}}},
         "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "minItems": 1},
         "random_number": {"type": "integer", "minimum": 1},
         # pai gow: the dealer's setting as the dealer made it (checked against the house way)
@@ -127,6 +135,12 @@ class RoundSpec:
     settings: dict = field(default_factory=dict)  # seat -> 'house_way' | {'low': cards} | {'high': cards}
     rolls: list = field(default_factory=list)  # dice faces / random numbers, in the order of the roll steps
     dealer_setting: dict | None = None  # {'low': cards} | {'high': cards}
+    chosen: dict = field(default_factory=dict)  # seat -> {wager: the numbers / pockets it is placed on}
+
+    def placed(self) -> dict[int, dict]:
+        """The bets as the table takes them: a wager on chosen numbers as {"amount": A, "numbers": [...]}."""
+        return {s: {w: ({"amount": a, "numbers": self.chosen[s][w]} if w in self.chosen.get(s, {}) else a)
+                    for w, a in ws.items()} for s, ws in self.bets.items()}
 
     def strategy(self) -> dict[int, Strategy]:
         out = {}
@@ -230,10 +244,12 @@ def load_round(path: str) -> RoundSpec:
             errs.append(doc.diagnostic(ptr, f"a wager is not negative: {v}"))
         return a
 
-    bets, choices, offers = {}, {}, {}
+    bets, choices, offers, chosen = {}, {}, {}, {}
     for k, pos in d["positions"].items():
         s = int(k)
-        bets[s] = {w: stake(v, f"/positions/{k}/wagers/{escape_token(w)}") for w, v in pos["wagers"].items()}
+        bets[s] = {w: stake(v["amount"] if isinstance(v, dict) else v, f"/positions/{k}/wagers/{escape_token(w)}"
+                            + ("/amount" if isinstance(v, dict) else "")) for w, v in pos["wagers"].items()}
+        chosen[s] = {w: list(v["numbers"]) for w, v in pos["wagers"].items() if isinstance(v, dict)}
         choices[s] = dict(pos.get("choices") or {})
         offers[s] = {w: stake(v, f"/positions/{k}/offers/{escape_token(w)}")
                      for w, v in (pos.get("offers") or {}).items()}
@@ -281,7 +297,7 @@ def load_round(path: str) -> RoundSpec:
                      dict(d.get("expect") or {}),
                      {int(k): v["player"] for k, v in d["positions"].items() if "player" in v},
                      meters,
-                     settings_, rolls, dealer_setting)
+                     settings_, rolls, dealer_setting, chosen)
     return rs
 
 
@@ -368,6 +384,12 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
                 if amount and table is not None and not table.offered(wid):
                     errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} is not offered by this casino's "
                                                     f"Rules Submission ({wd.cite})"))
+                if kind == "wagers" and amount and (wd.choose or wid in rs.chosen.get(seat, {})):
+                    try:
+                        check_chosen(wd, rs.chosen.get(seat, {}).get(wid) or (), game.procedure)
+                    except ValueError as e:
+                        at = ptr + "/numbers" if wid in rs.chosen.get(seat, {}) else ptr
+                        errs.append(doc.diagnostic(at, f"seat {seat}: {e}"))
                 if kind == "wagers":
                     for req in wd.requires:
                         if amount and not rs.bets[seat].get(req):

@@ -10,7 +10,7 @@ import itertools
 import re
 from fractions import Fraction
 
-from compiler.analysis import paigow, points_exact, poker_report, progress
+from compiler.analysis import chance_exact, paigow, points_exact, poker_report, progress
 from compiler.analysis.exact_engine import enumerate_round, rank_level_ok
 from compiler.analysis.model import DURING_CLAUSE, Figure, NotComputed, Report, dec, pct  # noqa: F401 (DURING_CLAUSE: callers)
 from compiler.runtime.engine import FixedStrategy, Table
@@ -184,6 +184,11 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
                       ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to analyse"])
     if points_exact.applies(game):  # hands valued by points (baccarat): compiler/analysis/points_exact.py
         return points_exact.report(game, chapter, options, decks, settings)
+    if chance_exact.wanted(game, chapter):  # dice, wheels, no required wager: every chance outcome played
+        return Report(game.chapter, game.title, settings, chance_exact.analyze_chance(
+            game, chapter, options, decks, Table(game, options, seed=0).offered),
+            ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
+             "each wager per unit made, alone on its seat"])
     if rank_level_ok(game):
         figs = analyze_engine(game, options, decks)
         return Report(game.chapter, game.title, settings, figs,

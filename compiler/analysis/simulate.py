@@ -32,6 +32,7 @@ import numpy as np
 from compiler.codegen.generate import render_game_module
 from compiler.fast import Unsupported, compile_fast
 from compiler.pipeline import _module, compile_spec
+from compiler.runtime.chance import first_set
 from compiler.runtime.engine import FixedStrategy, Table
 from compiler.spec.diagnostics import DiagnosticError
 
@@ -161,6 +162,9 @@ def default_bets(game, options=None) -> dict:
     for w, d in game.wagers.items():
         if not d.required and d.placed == "before_deal" and table.offered(w):
             bets[w] = 1
+    for w in bets:  # a wager on chosen numbers: on the first of its legal sets
+        if game.wagers[w].choose:
+            bets[w] = {"amount": 1, "numbers": list(first_set(game, w))}
     return bets
 
 

@@ -233,7 +233,7 @@ def game_context(ch: Chapter) -> dict:
         } for t in ch.paytables.values()],
         "wagers": [{"id": w.id, "name": w.name, "cite": w.cite, "pays": w.pays, "required": w.required,
                     "offered_by": w.offered_by, "requires": w.requires, "progressive": w.progressive,
-                    "placed": w.placed, "amounts": tuple(money_src(a) for a in w.amounts)}
+                    "placed": w.placed, "amounts": tuple(money_src(a) for a in w.amounts), "choose": w.choose}
                    for w in ch.wagers.values()],
         "options": options,
         "requirements": [{"cite": r["cite"], "text": r["text"], "step": r.get("step"),

@@ -80,6 +80,13 @@ class _Builder:
                         n.owner_zones[owner].update(("high", "low"))
                     if s.get("flag"):
                         n.flags.add(s["flag"])
+                if s.get("do") == "roll" and s.get("dice"):
+                    n.dice = True
+                if s.get("do") == "spin" and isinstance(s.get("wheel"), dict):
+                    n.pocket_attrs = (n.pocket_attrs or set()) | {"label"}
+                    for p in s["wheel"].get("pockets") or ():
+                        if isinstance(p, dict):
+                            n.pocket_attrs.update(k for k in p if k != "count")
                 walk(s.get("steps"))
 
         walk(d.get("procedure"))
@@ -92,6 +99,9 @@ class _Builder:
                 for key in ("when", "then"):
                     for name in _EVENT_REF.findall(str(r.get(key) or "")):
                         read[name] = read.get(name, 0) + 1
+        n.dice = bool(n.dice)
+        n.pocket_attrs = n.pocket_attrs or set()
+        n.choose_wagers = {k for k, w in (d.get("wagers") or {}).items() if isinstance(w, dict) and w.get("choose")}
         return n
 
     # -- positions --------------------------------------------------------------------------
@@ -303,8 +313,18 @@ class _Builder:
 def _wagers(d, amounts) -> dict[str, Wager]:
     return {k: Wager(k, w["name"], w["cite"], w.get("pays"), w.get("paytable"), bool(w.get("required", False)),
                      w.get("offered_by"), tuple(w.get("requires") or ()), w.get("progressive"),
-                     w.get("placed", "before_deal"), amounts(f"/wagers/{k}/amounts", w.get("amounts")))
+                     w.get("placed", "before_deal"), amounts(f"/wagers/{k}/amounts", w.get("amounts")),
+                     _plain(w.get("choose")))
             for k, w in (d.get("wagers") or {}).items()}
+
+
+def _plain(v):
+    """A YAML value as plain dicts, lists and scalars (for a literal of the generated module)."""
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
 
 
 def _payouts(d) -> dict[str, Payout]:

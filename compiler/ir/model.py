@@ -135,6 +135,7 @@ class Wager:
     progressive: str | None = None  # the meter it feeds
     placed: str = "before_deal"  # or 'during_round'
     amounts: tuple[Decimal, ...] = ()  # the only amounts allowed (empty: any)
+    choose: Any = None  # placed on numbers the player chooses (runtime/chance.legal_sets), as in the spec
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,10 @@ def compile_expr(n: Node) -> str:
             return f"ctx.zone({owner!r}, {attr!r})"
         if owner == "event":
             return f"ctx.event_attr({attr!r})"
+        if owner == "dice":
+            return f"ctx.dice_attr({attr!r})"
+        if owner == "pocket":
+            return f"ctx.pocket_attr({attr!r})"
         if owner == "round":
             return f"ctx.round_attr({attr!r})"
         raise ValueError(f"cannot compile reference {n.parts!r}")

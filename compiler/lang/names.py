@@ -8,6 +8,7 @@ from fractions import Fraction
 from dataclasses import dataclass, field
 
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, source
+from compiler.values.chance import DICE_ATTRS
 
 # function name -> kinds of its arguments ('expr', or a namespace whose name it takes)
 FUNCTIONS: dict[str, tuple[str, ...]] = {
@@ -40,10 +41,16 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "bust": ("expr", "points_ranking?"),
     "points": ("expr", "points_ranking?"),
     "card": ("expr", "position"),
+    # dice and wheels: see docs/rule-language.md "Dice and wheels"
+    "dice_count": ("expr",),
+    "hits": ("wager",),
+    "matched": ("wager",),
+    "picked": ("wager", "expr"),
 }
 # functions that read a ranking's hands the way a poker-style ranking does: refused on a points ranking
 POKER_FUNCTIONS = ("best", "at_least", "is_hand", "rank", "groups")
-OWNERS = ("player", "dealer", "community", "event", "round", "setting")
+OWNERS = ("player", "dealer", "community", "event", "round", "setting", "dice", "pocket")
+DICE_PARTS = tuple(DICE_ATTRS)  # what dice.X reads of the latest roll (compiler/values/chance.py)
 # the attributes of `round` the engine gives (compiler/runtime/state.py: Round.attr; `roll` is the
 # total of the round's `roll` step)
 ROUND_ATTRS = ("first_after_shuffle", "new_dealer", "number", "roll")
@@ -71,6 +78,11 @@ class Names:
     # None: not known, every zone of `zones` is accepted for every owner
     owner_zones: dict[str, set[str]] | None = None
     flags: set[str] = field(default_factory=set)
+    # dice and wheels: whether a step rolls dice, and the attributes of the pockets of the spun wheels
+    # (None: not known, anything is accepted)
+    dice: bool | None = None
+    pocket_attrs: set[str] | None = None
+    choose_wagers: set[str] | None = None  # wagers declared with `choose` (None: not known)
     used: dict[str, set[str]] = field(default_factory=dict)
     # whether the procedure has a `roll` step (round.roll); None: not known, accepted
     rolls: bool | None = None
@@ -157,6 +169,16 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                 check_round_ref(n, names, bad)
             if owner == "event":
                 check_event_ref(n, names, bad)
+            if owner == "dice" and (len(n.parts) != 2 or n.parts[1] not in DICE_PARTS):
+                bad(f"'dice' is followed by one of {', '.join(DICE_PARTS)} (the latest roll of dice)", n)
+            elif owner == "dice" and names.dice is False:
+                bad(f"no step rolls dice, so {'.'.join(n.parts)} would never be known", n)
+            if owner == "pocket" and len(n.parts) != 2:
+                bad("'pocket' is followed by `label` or an attribute of the wheel's pockets, e.g. pocket.colour", n)
+            elif owner == "pocket" and names.pocket_attrs is not None and n.parts[1] not in names.pocket_attrs:
+                pool = names.pocket_attrs
+                bad(f"no spun wheel's pockets have an attribute {n.parts[1]!r}" + (
+                    _suggest(n.parts[1], pool) if pool else " (no step spins a wheel)"), n)
             if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):
                 bad(f"'setting' is followed by one of {', '.join(SETTING_PARTS)} (the hands of a candidate setting)", n)
             return
@@ -210,6 +232,12 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                         bad("expected a choice name", a)
                 else:
                     ident(a, kind)
+            if n.name in ("hits", "matched", "picked") and names.choose_wagers is not None and n.args \
+                    and isinstance(n.args[0], Ref) and n.args[0].parts[0] in names.wagers \
+                    and n.args[0].parts[0] not in names.choose_wagers:
+                bad(f"{n.name}({n.args[0].parts[0]}): the wager is not placed on chosen numbers (it has no `choose`)", n)
+            if n.name == "dice_count" and names.dice is False:
+                bad("no step rolls dice, so dice_count() would never be known", n)
             return
         if isinstance(n, BinOp):
             walk(n.left)

@@ -153,6 +153,18 @@ def _money_out(a: Decimal):
     return int(a) if a == a.to_integral_value() else str(a)
 
 
+def _amount(a) -> Decimal:
+    return Decimal(a["amount"] if isinstance(a, Mapping) else a)
+
+
+def _stake_out(a):
+    """A wager of a hand history: its amount, or {amount, numbers} for one placed on chosen numbers."""
+    if isinstance(a, Mapping):
+        return {"amount": _money_out(a["amount"]), "numbers": [int(v) if str(v).isdigit() and str(v) == str(int(v))
+                                                          else str(v) for v in a["numbers"]]}
+    return _money_out(a)
+
+
 def play_one(table, bets: Mapping[int, Mapping[str, Any]], player: Player, events: list[dict] | None = None,
              selections: Mapping[str, Any] | None = None, submission: str | None = None,
              title: str | None = None) -> PlayedRound:
@@ -197,7 +209,7 @@ def _history(table, result, bets, strategies, events, first_after_shuffle, new_d
     positions: dict[str, Any] = {}
     for seat in sorted(bets):
         st = strategies[seat]
-        pos: dict[str, Any] = {"wagers": {w: _money_out(a) for w, a in bets[seat].items() if Decimal(a) != 0}}
+        pos: dict[str, Any] = {"wagers": {w: _stake_out(a) for w, a in bets[seat].items() if _amount(a) != 0}}
         if st.choices:
             pos["choices"] = dict(st.choices)
         if st.offers:

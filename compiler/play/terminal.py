@@ -23,6 +23,7 @@ from compiler.play.session import (CARD_EVENTS, Layout, Player, history_yaml, la
 from compiler.play.saving import parse_amount, save_dir_problem, save_round, write_new
 from compiler.play_commands import _load, _selections
 from compiler.render.terminal import raw_stream, visible
+from compiler.runtime.chance import check_chosen
 from compiler.runtime.cards import card_str
 from compiler.runtime.engine import EngineError
 from compiler.runtime.money import fmt_money
@@ -53,6 +54,15 @@ class TerminalPlayer(Player):
                               show_choices=not long)
         except EOFError:
             raise InputEnded() from None
+
+    def numbers(self, wd, procedure) -> list[str]:
+        """The numbers (pockets, faces, totals) a wager declared with ``choose`` is placed on, checked."""
+        while True:
+            text = self.ask("  ... on which numbers? (separated by spaces)")
+            try:
+                return list(check_chosen(wd, text.replace(",", " ").split(), procedure))
+            except ValueError as e:
+                self.console.print(f"[red]{escape(str(e))}[/red]")
 
     def amount(self, question: str, default: str = "0") -> Decimal:
         while True:
@@ -269,7 +279,9 @@ def run(args, console: Console | None = None) -> int:
                         wd = g.wagers[wid]
                         default = fmt_money(wd.amounts[0]) if wd.amounts else ("10" if wd.required else "0")
                         a = player.amount(f"Seat {seat}, {name} ({cite}): amount (0: no wager)", default=default)
-                        if a:
+                        if a and wd.choose:  # a wager on numbers the player chooses: ask for them
+                            bets[seat][wid] = {"amount": a, "numbers": player.numbers(wd, g.procedure)}
+                        elif a:
                             bets[seat][wid] = a
                     try:
                         table.check_bets(seat, bets[seat])

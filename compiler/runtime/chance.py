@@ -6,13 +6,21 @@ implementing :class:`Chance`: ``uniform(n, what)`` gives one of ``n`` equally li
 a hand history or an analysis can follow it. The engine's own is :class:`RandomChance` (the
 table's seeded PRNG); an analysis substitutes one that branches over every outcome with its exact
 probability (1/n), and a hand history's recorded values are read before either is asked.
+
+Also here: :func:`check_chosen`, which refuses a set of numbers a wager declared with ``choose`` cannot
+be placed on (its legal sets: :func:`compiler.values.chance.legal_sets`: ``from`` + ``size``, any
+combination; ``wheel`` + ``shapes``, rectangles of the wheel's layout grid; ``also``, sets named one by
+one). The data of dice and wheels (``dice.X``, a wheel's pockets) is :mod:`compiler.values.chance`.
 """
 from __future__ import annotations
 
 import random
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, Sequence, runtime_checkable
 
-__all__ = ["Chance", "RandomChance"]
+from compiler.values.chance import DICE_ATTRS, cached, dice_attr, label_order, legal_sets, wheel_pockets
+
+__all__ = ["Chance", "RandomChance", "first_set", "wheel_pockets", "legal_sets", "check_chosen", "find_step",
+           "DICE_ATTRS", "dice_attr"]
 
 
 @runtime_checkable
@@ -30,3 +38,45 @@ class RandomChance:
 
     def uniform(self, n: int, what: str) -> int:
         return self.rng.randrange(n)
+
+
+def find_step(procedure, step_id: str):
+    for s in procedure:
+        if s.id == step_id:
+            return s
+        found = find_step(s.steps, step_id)
+        if found is not None:
+            return found
+    return None
+
+
+def first_set(game, wager: str) -> tuple[str, ...]:
+    """The first legal set of a wager declared with ``choose`` (a default for simulations and analyses)."""
+    wd = game.wagers[wager]
+    wheel = None
+    if wd.choose.get("wheel"):
+        step = find_step(game.procedure, wd.choose["wheel"])
+        wheel = step.params.get("wheel") if step is not None else None
+    sets = legal_sets(wd.choose, wheel)
+    if not sets:
+        raise ValueError(f"the {wd.name} has no legal set of numbers ({wd.cite})")
+    return sets[0]
+
+
+def check_chosen(wd, values: Sequence[Any], procedure) -> tuple[str, ...]:
+    """The chosen set of wager ``wd`` as placed, or ValueError saying why it is not one of its legal sets."""
+    choose = wd.choose
+    if not choose:
+        raise ValueError(f"the {wd.name} is not placed on chosen numbers ({wd.cite})")
+    wheel = None
+    if choose.get("wheel"):
+        step = find_step(procedure, choose["wheel"])
+        wheel = step.params.get("wheel") if step is not None else None
+    legal = cached("sets", wd, lambda: set(legal_sets(choose, wheel)))
+    given = tuple(sorted((str(v) for v in values), key=label_order))
+    if given not in legal:
+        legal = legal_sets(choose, wheel)
+        example = ", ".join("[" + ", ".join(s) + "]" for s in legal[:3])
+        raise ValueError(f"the {wd.name} cannot be placed on [{', '.join(given)}]: it takes one of "
+                         f"{len(legal)} sets, e.g. {example} ({wd.cite})")
+    return given

@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from compiler.runtime.cards import card_str
+from compiler.runtime.chance import dice_attr
 from compiler.runtime.errors import EngineError
 from compiler.runtime.money import Odds, fmt_money, money, to_cents
 from compiler.runtime.state import Seat, Wager
@@ -139,6 +140,45 @@ class Context:
 
     def count(self, cards) -> int:
         return len([c for c in cards if c is not None])
+
+    # -- dice and wheels (the latest roll or spin of the round) ------------------------------------
+    def dice_attr(self, name: str) -> Any:
+        if self.r.dice is None:
+            raise EngineError(f"dice.{name} read before the round's dice were rolled")
+        return dice_attr(self.r.dice, name)
+
+    def pocket_attr(self, name: str) -> Any:
+        if self.r.pocket is None:
+            raise EngineError(f"pocket.{name} read before the wheel was spun")
+        if name not in self.r.pocket:
+            raise EngineError(f"the pocket {self.r.pocket['label']} has no attribute {name!r}")
+        return self.r.pocket[name]
+
+    def dice_count(self, face) -> int:
+        """How many dice of the latest roll show ``face``."""
+        if self.r.dice is None:
+            raise EngineError("dice_count() read before the round's dice were rolled")
+        return sum(1 for v in self.r.dice if v == face)
+
+    def _chosen(self, wager: str) -> tuple[str, ...]:
+        w = self.seat.wagers.get(wager) if self.seat else None
+        if w is None:
+            raise EngineError(f"the numbers of a {wager!r} read where the player has none")
+        return w.on
+
+    def hits(self, wager: str) -> int:
+        """How many dice (or the pocket) of the latest roll or spin show one of the wager's chosen numbers."""
+        on = self._chosen(wager)
+        return sum(1 for v in self.r.showing if v in on)
+
+    def matched(self, wager: str) -> int:
+        """How many of the wager's chosen numbers the latest roll or spin shows (each counted once)."""
+        on = self._chosen(wager)
+        return len(set(on) & set(self.r.showing))
+
+    def picked(self, wager: str, value) -> bool:
+        """Whether ``value`` (a total, a face, a pocket's label) is among the wager's chosen numbers."""
+        return str(value) in self._chosen(wager)
 
     def event_attr(self, name: str) -> Any:
         if name not in self.event:

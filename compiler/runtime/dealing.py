@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from compiler.runtime.cards import card_str
+from compiler.runtime.chance import RandomChance, wheel_pockets
 from compiler.runtime.context import Context
 from compiler.runtime.definition import Step
 from compiler.runtime.errors import EngineError, RefusedError
@@ -115,8 +116,8 @@ class Dealing:
         """Reshuffle after the round when an irregularity or the chapter's rule says so; True if done."""
         cd = self.game.cards
         cause = rnd.reshuffle
-        if cause is None and cd.reshuffle == "every_round":
-            cause = cd.reshuffle_cite
+        if cause is None and cd.reshuffle == "every_round" and (cd.reshuffle_cite or rnd.drawn):
+            cause = cd.reshuffle_cite  # (a chapter without cards, e.g. a wheel, has nothing to reshuffle)
         if cause is None and cd.reshuffle == "cover_card" and getattr(self.shoe, "cover_reached", False):
             cause = cd.reshuffle_cite
         if cause is None:
@@ -209,7 +210,7 @@ def roll(table, ctx, rnd, step, pending=None) -> None:
             raise RefusedError(f"{step.id}: expected {n} value{'s' if n > 1 else ''} from 1 to {sides}, got {vals} "
                                f"({step.cite})")
         source = "as recorded"
-    elif table.scripted:
+    elif table.scripted and isinstance(table.chance, RandomChance):  # a hand history (not an analysis's chance)
         raise RefusedError(f"{step.id}: the hand history gives no " + ("dice" if dice else "random number")
                            + f" for this round ({step.cite})")
     else:
@@ -217,11 +218,40 @@ def roll(table, ctx, rnd, step, pending=None) -> None:
         source = ""
     rnd._attrs["roll"] = sum(vals)
     rnd.rolled.append(list(vals))
+    rnd.showing = [str(v) for v in vals]
     if dice:
+        rnd.dice, rnd.pocket = list(vals), None
         text = f"dice {' + '.join(map(str, vals))} = {sum(vals)}"
     else:
         text = f"random number generator displays {vals[0]}"
     rnd.log("roll", step.cite, text + (f" ({source})" if source else ""))
+
+
+def spin(table, ctx, rnd, step, pending=None) -> None:
+    """``do: spin``: the wheel declared in the step (``wheel: {pockets: [...]}``) is spun; every pocket
+    (segment) is equally likely. The rules read ``pocket.label`` and the pocket's declared attributes.
+    A hand history gives the pocket's label."""
+    wheel = step.params["wheel"]
+    pockets = wheel_pockets(wheel)
+    name = wheel.get("name", "wheel")
+    if rnd.rolls:
+        given = rnd.rolls.pop(0)
+        label = str(given[0]) if len(given) == 1 else None
+        found = [p for p in pockets if p["label"] == label]
+        if not found:
+            labels = list(dict.fromkeys(p["label"] for p in pockets))
+            raise RefusedError(f"{step.id}: expected the label of one pocket of the {name} ({', '.join(labels)}), "
+                               f"got {given} ({step.cite})")
+        pocket, source = found[0], " (as recorded)"
+    elif table.scripted and isinstance(table.chance, RandomChance):
+        raise RefusedError(f"{step.id}: the hand history gives no pocket of the {name} for this round ({step.cite})")
+    else:
+        pocket, source = pockets[table.chance.uniform(len(pockets), "pocket")], ""
+    rnd.pocket, rnd.dice = pocket, None  # (read only)
+    rnd.showing = [pocket["label"]]
+    rnd.rolled.append([pocket["label"]])
+    shown = ", ".join(f"{k} {v}" for k, v in pocket.items() if k != "label")
+    rnd.log("spin", step.cite, f"{name}: {pocket['label']}" + (f" ({shown})" if shown else "") + source)
 
 
 def deal_positions(table, ctx, rnd, step) -> None:

@@ -69,6 +69,7 @@ class WagerDef:
     progressive: str | None = None  # meter id
     placed: str = "before_deal"  # or 'during_round' (War wager, Double Down)
     amounts: tuple[Decimal, ...] = ()  # the only amounts allowed (empty: any)
+    choose: Mapping[str, Any] | None = None  # placed on a set the player chooses (runtime/chance.legal_sets)
 
 
 @dataclass(frozen=True)

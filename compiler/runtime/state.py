@@ -31,6 +31,7 @@ class Wager:
     bonus: Decimal = Decimal(0)  # bonuses paid on this wager's own result (`bonus W by T on ...`)
     bonus_cites: list[str] = field(default_factory=list)
     bonus_detail: str = ""
+    on: tuple[str, ...] = ()  # the numbers / pockets the player chose (a wager declared with `choose`)
 
 
 @dataclass
@@ -171,6 +172,9 @@ class Round:
         self.unwagered: dict[int, dict[str, list]] = {}  # cards dealt to positions without a wager
         self.rolls: list = []  # dice / random numbers given by a hand history, in order
         self.rolled: list[list[int]] = []  # what every roll of this round showed, in order (saved by play)
+        self.dice: list[int] | None = None  # the faces of the latest roll of dice (`dice.total`, ...)
+        self.pocket: dict | None = None  # the pocket of the latest spin (`pocket.number`, ...)
+        self.showing: list[str] = []  # what the latest roll or spin shows (dice faces, or the pocket's label)
         self.players: dict[int, str] = {}  # seat -> player, where one player plays several positions
         self.dealer_setting: Any = None  # the dealer's setting as a hand history records it (pai gow)
 

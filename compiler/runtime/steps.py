@@ -22,5 +22,6 @@ EXECUTORS = {
     "envy": settlement.envy,
     "set_hands": paigow.set_hands,
     "roll": dealing.roll,
+    "spin": dealing.spin,
     "collect_unwagered": dealing.collect_unwagered,
 }

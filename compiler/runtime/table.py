@@ -91,7 +91,9 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
         game = self.game
         if not isinstance(seat_no, int) or not 1 <= seat_no <= game.max_positions:
             raise RefusedError(f"seat {seat_no!r}: this table has positions 1 to {game.max_positions}")
-        placed = {k: money(v) for k, v in bets.items() if money(v) != 0}
+        # an amount, or {amount, numbers} for a wager on numbers the player chooses
+        placed = {k: money(v.get("amount", 0) if isinstance(v, Mapping) else v) for k, v in bets.items()}
+        placed = {k: v for k, v in placed.items() if v != 0}
         for wid in placed:
             if game.wagers.get(wid) is None:
                 raise RefusedError(f"seat {seat_no}: unknown wager {wid!r}; this chapter has {sorted(game.wagers)}")
@@ -113,7 +115,8 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
                     events: Sequence[Mapping[str, Any]] = (), new_dealer: bool | None = None,
                     players: Mapping[int, str] | None = None, rolls: Sequence[Any] | None = None,
                     dealer_setting: Any = None) -> RoundResult:
-        """Play one round. ``bets``: seat -> {wager id: amount} placed before "no more bets";
+        """Play one round. ``bets``: seat -> {wager id: amount} placed before "no more bets" (a wager
+        declared with ``choose``: ``{"amount": A, "numbers": [numbers or pockets]}``);
         ``players``: seat -> player name, where one player plays several positions;
         ``rolls``: the dice (lists of die faces) or random numbers of the round's ``roll`` steps, in
         order (a hand history; otherwise the table's RNG rolls); ``dealer_setting``: the dealer's
@@ -143,8 +146,9 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
         for seat_no in sorted(bets):
             placed = self.check_bets(seat_no, bets[seat_no])
             seat = rnd.seats[seat_no] = Seat(seat_no)
+            chosen = {k: v.get("numbers") for k, v in bets[seat_no].items() if isinstance(v, Mapping)}
             for wid, amt in placed.items():
-                self.place(rnd, seat, wid, amt, game.wagers[wid].cite)
+                self.place(rnd, seat, wid, amt, game.wagers[wid].cite, chosen.get(wid))
         strategies = strategy if isinstance(strategy, Mapping) else None
         if strategy is not None and strategies is None and not hasattr(strategy, "choose"):
             raise RefusedError(f"a strategy needs choose() and offer(), got {type(strategy).__name__}")

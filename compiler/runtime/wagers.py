@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Mapping
 
+from compiler.runtime.chance import check_chosen
 from compiler.runtime.context import Context
 from compiler.runtime.errors import RefusedError
 from compiler.runtime.money import CENT, fmt_money, money, percent
@@ -38,16 +39,26 @@ class Wagers:
                                f"{', '.join(fmt_money(a) for a in wd.amounts)} ({wd.cite})")
         return amount
 
-    def place(self, rnd: Round, seat: Seat, wager: str, amount: Decimal, cite: str) -> None:
+    def place(self, rnd: Round, seat: Seat, wager: str, amount: Decimal, cite: str, on=None) -> None:
         amount = self.check_amount(wager, amount)
         wd = self.game.wagers[wager]
         if wager in seat.wagers and seat.wagers[wager].outcome is None:
             raise RefusedError(f"seat {seat.number} already has a {wd.name}")
-        w = Wager(wager, amount, cite or wd.cite)
+        chosen: tuple[str, ...] = ()
+        if wd.choose or on is not None:
+            if not on:
+                raise RefusedError(f"seat {seat.number}: the {wd.name} is placed on numbers the player chooses: "
+                                   f"give them ({wd.cite})")
+            try:
+                chosen = check_chosen(wd, list(on), self.game.procedure)
+            except ValueError as e:
+                raise RefusedError(f"seat {seat.number}: {e}") from None
+        w = Wager(wager, amount, cite or wd.cite, on=chosen)
         seat.wagers[wager] = w
         seat.history.append(w)
-        rnd.log("wager", cite or wd.cite, f"{wd.name} {fmt_money(amount)} placed", seat=seat.number, wager=wager,
-                amount=amount)
+        where = f" on {', '.join(chosen)}" if chosen else ""
+        rnd.log("wager", cite or wd.cite, f"{wd.name} {fmt_money(amount)} placed{where}", seat=seat.number,
+                wager=wager, amount=amount)
         if wd.progressive:
             self._contribute(rnd, w, wd.progressive, +1)
 

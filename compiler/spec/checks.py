@@ -32,6 +32,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from compiler.spec.chance_checks import check_chance
 from compiler.spec.diagnostics import Diagnostic, escape_token
 from compiler.spec.limits import MAX_DECKS, MAX_NUMBER_DIGITS
 from compiler.spec.loader import Document, quote
@@ -463,10 +464,13 @@ class _Checker:
     def check_playable(self) -> None:
         playable_diagnostics(self.data, self.error, self.doc.position)
 
+    def check_chance(self) -> None:  # dice, wheels and chosen numbers (compiler/spec/chance_checks.py)
+        check_chance(self.data, self.error)
+
     def run(self) -> list[Diagnostic]:
         for check in (self.check_odds, self.check_marker, self.check_rankings, self.check_events, self.check_names,
                       self.check_amounts, self.check_options, self.check_decks, self.check_placeable,
-                      self.check_playable):
+                      self.check_playable, self.check_chance):
             try:
                 check()
             except Exception as e:  # noqa: BLE001 - a safety net: an error, never a traceback (the fuzz test

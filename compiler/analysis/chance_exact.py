@@ -1,0 +1,307 @@
+"""Exact figures of a chapter by playing the compiled game once per chance outcome.
+
+The engine plays one round of one seat for every outcome of its chance: every die face, wheel pocket
+and random number (a :class:`BranchChance` answering ``table.chance.uniform(n, ...)`` along a path of
+choices, each of probability 1/n) and every card by rank (a shoe of one representative card per rank,
+each drawn with probability count / cards left; used only when every ranking is ``high_card``, which
+reads no suit). Walking every path (an odometer over the widths each path recorded) gives the exact
+distribution of each wager's net as :class:`fractions.Fraction`: products of the draws' probabilities.
+
+Figures are per unit of each wager made, alone on its seat (no wager is required: roulette, sic bo, the
+Big Six wheel, Dragon Tiger); a wager placed on chosen numbers is placed on the first of its legal sets
+(:func:`compiler.runtime.chance.legal_sets`), named in the figure's policy.
+
+An allow-list, not a deny-list: :data:`MODELS` declares the step kinds, their parameters, the functions,
+the references and the outcomes this method models. Any other construct in the active procedure (a
+decision, an offer, an envy bonus, a setting of hands, a repeat, a function added to the registry later)
+makes :func:`unmodelled` name it, and :func:`analyze_chance` refuses with that name.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Mapping
+
+from compiler.analysis.model import Figure
+from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
+from compiler.runtime.chance import find_step, legal_sets
+from compiler.runtime.engine import Strategy, Table
+from compiler.runtime.money import money
+
+__all__ = ["MODELS", "Unmodelled", "unmodelled", "wanted", "analyze_chance", "walk_outcomes"]
+
+# what this method models: step kind -> the parameters it reads (any other parameter is refused)
+MODELS: dict[str, Any] = {
+    "steps": {
+        "announce": {"text"},
+        "burn": {"count"},
+        "deal": {"to", "zone", "count", "face"},
+        "reveal": {"zone", "to"},
+        "roll": {"dice", "numbers"},
+        "spin": {"wheel"},
+        "settle": {"rules"},
+        "block": {"steps"},
+    },
+    "functions": {"hand", "best", "category", "at_least", "is_hand", "has", "placed", "wager", "flag", "option",
+                  "offered", "active", "count", "dice_count", "hits", "matched", "picked"},
+    "references": {"player", "dealer", "community", "dice", "pocket", "round"},
+    "round_attrs": {"roll", "first_after_shuffle", "new_dealer", "number"},
+    "actions": {"win", "lose", "push", "surrender", "set", "clear", "note", "return", "end", "bonus"},
+    "rankings": {"high_card"},  # cards by rank: no ranking may read suits
+}
+_COMMON = {"id", "do", "cite", "title", "when", "players", "order"}
+
+
+class Unmodelled(ValueError):
+    """A construct of the chapter this method does not declare."""
+
+
+class BranchChance:
+    """``table.chance`` along one path of outcomes (each 1/n), recording the widths for the odometer."""
+
+    def __init__(self, path: list[int], track: "_Track"):
+        self.path, self.track = path, track
+
+    def uniform(self, n: int, what: str) -> int:
+        return self.track.pick(n, Fraction(1, n))
+
+
+class _Track:
+    """The choices made along one path (dice, pockets, numbers and cards, interleaved in order)."""
+
+    def __init__(self, path: list[int]):
+        self.path = path
+        self.taken: list[int] = []
+        self.widths: list[int] = []
+        self.prob = Fraction(1)
+
+    def pick(self, n: int, p: Fraction | None = None) -> int:
+        i = len(self.taken)
+        k = self.path[i] if i < len(self.path) else 0
+        self.taken.append(k)
+        self.widths.append(n)
+        if p is not None:
+            self.prob *= p
+        return k
+
+
+class _RankShoe:
+    """Cards by rank (one representative card per rank; a high_card ranking reads ranks only)."""
+
+    cover_reached = False
+    marker = None
+    cut_at = None
+
+    def __init__(self, counts: Mapping[int, int], track: _Track):
+        self.counts, self.track = dict(counts), track
+        self.index = 0
+        self.cards: list = []
+
+    def shuffle(self) -> None:
+        pass
+
+    def draw(self, target=None):
+        if target is None or target[0] == "burn":
+            return None  # unseen: by exchangeability the cards that follow are as if it were dealt
+        options = [c for c, n in sorted(self.counts.items()) if n > 0]
+        total = sum(self.counts.values())
+        card = options[self.track.pick(len(options))]
+        self.track.prob *= Fraction(self.counts[card], total)
+        self.counts[card] -= 1
+        self.index += 1
+        return card
+
+
+def _walk_ir(steps):
+    for s in steps:
+        yield s
+        yield from _walk_ir(s.steps)
+
+
+def unmodelled(game, chapter) -> str | None:
+    """The first construct of the chapter's procedure this method does not model, named; None if all are."""
+    for s in _walk_ir(chapter.procedure):
+        params = MODELS["steps"].get(s.kind)
+        if params is None:
+            return f"step kind {s.kind!r} (step {s.id}, {s.cite})"
+        for name, _ in s.params:
+            if name not in params and name not in _COMMON:
+                return f"parameter {name!r} of a {s.kind} step (step {s.id}, {s.cite})"
+        for name, _, _ in s.exprs:
+            if name not in params:
+                return f"expression {name!r} of a {s.kind} step (step {s.id}, {s.cite})"
+        if s.choices:
+            return f"the choices of step {s.id} ({s.cite})"
+        nodes = [s.when, s.players] + [r.when for r in s.rules]
+        for r in s.rules:
+            for a in r.then:
+                if a.kind not in MODELS["actions"]:
+                    return f"outcome {a.kind!r} ({r.cite})"
+                nodes.append(a.value)
+        for n in nodes:
+            bad = _expr_unmodelled(n)
+            if bad:
+                return f"{bad} (step {s.id}, {s.cite})"
+    deals = any(s.kind == "deal" for s in _walk_ir(chapter.procedure))
+    for rid, r in game.rankings.items():
+        if deals and r.get("kind") not in MODELS["rankings"]:
+            return f"ranking {rid!r} of kind {r.get('kind')!r} (it reads suits or hands of several cards)"
+    return None
+
+
+def _expr_unmodelled(n) -> str | None:
+    if n is None or isinstance(n, Lit):
+        return None
+    if isinstance(n, Ref):
+        if n.parts[0] not in MODELS["references"]:
+            return f"reference {'.'.join(n.parts)!r}"
+        if n.parts[0] == "round" and len(n.parts) > 1 and n.parts[1] not in MODELS["round_attrs"]:
+            return f"reference {'.'.join(n.parts)!r}"
+        return None
+    if isinstance(n, Call):
+        if n.name not in MODELS["functions"]:
+            return f"function {n.name}()"
+        for a in n.args:
+            bad = _expr_unmodelled(a) if isinstance(a, (Call, BinOp, BoolOp, Not, Neg)) or (
+                isinstance(a, Ref) and len(a.parts) > 1) else None
+            if bad:
+                return bad
+        return None
+    if isinstance(n, BinOp):
+        return _expr_unmodelled(n.left) or _expr_unmodelled(n.right)
+    if isinstance(n, BoolOp):
+        for x in n.items:
+            bad = _expr_unmodelled(x)
+            if bad:
+                return bad
+        return None
+    if isinstance(n, (Not, Neg)):
+        return _expr_unmodelled(n.item)
+    return f"expression {type(n).__name__}"
+
+
+def wanted(game, chapter) -> bool:
+    """This method is the analysis of a chapter that spins or rolls, or requires no wager, when it models
+    every construct of it (otherwise the chapter's other routes are tried, as before)."""
+    kinds = {s.kind for s in _walk_ir(chapter.procedure)}
+    chance = bool(kinds & {"roll", "spin"}) or not any(w.required for w in game.wagers.values())
+    return chance and bool(game.wagers) and unmodelled(game, chapter) is None
+
+
+def _rank_counts(game, decks: int) -> dict[int, int]:
+    counts = {r * 4: 4 * decks for r in range(13)}
+    if game.cards.jokers:
+        counts[52] = game.cards.jokers * decks
+    return counts
+
+
+def walk_outcomes(game, bets: Mapping[int, Mapping[str, Any]], options: Mapping[str, Any] | None = None,
+                  decks: int | None = None, max_paths: int = 1_000_000):
+    """Yield (probability, RoundResult) for every outcome of the round's chance (dice, pockets, numbers,
+    cards by rank). ``bets``: seat -> wagers, as :meth:`Table.play_round` takes them."""
+    n_decks = decks if decks is not None else Table(game, options, seed=0).shoe_decks()
+    counts = _rank_counts(game, n_decks)
+    path: list[int] = []
+    paths = 0
+    while True:
+        track = _Track(path)
+        table = Table(game, options, seed=0, shoe=_RankShoe(counts, track), chance=BranchChance(path, track))
+        table.game_beginning = False
+        res = table.play_round(bets, Strategy(), new_dealer=False)
+        paths += 1
+        if paths > max_paths:
+            raise Unmodelled(f"more than {max_paths} chance outcomes")
+        yield track.prob, res
+        k = len(track.taken) - 1
+        while k >= 0 and track.taken[k] + 1 >= track.widths[k]:
+            k -= 1
+        if k < 0:
+            return
+        path = track.taken[:k] + [track.taken[k] + 1]
+
+
+def _sets(game, w: str) -> list[list[str]] | None:
+    """The legal sets of a wager on chosen numbers (None: a wager on no chosen numbers)."""
+    wd = game.wagers[w]
+    if not wd.choose:
+        return None
+    wheel = None
+    if wd.choose.get("wheel"):
+        step = find_step(game.procedure, wd.choose["wheel"])
+        wheel = step.params.get("wheel") if step is not None else None
+    sets = [list(x) for x in legal_sets(wd.choose, wheel)]
+    if not sets:
+        raise Unmodelled(f"the {wd.name} has no legal set of numbers ({wd.cite})")
+    return sets
+
+
+def _names(sets: list[list[str]], limit: int = 6) -> str:
+    shown = ["[" + ", ".join(x) + "]" for x in sets[:limit]]
+    return ", ".join(shown) + (f" and {len(sets) - limit} more" if len(sets) > limit else "")
+
+
+def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, decks: int | None = None,
+                   offered=None) -> list[Figure]:
+    """An exact figure per unit of each (offered) wager made, alone on its seat; a wager on chosen numbers
+    is played on every legal set, one figure per distinct result (its policy names the sets). Unmodelled
+    if a construct of the chapter is not one this method declares."""
+    bad = unmodelled(game, chapter)
+    if bad:
+        raise Unmodelled(f"the chance enumeration does not model {bad}")
+    # every (wager, set) played alone on a seat; with no card dealt, seats do not interact (no function of
+    # other seats is modelled), so one round plays as many of them as the table has positions
+    per_round = 1 if any(s.kind == "deal" for s in _walk_ir(chapter.procedure)) else max(1, game.max_positions)
+    plays: list[tuple[str, Any, Any]] = []  # (wager, its stake as play_round takes it, the amount)
+    sets_of: dict[str, list | None] = {}
+    for w, wd in game.wagers.items():
+        if offered is not None and not offered(w):
+            continue
+        amount = wd.amounts[0] if wd.amounts else money(1)
+        sets_of[w] = _sets(game, w)
+        plays.extend((w, {"amount": amount, "numbers": x}, amount) for x in sets_of[w]) if sets_of[w] is not None \
+            else plays.append((w, amount, amount))
+    results: list[tuple[Fraction, dict, dict, int]] = []
+    for i in range(0, len(plays), per_round):
+        chunk = plays[i:i + per_round]
+        seen = [defaultdict(Fraction) for _ in chunk]  # (net, outcomes) -> probability, per seat
+        paths = 0
+        for p, res in walk_outcomes(game, {k + 1: {w: b} for k, (w, b, _) in enumerate(chunk)}, options, decks):
+            paths += 1
+            mine: dict[int, list] = defaultdict(list)
+            for r in res.results:
+                mine[r.seat].append(r)
+            for k in range(len(chunk)):
+                rs = [r for r in mine.get(k + 1, ()) if r.wager == chunk[k][0]]
+                seen[k][(sum((r.net for r in rs), Decimal(0)), tuple(r.outcome for r in rs))] += p
+        for k, (w, _, amount) in enumerate(chunk):
+            outcomes: dict[str, Fraction] = defaultdict(Fraction)
+            nets: dict[Fraction, Fraction] = defaultdict(Fraction)
+            for (net, outs), p in seen[k].items():
+                nets[Fraction(net) / Fraction(amount)] += p
+                for o in outs:
+                    outcomes[o] += p
+            results.append((sum((n * p for n, p in nets.items()), Fraction(0)), dict(outcomes), dict(nets), paths))
+    figs = []
+    start = 0
+    for w, sets in sets_of.items():
+        n_plays = len(sets) if sets is not None else 1
+        mine_results = results[start:start + n_plays]
+        start += n_plays
+        groups: dict[tuple, list[int]] = {}
+        for k, (e, o, n, _) in enumerate(mine_results):
+            groups.setdefault((e, tuple(sorted(o.items())), tuple(sorted(n.items()))), []).append(k)
+        for idx in groups.values():
+            e, o, n, paths = mine_results[idx[0]]
+            if sets is None:
+                policy = "any"
+            elif len(groups) == 1:
+                policy = f"placed on any of its {len(sets)} sets" if len(sets) > 1 else f"placed on {_names(sets)}"
+            else:
+                policy = f"placed on {_names([sets[k] for k in idx])}"
+            dist = {("+" if k > 0 else "") + str(k): v for k, v in sorted(n.items())}
+            figs.append(Figure(w, game.wagers[w].name, policy, e, e, o.get("win", Fraction(0)),
+                               {**o, **{f"net {k}": v for k, v in dist.items()}},
+                               f"exact: the engine played once per chance outcome ({paths} outcomes of dice, "
+                               f"pockets, numbers and cards by rank); per unit of the wager made"))
+    return figs
