@@ -64,6 +64,14 @@ def test_a_misspelt_round_attribute_is_refused_with_did_you_mean():
     assert len(errs) == 1  # the second deal step still reads round.roll
 
 
+def test_a_misspelt_dice_attribute_is_refused_with_did_you_mean():
+    sic_bo = (ROOT / "tests" / "fixtures" / "chapters" / "sic-bo.yaml").read_text(encoding="utf-8")
+    text = edit(sic_bo, "when: \"dice.total <= 10", "when: \"dice.totl <= 10")
+    line, col = at(text, "dice.totl")
+    assert errors(text)[0].startswith(f"b.yaml:{line}:{col}: error: unknown dice attribute 'totl' (did you mean "
+                                      "'total'?): 'dice' is followed by one of total, ")
+
+
 def test_round_roll_without_a_roll_step_is_refused():
     text = edit(HIGH, "  - {id: deal_dealer, do: deal, to: dealer, zone: up, count: 1,",
                 "  - {id: deal_dealer, do: deal, to: dealer, zone: up, count: 1, when: round.roll > 2,")
