@@ -170,7 +170,9 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
             if owner == "event":
                 check_event_ref(n, names, bad)
             if owner == "dice" and (len(n.parts) != 2 or n.parts[1] not in DICE_PARTS):
-                bad(f"'dice' is followed by one of {', '.join(DICE_PARTS)} (the latest roll of dice)", n)
+                unknown = f"unknown dice attribute {n.parts[1]!r}{_suggest(n.parts[1], DICE_PARTS)}: " \
+                    if len(n.parts) == 2 else ""
+                bad(f"{unknown}'dice' is followed by one of {', '.join(DICE_PARTS)} (the latest roll of dice)", n)
             elif owner == "dice" and names.dice is False:
                 bad(f"no step rolls dice, so {'.'.join(n.parts)} would never be known", n)
             if owner == "pocket" and len(n.parts) != 2:

@@ -3,7 +3,8 @@
 * a wager some path leaves unsettled, where it can be seen without playing: a wager no rule can
   ever lose (its losing rule deleted), and a step whose rules compare two values for some of
   ``<``, ``==``, ``>`` and settle a wager in some of them, with no rule for another (nor a later
-  step comparing the same values), so that the wager is left open there;
+  step comparing the same values), so that the wager is left open there (two values that are not
+  constants: a threshold needs arithmetic and is not judged);
 * a fixed number of decks (``cards.decks``) that the provision text, where it states a number of
   decks, never states ("six decks" against ``decks: 8``).
 """
@@ -13,7 +14,7 @@ import re
 from typing import Any, Callable, Iterator
 
 from compiler.ir.model import Chapter
-from compiler.lang.syntax import BinOp, source
+from compiler.lang.syntax import BinOp, Lit, Neg, source
 from compiler.lint.words import _NUMBER_OF_WORD
 
 SETTLING = ("win", "lose", "push", "return", "surrender")
@@ -25,11 +26,15 @@ _ALL = {"<", "==", ">"}
 Error = Callable[[str, str], None]
 
 
+def _constant(n) -> bool:
+    return isinstance(n, Lit) or (isinstance(n, Neg) and isinstance(n.item, Lit))
+
+
 def _comparison(rule) -> tuple[str, str, set[str]] | None:
     """(left, right, regions) of a rule whose ``when`` is one comparison, its sides in a fixed order."""
     w = rule.when
-    if not (isinstance(w, BinOp) and w.op in _REGIONS):
-        return None
+    if not (isinstance(w, BinOp) and w.op in _REGIONS) or _constant(w.left) or _constant(w.right):
+        return None  # a threshold (x >= 4, x <= 3) needs arithmetic to see what it covers: not judged
     left, right, op = source(w.left), source(w.right), w.op
     if right < left:
         left, right, op = right, left, _FLIP[op]

@@ -42,9 +42,14 @@ def one_error(text: str, needle: str, message: str, pointer: str, offset: int = 
     assert errors(text) == [f"b.yaml:{line}:{col}: error: {message} [at {pointer}]"]
 
 
-@pytest.mark.parametrize("text", [WAR, R669A, R670A, HIGH, CARIBBEAN], ids=["567", "669a", "670a", "high", "caribbean"])
-def test_the_seeded_chapters_are_playable(text):
-    assert errors(text) == []
+CHAPTERS = sorted([*(ROOT / "rulespecs").glob("*.yaml"), *(ROOT / "tests/fixtures/chapters").glob("*.yaml"),
+                   *(ROOT / "tests/fixtures/specs").glob("*.yaml")])
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_every_seeded_and_test_chapter_is_playable(path):
+    """No check refuses a chapter that plays (High Die's thresholds 'round.roll >= 4' / '<= 3' included)."""
+    assert errors(path.read_text(encoding="utf-8"), str(path)) == []
 
 
 # ----------------------------------------------------------------------------- round and event attributes
@@ -57,6 +62,14 @@ def test_a_misspelt_round_attribute_is_refused_with_did_you_mean():
     assert errs[0] == (f"b.yaml:{line}:{col}: error: unknown round attribute 'rol' (did you mean 'roll'?); a round "
                        "has first_after_shuffle, new_dealer, number, roll [at /procedure/5/steps/0/start]")
     assert len(errs) == 1  # the second deal step still reads round.roll
+
+
+def test_a_misspelt_dice_attribute_is_refused_with_did_you_mean():
+    sic_bo = (ROOT / "tests" / "fixtures" / "chapters" / "sic-bo.yaml").read_text(encoding="utf-8")
+    text = edit(sic_bo, "when: \"dice.total <= 10", "when: \"dice.totl <= 10")
+    line, col = at(text, "dice.totl")
+    assert errors(text)[0].startswith(f"b.yaml:{line}:{col}: error: unknown dice attribute 'totl' (did you mean "
+                                      "'total'?): 'dice' is followed by one of total, ")
 
 
 def test_round_roll_without_a_roll_step_is_refused():
