@@ -122,12 +122,17 @@ def test_a_function_added_to_the_language_without_a_declaration_is_refused(game,
     assert why is not None and "reads points()" in why
 
 
-def test_zones_read_by_position_keep_their_order_and_the_others_are_multisets(game):
+def test_zones_are_multisets_keeping_the_cards_at_the_positions_read(game):
     g, chapter = game
     walk = points_exact.PointsWalk(g, chapter)
-    order = dict(zip(walk.zones, walk.ordered))
-    assert order == {("community", "player"): True, ("community", "banker"): False}
-    assert dict(zip(walk.zones, walk.summed)) == {("community", "player"): False, ("community", "banker"): True}
+    assert dict(zip(walk.zones, walk.mode)) == {("community", "player"): "pos", ("community", "banker"): "sum"}
+    assert walk.read_at[0] == {3}
+    # the Player hand 9, 2, then 0: read as 3 cards of 11 points (no soft card) with a 0 third
+    nine, two, zero = (walk.classes.index([rank_index(r) for r in rs]) for rs in (["9"], ["2"], ["T", "J", "Q", "K"]))
+    z = walk._child(0, walk._child(0, walk._child(0, ((), ()), nine), two), zero)
+    assert z == (tuple(sorted((nine, two, zero))), (zero,))
+    assert walk._zone_key(0, z) == (3, 11, False, (zero,))
+    assert [c >> 2 for c in walk._cards_of(0, z)][2] == rank_index("T")
     assert len(walk.classes) == 10 and walk.counts[walk.classes.index([rank_index("T"), rank_index("J"),
                                                                        rank_index("Q"), rank_index("K")])] == 128
 
@@ -177,7 +182,7 @@ def test_ez_baccarat_zones_are_all_read_by_point_sums(ez):
     walk = points_exact.PointsWalk(*ez)
     assert walk.zones == [("community", "player"), ("community", "banker"), ("community", "player_third"),
                           ("community", "banker_third")]
-    assert not any(walk.ordered) and all(walk.summed)
+    assert walk.mode == ["sum"] * 4
 
 
 def test_a_settle_step_under_its_own_card_condition_is_settled_by_what_that_condition_reads(tmp_path):
