@@ -42,8 +42,8 @@ from compiler.runtime.engine import Table
 from compiler.runtime.shoe import ScriptedShoe
 from compiler.runtime.state import Round
 
-__all__ = ["ACTIONS", "DEAL_TARGETS", "FUNCTIONS", "STEP_KINDS", "PointsWalk", "analyze_points", "applies",
-           "refusal", "report"]
+__all__ = ["ACTIONS", "DEAL_TARGETS", "FUNCTIONS", "STEP_KINDS", "PointsLimit", "PointsWalk", "analyze_points",
+           "applies", "refusal", "report"]
 
 # what this method models (an allow-list: any other construct makes it refuse the chapter)
 STEP_KINDS = frozenset({"announce", "burn", "deal", "reveal", "block", "settle"})
@@ -227,6 +227,10 @@ def _hashable(v: Any) -> Any:
     return tuple(v) if isinstance(v, list) else v
 
 
+class PointsLimit(RuntimeError):
+    """The walk met more positions than its budget, or a position the engine dealt otherwise: no figure."""
+
+
 class _PositionContext(Context):
     """A context whose cards are the walk's position (every owner's zones read from one mapping)."""
 
@@ -249,7 +253,8 @@ class PointsWalk:
     results of every bet set."""
 
     def __init__(self, game, chapter, options: dict | None = None, decks: int | None = None,
-                 bet_sets: list[dict[str, int]] | None = None, composition: dict[int, int] | None = None):
+                 bet_sets: list[dict[str, int]] | None = None, composition: dict[int, int] | None = None,
+                 max_positions: int = 3_000_000):
         """``composition``: a shoe of another make-up (rank index -> number of cards), e.g. a reduced shoe."""
         self.game = game
         self.options = dict(options or {})
@@ -312,6 +317,7 @@ class PointsWalk:
         self.sig_ids: dict[tuple, int] = {}  # a settlement (per bet set, (wager, outcome, net)) -> its id
         self.positions = 0
         self.replays = 0
+        self.max_positions = max_positions
 
     def _emit(self, steps) -> None:
         for s in steps:
@@ -434,7 +440,7 @@ class PointsWalk:
             res = t.play_round({1: {w: Decimal(a) for w, a in bets.items()}}, new_dealer=False)
             self.replays += 1
             if any(shoe.used[k] != len(v) for k, v in dealt.items()):
-                raise RuntimeError("the engine dealt this position otherwise than the points method: "
+                raise PointsLimit("the engine dealt a position otherwise than the points method: "
                                    + repr({f"{k[0]}.{k[2]}": v for k, v in dealt.items()}))
             out.append(tuple((r.wager, r.outcome, Fraction(r.net)) for r in res.results))
         return tuple(out)
@@ -475,6 +481,8 @@ class PointsWalk:
         if pc >= n_ops:
             return self._settle(zones, self._read_id(zones) if rid is None else rid)
         self.positions += 1
+        if self.positions > self.max_positions:
+            raise PointsLimit(f"more than {self.max_positions:,} positions (the budget of the points method)")
         zi = ops[pc][2][0]
         counts = self.counts
         child_of = self._child
@@ -520,7 +528,8 @@ class PointsWalk:
 
 
 def analyze_points(game, chapter, options: dict | None = None, decks: int | None = None,
-                   composition: dict[int, int] | None = None) -> tuple[list[Figure], str]:
+                   composition: dict[int, int] | None = None, max_positions: int = 3_000_000
+                   ) -> tuple[list[Figure], str]:
     """Exact figures of every offered wager (one unit on it, with one unit on each required wager), and
     what the walk did (for the report's notes)."""
     required = [w for w, d in game.wagers.items() if d.required]
@@ -530,7 +539,7 @@ def analyze_points(game, chapter, options: dict | None = None, decks: int | None
     base = {w: 1 for w in required}
     bet_sets: list[dict[str, int]] = ([dict(base)] if required else []) + [{**base, w: 1} for w in optional]
     t0 = time.perf_counter()
-    walk = PointsWalk(game, chapter, options, decks, bet_sets, composition)
+    walk = PointsWalk(game, chapter, options, decks, bet_sets, composition, max_positions)
     dist = walk.run()
     seconds = time.perf_counter() - t0
     method = (f"exact: points method ({len(walk.classes)} card classes, {len(walk.memo)} positions valued once, "
@@ -570,7 +579,12 @@ def report(game, chapter, options: dict | None, decks: int | None, settings: dic
         for w, d in game.wagers.items():
             rep.refuse(w, d.name, f"not computed: {why}")
         return rep
-    rep.figures, note = analyze_points(game, chapter, options, decks)
+    try:
+        rep.figures, note = analyze_points(game, chapter, options, decks)
+    except PointsLimit as e:
+        for w, d in game.wagers.items():
+            rep.refuse(w, d.name, f"not computed: {e}")
+        return rep
     rep.notes.append("exact over every deal of a freshly shuffled shoe (one seat; by exchangeability other seats "
                      "and burned cards do not change it); " + note)
     return rep

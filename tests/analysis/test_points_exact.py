@@ -203,3 +203,14 @@ def test_a_settle_step_under_its_own_card_condition_is_settled_by_what_that_cond
     plain, _ = points_exact.analyze_points(mod.GAME, comp.chapter, composition=composition)
     tie = {f.wager: f for f in figs}["tie"].expected_return
     assert tie < {f.wager: f for f in plain}["tie"].expected_return     # the variant pays less on some ties
+
+
+def test_a_walk_beyond_its_budget_of_positions_is_refused_cleanly(game, monkeypatch):
+    g, chapter = game
+    with pytest.raises(points_exact.PointsLimit, match="more than 100 positions"):
+        points_exact.analyze_points(g, chapter, max_positions=100)
+    real = points_exact.analyze_points
+    monkeypatch.setattr(points_exact, "analyze_points", lambda *a, **k: real(*a, **k, max_positions=100))
+    rep = analyze(g, chapter)
+    assert not rep.figures and {n.wager for n in rep.not_computed} == set(WAGERS)
+    assert all("more than 100 positions" in n.reason for n in rep.not_computed)
