@@ -306,7 +306,6 @@ class PointsWalk:
             observations(e, obs)
         # each part: its closure, the zones it reads (indices) and a cache of its values by their readings
         self.observed = [(closure(o), self._zones_of(o), {}) for o in dict.fromkeys(obs)]
-        self.observed_text = [source(o) for o in dict.fromkeys(obs)]
         self.bet_sets = bet_sets or [{w: 1 for w in game.wagers}]
         self.ctx = _PositionContext(table, Round(table, 0, False, False))
         self.memo: dict = {}
