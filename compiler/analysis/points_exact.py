@@ -8,8 +8,10 @@ because nothing is valued twice:
 * **Cards by class.** Where every ranking is of kind points and no function reads a rank or a suit, a
   card is only its point values (and whether it is a soft card): ranks that nothing distinguishes are
   one class with their multiplicities summed (baccarat: 10 classes, the four zero-point ranks one).
-* **Zones as multisets.** A zone no rule reads by position (``card(zone, n)``) is kept sorted, so the
-  deals that reach the same cards in another order are one position.
+* **Zones as multisets.** A zone is kept sorted, with the cards at the positions a rule reads
+  (``card(zone, n)``) beside it, so the deals that reach the same cards in another order are one
+  position; only a zone some rule reads otherwise than by count, point sums and those positions keeps
+  its order.
 * **Transposition table.** A position is (the next instruction, the cards of every zone); it fixes the
   remaining shoe, so its value (the weights of every result from there) is computed once.
 * **Settlement by what the rules read.** The procedure's expressions (settle rules and step conditions)
@@ -40,8 +42,8 @@ from compiler.runtime.engine import Table
 from compiler.runtime.shoe import ScriptedShoe
 from compiler.runtime.state import Round
 
-__all__ = ["ACTIONS", "DEAL_TARGETS", "FUNCTIONS", "STEP_KINDS", "PointsWalk", "analyze_points", "applies",
-           "refusal", "report"]
+__all__ = ["ACTIONS", "DEAL_TARGETS", "FUNCTIONS", "STEP_KINDS", "PointsLimit", "PointsWalk", "analyze_points",
+           "applies", "refusal", "report"]
 
 # what this method models (an allow-list: any other construct makes it refuse the chapter)
 STEP_KINDS = frozenset({"announce", "burn", "deal", "reveal", "block", "settle"})
@@ -188,13 +190,24 @@ SUMMARY_FUNCTIONS = frozenset({"total", "soft", "natural", "bust", "points", "co
 
 
 def _zone_reads(n: Node, under: bool, out: dict) -> None:
-    """Record, for every zone reference, whether each of its reads is through a function that reads a hand only
-    by its card count and point sums (``under``: inside such a function's argument, through ``+`` only)."""
+    """Record how every zone reference is read: ``out[(owner, zone)]`` is ``"raw"`` when some read may see more
+    than the zone's card count and point sums, else the set of positions read by ``card(zone, n)`` (``under``:
+    inside the argument of a function that reads a hand only by its count and point sums, through ``+``)."""
     if isinstance(n, Ref):
         key = (n.parts[0], n.parts[1] if len(n.parts) > 1 else None)
-        out[key] = out.get(key, True) and under
+        if not under:
+            out[key] = "raw"
+        else:
+            out.setdefault(key, set())
         return
     if isinstance(n, Call):
+        if n.name == "card" and len(n.args) == 2 and isinstance(n.args[0], Ref) and isinstance(n.args[1], Lit) \
+                and isinstance(n.args[1].value, int):
+            r = n.args[0]
+            key = (r.parts[0], r.parts[1] if len(r.parts) > 1 else None)
+            if out.get(key) != "raw":
+                out.setdefault(key, set()).add(n.args[1].value)
+            return
         sig = LANG_FUNCTIONS.get(n.name, ())
         for kind, a in zip(sig, n.args):
             if kind.rstrip("?") in ("expr", "lambda"):
@@ -212,6 +225,10 @@ def _zone_reads(n: Node, under: bool, out: dict) -> None:
 
 def _hashable(v: Any) -> Any:
     return tuple(v) if isinstance(v, list) else v
+
+
+class PointsLimit(RuntimeError):
+    """The walk met more positions than its budget, or a position the engine dealt otherwise: no figure."""
 
 
 class _PositionContext(Context):
@@ -236,7 +253,8 @@ class PointsWalk:
     results of every bet set."""
 
     def __init__(self, game, chapter, options: dict | None = None, decks: int | None = None,
-                 bet_sets: list[dict[str, int]] | None = None, composition: dict[int, int] | None = None):
+                 bet_sets: list[dict[str, int]] | None = None, composition: dict[int, int] | None = None,
+                 max_positions: int = 3_000_000):
         """``composition``: a shoe of another make-up (rank index -> number of cards), e.g. a reduced shoe."""
         self.game = game
         self.options = dict(options or {})
@@ -259,32 +277,35 @@ class PointsWalk:
         self.ops: list = []
         self.zones: list[tuple[str, str]] = []
         self._emit(game.procedure)
-        ordered: set[tuple[str, str | None]] = set()
-        for _, e, _ in _exprs(chapter):
-            for n in _expr_nodes(e):
-                if isinstance(n, Call) and n.name == "card":
-                    for x in _expr_nodes(n.args[0]):
-                        if isinstance(x, Ref):
-                            ordered.add((x.parts[0], x.parts[1] if len(x.parts) > 1 else None))
-        self.ordered = [((o, z) in ordered or (o, None) in ordered or (o, "cards") in ordered) for o, z in self.zones]
-        # zones read only by count and point sums: positions that agree on those read the same everywhere
+        # how each zone is read: "sum" (only its count and point sums: a multiset keyed by them), "pos" (also
+        # the cards at some positions, card(zone, n): a multiset and those cards) or "raw" (in order, all)
         reads: dict = {}
         for _, e, _ in _exprs(chapter):
             _zone_reads(e, False, reads)
-        self.summed = [reads.get((o, z), True) and reads.get((o, None), True) and reads.get((o, "cards"), True)
-                       for o, z in self.zones]
+        self.mode: list[str] = []
+        self.read_at: list[frozenset] = []
+        for o, z in self.zones:
+            how = [reads[k] for k in ((o, z), (o, None), (o, "cards")) if k in reads]
+            if any(h == "raw" for h in how):
+                self.mode.append("raw")
+                self.read_at.append(frozenset())
+            else:
+                at = frozenset(n for h in how for n in h)
+                self.mode.append("pos" if at else "sum")
+                self.read_at.append(at)
         self._pv = [[rk.values[ranks[0]] for ranks in self.classes] for rk in rankings]
         self._soft = [[ranks[0] == rk.soft_rank for ranks in self.classes] for rk in rankings]
         self._zkey: dict[tuple, tuple] = {}
         self._whens: dict = {}   # (instruction, reading id) -> the condition's value
         self._rids: dict[tuple, int] = {}  # the zones as the rules can read them -> a reading id
+        self._readings: list[tuple] = []   # reading id -> the zones as the rules can read them
         # what the replayed round can read of the cards: every expression of the procedure (the settle rules,
         # and the conditions of the steps, a settle step's or its block's included)
         obs: list[Node] = []
         for _, e, _ in _exprs(chapter):
             observations(e, obs)
-        self.observed = [closure(o) for o in dict.fromkeys(obs)]
-        self.observed_text = [source(o) for o in dict.fromkeys(obs)]
+        # each part: its closure, the zones it reads (indices) and a cache of its values by their readings
+        self.observed = [(closure(o), self._zones_of(o), {}) for o in dict.fromkeys(obs)]
         self.bet_sets = bet_sets or [{w: 1 for w in game.wagers}]
         self.ctx = _PositionContext(table, Round(table, 0, False, False))
         self.memo: dict = {}
@@ -295,6 +316,7 @@ class PointsWalk:
         self.sig_ids: dict[tuple, int] = {}  # a settlement (per bet set, (wager, outcome, net)) -> its id
         self.positions = 0
         self.replays = 0
+        self.max_positions = max_positions
 
     def _emit(self, steps) -> None:
         for s in steps:
@@ -315,22 +337,59 @@ class PointsWalk:
                 for k in range(n):
                     self.ops.append(["deal", s.when if k == 0 else None, (zi, after)])
 
+    def _zones_of(self, n: Node) -> tuple[int, ...]:
+        """The indices of the zones an expression reads (an owner's every zone for ``player.cards``)."""
+        out = set()
+        for x in _expr_nodes(n):
+            if isinstance(x, Ref):
+                z = x.parts[1] if len(x.parts) > 1 else None
+                out.update(i for i, (o, zz) in enumerate(self.zones)
+                           if o == x.parts[0] and (z in (None, "cards") or zz == z))
+        return tuple(sorted(out))
+
     # -- reading a position ------------------------------------------------------------------------
-    def _set(self, zones: tuple) -> _PositionContext:
+    def _cards_of(self, zi: int, z: tuple) -> list:
+        """Cards in an order that reads as the zone does: a "pos" zone's read positions hold their cards."""
         rep = self.rep
-        self.ctx.cards = {self.zones[i]: [rep[c] for c in z] for i, z in enumerate(zones)}
+        if self.mode[zi] != "pos":
+            return [rep[c] for c in z]
+        cards, at = z
+        rest = list(cards)
+        for c in at:
+            rest.remove(c)
+        placed = dict(zip(sorted(n for n in self.read_at[zi] if n <= len(cards)), at))
+        return [rep[placed[i] if i in placed else rest.pop(0)] for i in range(1, len(cards) + 1)]
+
+    def _set(self, zones: tuple) -> _PositionContext:
+        self.ctx.cards = {self.zones[i]: self._cards_of(i, z) for i, z in enumerate(zones)}
         return self.ctx
 
-    def _zone_key(self, zi: int, z: tuple) -> tuple:
-        """What the rules can read of zone ``zi`` holding the classes ``z``: its card count and point sums
-        (and whether it holds a soft card) where it is read only so, else its cards."""
-        if not self.summed[zi]:
-            return z
-        k = self._zkey.get(z)
+    def _summary(self, cards: tuple) -> tuple:
+        k = self._zkey.get(cards)
         if k is None:
-            k = self._zkey[z] = (len(z),) + tuple(sum(pv[c] for c in z) for pv in self._pv) + tuple(
-                any(sf[c] for c in z) for sf in self._soft)
+            k = self._zkey[cards] = (len(cards),) + tuple(sum(pv[c] for c in cards) for pv in self._pv) + tuple(
+                any(sf[c] for c in cards) for sf in self._soft)
         return k
+
+    def _zone_key(self, zi: int, z: tuple) -> tuple:
+        """What the rules can read of zone ``zi`` in state ``z``: its card count and point sums (and whether it
+        holds a soft card), with the cards at the positions read; a "raw" zone: its cards."""
+        mode = self.mode[zi]
+        if mode == "sum":
+            return self._summary(z)
+        if mode == "pos":
+            return self._summary(z[0]) + (z[1],)
+        return z
+
+    def _child(self, zi: int, z: tuple, c: int) -> tuple:
+        """Zone ``zi``'s state after a card of class ``c``."""
+        mode = self.mode[zi]
+        if mode == "sum":
+            return tuple(sorted(z + (c,)))
+        if mode == "pos":
+            cards, at = z
+            return (tuple(sorted(cards + (c,))), at + (c,) if len(cards) + 1 in self.read_at[zi] else at)
+        return z + (c,)
 
     def _read_id(self, zones: tuple) -> int:
         """A small number for the zones as the rules can read them (equal numbers: equal readings)."""
@@ -338,6 +397,7 @@ class PointsWalk:
         rid = self._rids.get(key)
         if rid is None:
             rid = self._rids[key] = len(self._rids)
+            self._readings.append(key)
         return rid
 
     def _settle(self, zones: tuple, rid: int) -> dict:
@@ -345,9 +405,19 @@ class PointsWalk:
         val = self.by_read.get(rid)
         if val is not None:
             return val
-        ctx = self._set(zones)
-        ctx.seat = None
-        key = tuple(_hashable(f(ctx)) for f in self.observed)
+        reading = self._readings[rid]
+        ctx = None
+        key = []
+        for f, reads, cache in self.observed:  # each part's value, cached by the zones it reads
+            sub = tuple(reading[j] for j in reads)
+            v = cache.get(sub, cache)
+            if v is cache:
+                if ctx is None:
+                    ctx = self._set(zones)
+                    ctx.seat = None
+                v = cache[sub] = _hashable(f(ctx))
+            key.append(v)
+        key = tuple(key)
         sig = self.settled.get(key)
         if sig is None:
             self.observations += 1
@@ -369,7 +439,7 @@ class PointsWalk:
             res = t.play_round({1: {w: Decimal(a) for w, a in bets.items()}}, new_dealer=False)
             self.replays += 1
             if any(shoe.used[k] != len(v) for k, v in dealt.items()):
-                raise RuntimeError("the engine dealt this position otherwise than the points method: "
+                raise PointsLimit("the engine dealt a position otherwise than the points method: "
                                    + repr({f"{k[0]}.{k[2]}": v for k, v in dealt.items()}))
             out.append(tuple((r.wager, r.outcome, Fraction(r.net)) for r in res.results))
         return tuple(out)
@@ -410,9 +480,11 @@ class PointsWalk:
         if pc >= n_ops:
             return self._settle(zones, self._read_id(zones) if rid is None else rid)
         self.positions += 1
+        if self.positions > self.max_positions:
+            raise PointsLimit(f"more than {self.max_positions:,} positions (the budget of the points method)")
         zi = ops[pc][2][0]
         counts = self.counts
-        ordered = self.ordered[zi]
+        child_of = self._child
         acc: dict = defaultdict(int)
         z = zones[zi]
         before, after = zones[:zi], zones[zi + 1:]
@@ -422,7 +494,7 @@ class PointsWalk:
             n = counts[c]
             if not n:
                 continue
-            nz = z + (c,) if ordered else tuple(sorted(z + (c,)))
+            nz = child_of(zi, z, c)
             counts[c] = n - 1
             path.append((zi, c))
             sub = value(pc + 1, before + (nz,) + after)
@@ -440,7 +512,7 @@ class PointsWalk:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 10_000))
         try:
-            root = self._value(0, tuple(() for _ in self.zones))
+            root = self._value(0, tuple(((), ()) if m == "pos" else () for m in self.mode))
         finally:
             sys.setrecursionlimit(old)
         falling = [1]
@@ -455,7 +527,8 @@ class PointsWalk:
 
 
 def analyze_points(game, chapter, options: dict | None = None, decks: int | None = None,
-                   composition: dict[int, int] | None = None) -> tuple[list[Figure], str]:
+                   composition: dict[int, int] | None = None, max_positions: int = 3_000_000
+                   ) -> tuple[list[Figure], str]:
     """Exact figures of every offered wager (one unit on it, with one unit on each required wager), and
     what the walk did (for the report's notes)."""
     required = [w for w, d in game.wagers.items() if d.required]
@@ -465,7 +538,7 @@ def analyze_points(game, chapter, options: dict | None = None, decks: int | None
     base = {w: 1 for w in required}
     bet_sets: list[dict[str, int]] = ([dict(base)] if required else []) + [{**base, w: 1} for w in optional]
     t0 = time.perf_counter()
-    walk = PointsWalk(game, chapter, options, decks, bet_sets, composition)
+    walk = PointsWalk(game, chapter, options, decks, bet_sets, composition, max_positions)
     dist = walk.run()
     seconds = time.perf_counter() - t0
     method = (f"exact: points method ({len(walk.classes)} card classes, {len(walk.memo)} positions valued once, "
@@ -505,7 +578,12 @@ def report(game, chapter, options: dict | None, decks: int | None, settings: dic
         for w, d in game.wagers.items():
             rep.refuse(w, d.name, f"not computed: {why}")
         return rep
-    rep.figures, note = analyze_points(game, chapter, options, decks)
+    try:
+        rep.figures, note = analyze_points(game, chapter, options, decks)
+    except PointsLimit as e:
+        for w, d in game.wagers.items():
+            rep.refuse(w, d.name, f"not computed: {e}")
+        return rep
     rep.notes.append("exact over every deal of a freshly shuffled shoe (one seat; by exchangeability other seats "
                      "and burned cards do not change it); " + note)
     return rep

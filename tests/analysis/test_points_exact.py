@@ -122,12 +122,17 @@ def test_a_function_added_to_the_language_without_a_declaration_is_refused(game,
     assert why is not None and "reads points()" in why
 
 
-def test_zones_read_by_position_keep_their_order_and_the_others_are_multisets(game):
+def test_zones_are_multisets_keeping_the_cards_at_the_positions_read(game):
     g, chapter = game
     walk = points_exact.PointsWalk(g, chapter)
-    order = dict(zip(walk.zones, walk.ordered))
-    assert order == {("community", "player"): True, ("community", "banker"): False}
-    assert dict(zip(walk.zones, walk.summed)) == {("community", "player"): False, ("community", "banker"): True}
+    assert dict(zip(walk.zones, walk.mode)) == {("community", "player"): "pos", ("community", "banker"): "sum"}
+    assert walk.read_at[0] == {3}
+    # the Player hand 9, 2, then 0: read as 3 cards of 11 points (no soft card) with a 0 third
+    nine, two, zero = (walk.classes.index([rank_index(r) for r in rs]) for rs in (["9"], ["2"], ["T", "J", "Q", "K"]))
+    z = walk._child(0, walk._child(0, walk._child(0, ((), ()), nine), two), zero)
+    assert z == (tuple(sorted((nine, two, zero))), (zero,))
+    assert walk._zone_key(0, z) == (3, 11, False, (zero,))
+    assert [c >> 2 for c in walk._cards_of(0, z)][2] == rank_index("T")
     assert len(walk.classes) == 10 and walk.counts[walk.classes.index([rank_index("T"), rank_index("J"),
                                                                        rank_index("Q"), rank_index("K")])] == 128
 
@@ -177,7 +182,7 @@ def test_ez_baccarat_zones_are_all_read_by_point_sums(ez):
     walk = points_exact.PointsWalk(*ez)
     assert walk.zones == [("community", "player"), ("community", "banker"), ("community", "player_third"),
                           ("community", "banker_third")]
-    assert not any(walk.ordered) and all(walk.summed)
+    assert walk.mode == ["sum"] * 4
 
 
 def test_a_settle_step_under_its_own_card_condition_is_settled_by_what_that_condition_reads(tmp_path):
@@ -198,3 +203,92 @@ def test_a_settle_step_under_its_own_card_condition_is_settled_by_what_that_cond
     plain, _ = points_exact.analyze_points(mod.GAME, comp.chapter, composition=composition)
     tie = {f.wager: f for f in figs}["tie"].expected_return
     assert tie < {f.wager: f for f in plain}["tie"].expected_return     # the variant pays less on some ties
+
+
+def test_a_walk_beyond_its_budget_of_positions_is_refused_cleanly(game, monkeypatch):
+    g, chapter = game
+    with pytest.raises(points_exact.PointsLimit, match="more than 100 positions"):
+        points_exact.analyze_points(g, chapter, max_positions=100)
+    real = points_exact.analyze_points
+    monkeypatch.setattr(points_exact, "analyze_points", lambda *a, **k: real(*a, **k, max_positions=100))
+    rep = analyze(g, chapter)
+    assert not rep.figures and {n.wager for n in rep.not_computed} == set(WAGERS)
+    assert all("more than 100 positions" in n.reason for n in rep.not_computed)
+
+
+DEALER_BUST = """\
+rulespec: 1
+chapter: "908"
+title: Dealer Bust (test, not official text)
+source: {citation: 99 Pa.B. 908, date: "2099-01-01"}
+completeness: complete
+table: {cite: § 908.2, max_positions: 7}
+cards:
+  deck: {cards: 52, jokers: 0, cite: § 908.3}
+  decks: 6
+  reshuffle: {when: every_round, cite: § 908.3}
+rankings:
+  blackjack:
+    cite: § 908.4
+    kind: points
+    points: {A: 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, T: 10, J: 10, Q: 10, K: 10}
+    soft: {rank: A, plus: 10}
+    bust: 21
+wagers:
+  bust: {name: Dealer Bust, cite: § 908.5, pays: even_money}
+payouts:
+  even_money: {odds: 1 to 1, cite: § 908.7}
+procedure:
+  - {id: deal, do: deal, to: dealer, zone: cards, count: 2, face: up, cite: § 908.6(a)}
+DRAWS
+  - id: settle
+    do: settle
+    cite: § 908.6(c)
+    rules:
+      - {cite: § 908.6(c), when: "bust(dealer.cards)", then: win bust}
+      - {cite: § 908.6(c), when: "not bust(dealer.cards)", then: lose bust}
+text_facts:
+  - {cite: § 908.2, says: seven positions, why: the table}
+  - {cite: § 908.3, says: Six decks of 52 cards, why: "cards.deck and cards.decks"}
+  - {cite: § 908.4, says: "an ace 1 or 11, a ten or a face card 10; above 21", why: "the ranking blackjack"}
+provisions:
+  - {section: "908.2", heading: Table., text: Dealer Bust is played at a table with seven positions.}
+  - {section: "908.3", heading: Cards., text: "Six decks of 52 cards, shuffled before each round."}
+  - {section: "908.4", heading: Points., text: "Cards count their number, an ace 1 or 11, a ten or a face card 10; above 21 a hand busts."}
+  - {section: "908.5", heading: Wagers., text: A player may wager that the dealer busts.}
+  - section: "908.6"
+    heading: Play.
+    children:
+      - {label: a, text: The dealer receives 2 cards.}
+      - {label: b, text: "The dealer draws 1 card at a time while the total is below 17, and on a soft 17."}
+      - {label: c, text: The wager wins when the dealer busts and loses otherwise.}
+  - {section: "908.7", heading: Payouts., text: The wager is paid 1 to 1.}
+"""
+
+
+def test_soft_totals_and_busts_walked_equal_the_engine_enumeration(tmp_path):
+    """A dealer who draws to 17 and hits a soft 17 (blackjack points: an ace 1 or 11, bust above 21), unrolled
+    as conditional draws (a test of the walk's point sums with a soft card, not a chapter of issue 23)."""
+    draw = ("  - {id: draw_N, do: deal, to: dealer, zone: cards, count: 1, face: up, cite: § 908.6(b),\n"
+            "     when: \"total(dealer.cards) < 17 or total(dealer.cards) == 17 and soft(dealer.cards)\"}")
+    p = tmp_path / "908-dealer-bust.yaml"
+    p.write_text(DEALER_BUST.replace("DRAWS", "\n".join(draw.replace("_N", f"_{i}") for i in range(8))),
+                 encoding="utf-8")
+    mod, comp = load_game(p)
+    g, chapter = mod.GAME, comp.chapter
+    assert points_exact.refusal(g, chapter) is None
+    walk = points_exact.PointsWalk(g, chapter)
+    assert walk.mode == ["sum"] and len(walk.classes) == 10          # the four ten-point ranks are one class
+    composition = {rank_index(r): n for r, n in {"A": 3, "2": 2, "6": 2, "5": 1, "K": 3}.items()}
+    figs, _ = points_exact.analyze_points(g, chapter, composition=composition)
+    slow = enumerate_round(g, {"bust": 1}, counts={r * 4: n for r, n in composition.items()})
+    (f,) = figs
+    assert f.expected_return == slow.wagers["bust"].expected_net and f.outcomes["win"] > 0
+    # through the engine: A-6 (a soft 17) draws a 4, a soft 21, and stands; K-6 draws a 9 and busts
+    from compiler.runtime.cards import parse_cards
+    from compiler.runtime.shoe import ScriptedShoe
+
+    for cards, outcome in ((["AS", "6D", "4C"], "lose"), (["KS", "6D", "9C"], "win")):
+        t = mod.new_table({}, shoe=ScriptedShoe({("dealer", None, "cards"): parse_cards(cards)}))
+        res = t.play_round({1: {"bust": 5}})
+        assert res.dealt["dealer"]["cards"] == cards and res.results[0].outcome == outcome
