@@ -24,7 +24,7 @@ from typing import Any
 from compiler.analysis import deals
 from compiler.analysis.enumerate import enumerate_hands, standard_deck
 from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
-from compiler.analysis.model import Figure, Report
+from compiler.analysis.model import OPTIMAL, Figure, Policy, Report
 from compiler.analysis.paytables import Affine, card_hands_of, envy_value, paytable_return
 from compiler.analysis.stud import solve_stud, stud_game_from_spec
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Not, Ref
@@ -372,9 +372,9 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         sol = solve_model(game, model, r)
         names = " + ".join(game.wagers[w].name for w, _ in model.base) + f" + {game.wagers[model.play].name}"
         outcomes = {("+" if net > 0 else "") + str(net): p for net, p in sol.outcomes.items()}
-        figures.append(Figure("+".join([w for w, _ in model.base] + [model.play]), names, "optimal strategy",
+        figures.append(Figure(tuple([w for w, _ in model.base] + [model.play]), names, OPTIMAL,
                               sol.ev_per_ante, sol.ev_per_wagered, sol.hit_frequency, outcomes,
-                              "exact: optimal strategy by backward induction over every card set", ()))
+                              "exact: optimal strategy by backward induction over every card set", (), status="exact"))
         notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
             f"{k} cards known: " + ", ".join(f"{o} {float(v):.6f}" for o, v in d.items())
             for k, d in sorted(sol.option_frequencies.items())) + "; outcomes are the net result per unit "
@@ -393,21 +393,21 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             names = " + ".join(game.wagers[w].name for w in ids)
             dist = {("+" if x > 0 else "") + str(x / bets[base]): p for x, p in sol.distribution.items()}
             hit = sum((p for x, p in sol.distribution.items() if x > 0), Fraction(0)) if dist else None
-            figures.append(Figure("+".join(ids), names, "optimal strategy", sol.expected_net / bets[base],
+            figures.append(Figure(tuple(ids), names, OPTIMAL, sol.expected_net / bets[base],
                                   sol.expected_net / sol.expected_stake, hit, dist,
                                   sol.method or
                                   f"exact: optimal strategy by backward induction over every set of cards seen; all "
                                   f"{sol.sets:,} deals in {sol.classes} classes the rules tell apart, "
-                                  f"{sol.histories} sequences of choices", ()))
+                                  f"{sol.histories} sequences of choices", (), status="exact"))
             notes.append(f"{names}, optimal strategy: expected return per unit {game.wagers[base].name}; expected "
                          f"total wagered per unit {game.wagers[base].name}: {sol.expected_stake / bets[base]} = "
                          f"{float(sol.expected_stake / bets[base]):.6f}; per wager: " + ", ".join(
                              f"{game.wagers[w].name} {sol.net[w]}" for w in ids))
             for h, (pn, ps) in sol.policies.items():  # declared policies: the same choices on every deal
-                figures.append(Figure("+".join(ids), names, "always " + ", then ".join(h), pn / bets[base],
-                                      pn / ps if ps else None, None, {},
+                figures.append(Figure(tuple(ids), names, Policy("fixed", "always " + ", then ".join(h), _choices(h)),
+                                      pn / bets[base], pn / ps if ps else None, None, {},
                                       f"exact: the same {sol.sets:,} deals and outcomes, the player choosing "
-                                      f"{', then '.join(h)} on every deal", ()))
+                                      f"{', then '.join(h)} on every deal", (), status="exact"))
             if sol.method:  # the dealer-hand route: how often each sequence of choices is made, per deal
                 notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
                     f"{d}: " + ", ".join(f"{c} {v} = {float(v):.6f}" for c, v in fr.items())
@@ -446,7 +446,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         for ci in _option_column(game, pid, options):
             res = paytable_return(dist, pt, ci)
             exp = res.expected
-            meter_note = ""
+            meter_note, meter = "", None
             if isinstance(exp, Affine):
                 meter = _meter_value(game, table, wager)
                 a, b = exp.a, exp.b
@@ -457,12 +457,14 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                 policy = f"{res.column}, meter {meter}"
             else:
                 policy = res.column
-            if assumed != "no player decision affects it":
+            said = assumed if assumed != "no player decision affects it" else ""
+            if said:
                 policy = f"{policy}; {assumed}"
+            policy = Policy("none", policy, column=res.column, meter=meter, assumes=said)
             outcomes = {row.label: row.probability for row in res.rows}
             outcomes["lose"] = Fraction(res.lose_count, res.total)
-            figures.append(Figure(wager, game.wagers[wager].name, policy, exp, None, res.hit_frequency, outcomes,
-                                  f"exact: all {res.total:,} {k}-card hands{meter_note}"))
+            figures.append(Figure((wager,), game.wagers[wager].name, policy, exp, None, res.hit_frequency, outcomes,
+                                  f"exact: all {res.total:,} {k}-card hands{meter_note}", status="exact"))
     # envy bonuses: value per other player
     envy: dict = {}
     for s in steps:
@@ -485,16 +487,18 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             v = envy_value(dists[key], pt, ci)
             amount = pt.amounts[ci] if pt.amounts else None
             label = f"{col}" + (f" (wager ${amount})" if amount is not None else "") + (f"; {assumed}" if assumed else "")
-            figures.append(Figure(p["wager"], f"{p['name']} per other player", label,
+            figures.append(Figure((p["wager"],), f"{p['name']} per other player",
+                                  Policy("none", label, column=col if amount is None else None, assumes=assumed),
                                   Fraction(v), None, None, {}, f"exact: all {k}-card hands; "
-                                  "expected bonus in dollars per other player at the table", kind="value"))
+                                  "expected bonus in dollars per other player at the table", kind="value",
+                                  status="exact"))
             envy[(p["wager"], amount)] = Fraction(v)
     # a progressive wager: its return as a function of the meter and of the number of other players
     for f in [f for f in figures if f.kind == "return" and "meter" in f.method]:
         for (w, amount), v in sorted(envy.items(), key=lambda x: (x[0][0], x[0][1] or 0)):
-            if w != f.wager or amount is None:
+            if (w,) != f.stakes or amount is None:
                 continue
-            a_b = _AFFINE.get(f.wager)
+            a_b = _AFFINE.get(w)
             if a_b is None:
                 continue
             a, b = a_b
@@ -522,6 +526,11 @@ def _deal_route(game, steps, facts, options):
         return deals.solve(game, steps, _deck(game), options, bets), bets, ""
     except deals.Refused as e:
         return None, bets, str(e)
+
+
+def _choices(h) -> tuple[tuple[str, str], ...]:
+    """A declared policy's choices, in order; the deal routes name each by its choice id only."""
+    return tuple(("", c) for c in h)
 
 
 def rep_refused(rep) -> set:

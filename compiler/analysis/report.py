@@ -12,7 +12,8 @@ from fractions import Fraction
 
 from compiler.analysis import paigow, poker_report, progress
 from compiler.analysis.exact_engine import enumerate_round, rank_level_ok
-from compiler.analysis.model import DURING_CLAUSE, Figure, NotComputed, Report, dec, pct  # noqa: F401 (DURING_CLAUSE: callers)
+from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
+                                     dec, pct)  # (DURING_CLAUSE: callers)
 from compiler.runtime.engine import FixedStrategy, Table
 
 __all__ = ["DEFAULT_PRECISION", "Figure", "NotComputed", "Report", "analyze", "analyze_engine", "dec", "pct",
@@ -63,9 +64,9 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
             win = sum((p for (w, o), p in res.by_outcome.items() if w in required and o == "win"), Fraction(0))
             n = len(required)
             outcomes = {("+" if k > 0 else "") + str(k / n): v for k, v in sorted(res.round_net.items())}
-            figs.append(Figure("+".join(required), names, label, net / len(required), net / stake, win, outcomes,
-                               f"exact: engine enumerated over {res.paths} deals",
-                               tuple(w for w in res.wagers if w not in required)))
+            figs.append(Figure(tuple(required), names, _fixed(label, pref), net / len(required), net / stake, win,
+                               outcomes, f"exact: engine enumerated over {res.paths} deals",
+                               tuple(w for w in res.wagers if w not in required), status="exact"))
         included = {w for f in figs for w in f.includes}
         for w in during_offered:
             # a wager the player may make when offered during the round: per unit made, under each policy that
@@ -79,12 +80,12 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
                 st = res.wagers.get(w)
                 if st is None or not st.placed_prob:
                     continue
-                figs.append(Figure(w, game.wagers[w].name, f"{label}; made whenever offered",
+                figs.append(Figure((w,), game.wagers[w].name, _fixed(f"{label}; made whenever offered", pref),
                                    st.expected_net / st.expected_stake, None,
                                    st.outcomes.get("win", Fraction(0)) / st.placed_prob,
                                    {k: v / st.placed_prob for k, v in st.outcomes.items()},
                                    f"exact: engine enumerated over {res.paths} deals; per unit made (made in "
-                                   f"{st.placed_prob} of rounds)"))
+                                   f"{st.placed_prob} of rounds)", status="exact"))
         for w in optional_offered:
             bets = dict(base)
             bets[w] = 1
@@ -92,10 +93,15 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
             res = enumerate_round(game, bets, FixedStrategy(pref), options=options, decks=decks)
             bar.update(1)
             st = res.wagers[w]
-            figs.append(Figure(w, game.wagers[w].name, "any", st.expected_net, None,
+            figs.append(Figure((w,), game.wagers[w].name, NO_DECISION, st.expected_net, None,
                                st.outcomes.get("win", Fraction(0)), dict(st.outcomes),
-                               f"exact: engine enumerated over {res.paths} deals"))
+                               f"exact: engine enumerated over {res.paths} deals", status="exact"))
     return figs
+
+
+def _fixed(label: str, pref: dict[str, str]) -> Policy:
+    """The policy of a fixed set of choices (``pref``: decision id -> choice id); none when no decision."""
+    return Policy("fixed", label, tuple(pref.items())) if pref else Policy("none", label)
 
 
 def _offered(game, w, options) -> bool:
@@ -129,7 +135,7 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
         unoffered = {w: d.name for w, d in game.wagers.items() if not selected.offered(w)}
         model = paigow.model_or_reason(game, chapter)[0] if unoffered and not rank_level_ok(game) else None
         drop_unoffered(rep, unoffered, getattr(model, "double", None))
-    covered = {w for f in rep.figures for w in (*f.wager.split("+"), *f.includes)}
+    covered = {w for f in rep.figures for w in (*f.stakes, *f.includes)}
     covered |= {n.wager for n in rep.not_computed}
     if rep.figures or rep.not_computed:
         offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in
@@ -152,13 +158,13 @@ def drop_unoffered(rep: Report, unoffered: dict[str, str], during: str | None = 
     there. ``during``: the wager the pai gow route's policies make during the round, if any."""
     if not unoffered:
         return
-    rep.figures = [f for f in rep.figures if f.wager not in unoffered]
+    rep.figures = [f for f in rep.figures if not set(f.stakes) & set(unoffered)]
     rep.not_computed = [n for n in rep.not_computed if n.wager not in unoffered]
     names = [re.compile(rf"(?<!\w){re.escape(n)}(?!\w)") for n in unoffered.values() if n]
     rep.notes = [n for n in rep.notes if not any(p.search(n) for p in names)]
     if during in unoffered:
         for f in rep.figures:
-            f.policy = f.policy.replace(DURING_CLAUSE, "")
+            f.policy = f.policy.with_text(f.policy.text.replace(DURING_CLAUSE, ""))
         for n in rep.not_computed:
             n.policy = n.policy.replace(DURING_CLAUSE, "")
 
