@@ -23,6 +23,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping
 
+from compiler.runtime.chance import EnumeratingChance
 from compiler.runtime.engine import FixedStrategy, Strategy, Table
 from compiler.runtime.money import money
 
@@ -31,8 +32,13 @@ class PathLimit(RuntimeError):
     pass
 
 
-class BranchShoe:
-    """A shoe that deals along a chosen path of branches and records the branching."""
+PATH_BUDGET = 2_000_000  # deals (paths of the branching shoe) one enumeration may replay
+
+
+class BranchShoe(EnumeratingChance):
+    """A shoe that deals along a chosen path of branches and records the branching; it is also the
+    table's chance (dice, random numbers: every face a branch of probability 1/n), so that one odometer
+    walks cards and dice together and the engine never asks a hand history for them."""
 
     cover_reached = False
     marker = None
@@ -64,6 +70,14 @@ class BranchShoe:
         self.counts[card] -= 1
         self.index += 1
         return card
+
+    def uniform(self, n: int, what: str) -> int:
+        i = len(self.taken)
+        pick = self.path[i] if i < len(self.path) else 0
+        self.taken.append(pick)
+        self.widths.append(n)
+        self.prob *= Fraction(1, n)
+        return pick
 
 
 @dataclass
@@ -100,8 +114,10 @@ def rank_level_ok(game) -> bool:
 
 
 def walk_paths(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
-               options: Mapping[str, Any] | None = None, decks: int | None = None, max_paths: int = 2_000_000):
-    """Yield (probability, RoundResult) for every distinct deal of one round of one seat."""
+               options: Mapping[str, Any] | None = None, decks: int | None = None, max_paths: int | None = None):
+    """Yield (probability, RoundResult) for every distinct deal of one round of one seat; more than
+    ``max_paths`` (default :data:`PATH_BUDGET`) raises :class:`PathLimit`."""
+    max_paths = PATH_BUDGET if max_paths is None else max_paths
     strategy = strategy or Strategy()
     n_decks = decks if decks is not None else Table(game, options, seed=0).shoe_decks()
     counts = shoe_counts(n_decks, game.cards.jokers, rank_level_ok(game))
@@ -110,10 +126,10 @@ def walk_paths(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
     paths = 0
     while True:
         shoe = BranchShoe(counts, path)
-        res = Table(game, options, seed=0, shoe=shoe).play_round({1: stakes}, strategy, new_dealer=False)
+        res = Table(game, options, seed=0, shoe=shoe, chance=shoe).play_round({1: stakes}, strategy, new_dealer=False)
         paths += 1
         if paths > max_paths:
-            raise PathLimit(f"more than {max_paths} paths")
+            raise PathLimit(f"the budget of {max_paths:,} paths was reached")
         yield shoe.prob, res
         # next path: an odometer over the branch widths recorded along this one
         taken, widths = shoe.taken, shoe.widths
@@ -127,7 +143,7 @@ def walk_paths(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
 
 def enumerate_round(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
                     options: Mapping[str, Any] | None = None, decks: int | None = None,
-                    max_paths: int = 2_000_000) -> ExactResult:
+                    max_paths: int | None = None) -> ExactResult:
     """Exact distribution of every wager of one seat with ``bets`` (wager -> amount)."""
     wagers: dict[str, WagerStats] = defaultdict(WagerStats)
     by_outcome: dict[tuple[str, str], Fraction] = defaultdict(Fraction)

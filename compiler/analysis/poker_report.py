@@ -21,7 +21,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from compiler.analysis import deals
+from compiler.analysis import contract, deals
 from compiler.analysis.enumerate import enumerate_hands, standard_deck
 from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
 from compiler.analysis.model import OPTIMAL, Figure, Policy, Report
@@ -352,7 +352,9 @@ def paytable_wagers(game, steps, player, community):
     return out
 
 
-def analyze(game, chapter, options: dict, settings: dict) -> Report:
+def analyze(game, chapter, options: dict, settings: dict, within: str | None = None) -> Report:
+    """The card routes' figures. ``within``: the analysis method (compiler/analysis/contract.py) that uses
+    these routes as part of itself (the pai gow method for its side wagers) and answers for their contract."""
     # every optional wager is analysed unless the caller's selections say it is not offered
     offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
     table = Table(game, {**offer_all, **options}, seed=0)
@@ -363,7 +365,15 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
     notes: list[str] = []
     rep = Report(game.chapter, game.title, settings, figures, notes)
     facts, flags = wager_facts(game, steps)
-    model, why_not = stud_model_or_reason(game, chapter, steps)
+    # each route answers to its contract (compiler/analysis/contract.py) before its own properties are read
+    def refused(route: str) -> str | None:
+        return contract.refusal(within or route, game, chapter, options)
+
+    why_not = refused("raise-or-fold solver")
+    model = None
+    if why_not is None:
+        model, why_not = stud_model_or_reason(game, chapter, steps)
+    paytables_refused = refused("paytable enumeration")
     pw = paytable_wagers(game, steps, player, community)
     judged: set = set()
     if model is not None:
@@ -384,7 +394,10 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                      f"{sol.expected_wager} = {float(sol.expected_wager):.6f}")
     else:
         sol, deal_why = None, ""
-        if any(facts[w].chosen_by for w in game.wagers):
+        deal_refused = refused("deal classes")
+        if deal_refused is not None:
+            deal_why = deal_refused
+        elif any(facts[w].chosen_by for w in game.wagers):
             sol, bets, deal_why = _deal_route(game, steps, facts, {**offer_all, **options})
         if sol is not None:
             ids = [w for w in game.wagers if w in sol.net]
@@ -419,11 +432,14 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                 rep.refuse(w, d.name, f"the game's decisions are not modelled: {why_not}"
                            + (f"; the deal-class route: {deal_why}" if deal_why else ""))
             elif facts[w].placed_by:
-                rep.refuse(w, d.name, paytable_refusal(game, facts[w], flags, w)[0])
+                rep.refuse(w, d.name, paytables_refused or paytable_refusal(game, facts[w], flags, w)[0])
     dists = _DISTS  # enumerations are shared by every analysis of the process (same ranking, k, deck)
     done = set()
     for wager, pid, rid, k in pw:
         if wager in judged or not table.offered(wager) or wager in rep_refused(rep):
+            continue
+        if paytables_refused is not None:
+            rep.refuse(wager, game.wagers[wager].name, paytables_refused)
             continue
         if k is None:
             rep.refuse(wager, game.wagers[wager].name, f"the number of cards its paytable ({pid}) is judged on "
@@ -469,6 +485,9 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
     envy: dict = {}
     for s in steps:
         if s.kind != "envy" or not table.offered(dict(s.params)["wager"]):
+            continue
+        if paytables_refused is not None:
+            rep.refuse(dict(s.params)["wager"], dict(s.params)["name"], paytables_refused)
             continue
         p = dict(s.params)
         pt = game.paytables[p["paytable"]]

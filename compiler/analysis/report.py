@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Callable
 
-from compiler.analysis import paigow, poker_report, progress
-from compiler.analysis.exact_engine import enumerate_round, rank_level_ok
+from compiler.analysis import contract, paigow, poker_report, progress
+from compiler.analysis.exact_engine import PathLimit, enumerate_round, rank_level_ok
 from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
                                      dec, pct)  # (DURING_CLAUSE: callers)
 from compiler.runtime.engine import FixedStrategy, Table
@@ -54,8 +56,12 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
     pols = policies(game)
     during_offered = [w for w in during if _offered(game, w, options)]
     optional_offered = [w for w in optional if _offered(game, w, options)]
-    with progress.track(len(pols) * (1 + len(during_offered)) + len(optional_offered), "enumerations") as bar:
-        for label, pref in pols:
+    # a round's figure is per unit of its required wagers; with none required (each wager is a choice, as at
+    # roulette or baccarat) every wager has its own figure, per unit of that wager made
+    round_pols = pols if required else []
+    with progress.track(len(round_pols) + len(pols) * len(during_offered) + len(optional_offered),
+                        "enumerations") as bar:
+        for label, pref in round_pols:
             res = enumerate_round(game, base, FixedStrategy(pref), options=options, decks=decks)
             bar.update(1)
             net = sum((res.wagers[w].expected_net for w in res.wagers), Fraction(0))
@@ -126,8 +132,8 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
     error (per unit wagered) a simulated figure must reach to count as a figure.
 
     Every offered wager ends with a figure or in ``Report.not_computed`` with the reason."""
-    rep = _analyze(game, chapter, options, decks, rounds, seed,
-                   float(DEFAULT_PRECISION if precision is None else precision))
+    rep, analysed = _analyze(game, chapter, options, decks, rounds, seed,
+                             float(DEFAULT_PRECISION if precision is None else precision))
     if any(d.offered_by and d.offered_by in (options or {}) for d in game.wagers.values()):
         # the selections say whether a wager is offered: none of a wager they do not offer
         offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
@@ -137,7 +143,7 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
         drop_unoffered(rep, unoffered, getattr(model, "double", None))
     covered = {w for f in rep.figures for w in (*f.stakes, *f.includes)}
     covered |= {n.wager for n in rep.not_computed}
-    if rep.figures or rep.not_computed:
+    if analysed:
         offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in
                      (options or {})}
         table = Table(game, {**offer_all, **(options or {})}, seed=0)
@@ -184,20 +190,80 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
                       ["no house edge is computed: the payout odds of "
                        + ", ".join(sorted({p.cite for p in unpriced}))
                        + " are not in the sources (a win is recorded without an amount) and these selections "
-                         "do not state them"])
+                         "do not state them"]), False
     if not game.wagers:
         return Report(game.chapter, game.title, settings, [],
-                      ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to analyse"])
-    if rank_level_ok(game):
+                      ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to "
+                       "analyse"]), False
+    refusals = []
+    for method in METHODS:  # in order: the first that applies gives the report
+        why = method.refusal(game, chapter, options)
+        if why is None:
+            try:
+                return method.run(game, chapter, options, decks, settings, rounds, seed, precision), True
+            except contract.Refused as e:  # it found out while computing (a budget reached): the next one
+                why = str(e)
+        refusals.append((method.name, why))
+    rep = Report(game.chapter, game.title, settings, [], [f"{name}: {why}" for name, why in refusals])
+    reason = contract.unmodelled([d for m in METHODS for d in m.declarations], game, chapter, options,
+                                 refusals)
+    table = contract.offer_table(game, options)
+    for w, d in game.wagers.items():
+        if table.offered(w):
+            rep.refuse(w, d.name, reason)
+    return rep, True
+
+
+@dataclass(frozen=True)
+class Method:
+    """An analysis method: the contracts it answers to (compiler/analysis/contract.py: it applies when one of
+    them models every construct of the active procedure), what else it requires of the chapter (``fits``:
+    None, or why not) and what it computes (``run``). Tried in the order of :data:`METHODS`."""
+    name: str
+    declarations: tuple[str, ...]
+    fits: Callable[..., str | None]
+    run: Callable[..., Report]
+
+    def refusal(self, game, chapter, options) -> str | None:
+        whys = [contract.refusal(d, game, chapter, options) for d in self.declarations]
+        if all(w is not None for w in whys):
+            return whys[0]
+        return self.fits(game, chapter, options)
+
+
+def _run_engine(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    try:
         figs = analyze_engine(game, options, decks)
-        return Report(game.chapter, game.title, settings, figs,
-                      ["exact over every deal of a freshly shuffled shoe (one seat; by exchangeability other "
-                       "seats and burned cards do not change it)"])
-    model, _ = paigow.model_or_reason(game, chapter)
-    if model is not None:
-        return paigow.analyze_paigow(game, chapter, options, {**settings, "rounds": rounds, "seed": seed},
-                                     precision=precision)
+    except PathLimit as e:
+        raise contract.Refused(f"the exact enumeration of the engine stopped: {e}") from None
+    return Report(game.chapter, game.title, settings, figs,
+                  ["exact over every deal of a freshly shuffled shoe (one seat; by exchangeability other "
+                   "seats and burned cards do not change it)"])
+
+
+def _paigow_fits(game, chapter, options) -> str | None:
+    model, why = paigow.model_or_reason(game, chapter)
+    return None if model is not None else (why or "no pai gow model")
+
+
+def _run_paigow(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    return paigow.analyze_paigow(game, chapter, options, {**settings, "rounds": rounds, "seed": seed},
+                                 precision=precision)
+
+
+def _run_cards(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
     return poker_report.analyze(game, chapter, options, settings)
+
+
+METHODS: list[Method] = [
+    Method("engine enumeration", ("engine enumeration",),
+           lambda game, chapter, options: None if rank_level_ok(game) else "a ranking reads suits", _run_engine),
+    Method("pai gow", ("pai gow",), _paigow_fits, _run_paigow),
+    # the card routes: raise-or-fold solver, deal classes (with the dealer-hand route), paytables, Envy Bonuses;
+    # each answers to its own contract in poker_report.analyze, wager by wager
+    Method("card routes", ("raise-or-fold solver", "deal classes", "paytable enumeration"),
+           lambda game, chapter, options: None, _run_cards),
+]
 
 
 def _legal_shoe_decks(game, chapter, table) -> set[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-__all__ = ["Chance", "RandomChance"]
+__all__ = ["Chance", "EnumeratingChance", "RandomChance"]
 
 
 @runtime_checkable
@@ -30,3 +30,11 @@ class RandomChance:
 
     def uniform(self, n: int, what: str) -> int:
         return self.rng.randrange(n)
+
+
+class EnumeratingChance:
+    """A chance that an analysis substitutes to enumerate every outcome (each with probability 1/n): the
+    engine asks it even on a scripted table, where a hand history's values are otherwise required."""
+
+    def uniform(self, n: int, what: str) -> int:  # pragma: no cover - implemented by each analysis
+        raise NotImplementedError

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from compiler.runtime.cards import card_str
+from compiler.runtime.chance import EnumeratingChance
 from compiler.runtime.context import Context
 from compiler.runtime.definition import Step
 from compiler.runtime.errors import EngineError, RefusedError
@@ -209,7 +210,7 @@ def roll(table, ctx, rnd, step, pending=None) -> None:
             raise RefusedError(f"{step.id}: expected {n} value{'s' if n > 1 else ''} from 1 to {sides}, got {vals} "
                                f"({step.cite})")
         source = "as recorded"
-    elif table.scripted:
+    elif table.scripted and not isinstance(table.chance, EnumeratingChance):
         raise RefusedError(f"{step.id}: the hand history gives no " + ("dice" if dice else "random number")
                            + f" for this round ({step.cite})")
     else:

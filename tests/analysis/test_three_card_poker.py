@@ -132,7 +132,7 @@ def test_full_deck_equals_the_published_figures(tcp):
     mod, comp = tcp
     rep = analyze(mod.GAME, comp.chapter, {})
     assert not rep.not_computed
-    (rnd,) = [f for f in rep.figures if f.wager == "ante+play" and f.policy == "optimal strategy"]
+    (rnd,) = [f for f in rep.figures if f.stakes == ("ante", "play") and f.policy.text == "optimal strategy"]
     assert rnd.exact and "407,170,400 deals" in rnd.method
     assert f"{float(-rnd.expected_return):.2%}" == "3.37%"        # Wizard of Odds: house edge
     assert f"{float(-rnd.per_total_wagered):.2%}" == "2.01%"      # Wizard of Odds: element of risk
