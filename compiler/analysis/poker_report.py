@@ -16,6 +16,7 @@ Games whose structure this does not recognise get the paytable figures only, and
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -542,9 +543,23 @@ def _deal_route(game, steps, facts, options):
     if not bets:
         return None, bets, "no wager is placed before the deal"
     try:
-        return deals.solve(game, steps, _deck(game), options, bets), bets, ""
+        return deals.solve(game, _in_play(steps, bets, facts), _deck(game), options, bets), bets, ""
     except deals.Refused as e:
         return None, bets, str(e)
+
+
+def _in_play(steps, bets: dict, facts) -> list:
+    """The steps with no settle rule that acts only on wagers the analysed round never holds: neither one of
+    ``bets`` nor placed during the round (by a rule or a choice). Such a rule changes nothing in the round
+    (a side wager not made, or not offered, as a Three Card Bonus on part of the cards): the deal routes do
+    not read it, and the wager gets its own figure, or its own refusal."""
+    live = set(bets) | {w for w, f in facts.items() if f.placed_by or f.chosen_by}
+
+    def acts(r) -> bool:
+        ws = [a.wager for a in r.then if a.wager is not None]
+        return not ws or "*" in ws or any(w in live for w in ws)
+    return [dataclasses.replace(s, rules=tuple(r for r in s.rules if acts(r))) if s.kind == "settle" else s
+            for s in steps]
 
 
 def _choices(h) -> tuple[tuple[str, str], ...]:
