@@ -133,6 +133,19 @@ METHODS: dict[str, Declaration] = {
     "raise-or-fold solver": _decl(_CARD_STEPS, **_CARD),
     # deal classes and the dealer-hand route (deals.py, dealer.py, removal.py)
     "deal classes": _decl(_CARD_STEPS, **_CARD),
+    # seeded simulation of whole rounds by the engine (simulated.py): every construct the engine executes
+    # today; a construct added to the language is simulated only once declared here
+    "simulation": _decl(
+        {**_STEPS, **_OFFER, **_ENVY, "collect_unwagered": {}, "roll": {"dice": _ANY, "numbers": _ANY},
+         "deal": {**_DEAL, "to": frozenset({"players", "dealer", "community", "positions"}), "count_order": _ANY,
+                  "stack": _ANY},
+         "set_hands": {p: _ANY for p in ("to", "zone", "face", "high", "low", "flag", "foul", "house_way",
+                                         "house_way_option", "larger_first")}},
+        conditions=_conditions(("announce", "burn", "deal", "reveal", "decide", "offer", "settle", "block", "envy",
+                                "set_hands", "roll", "collect_unwagered"), ("when", "players")),
+        functions=(*_HANDS, *_WAGERS, "any_player", "count_players", "rank", "groups", "can"),
+        operators=_OPERATORS, references=("player", "dealer", "community", "event", "round", "setting", "name"),
+        outcomes=(*_OUTCOMES, "void round", "discard card", "use card", "reshuffle", "remove deck")),
 }
 
 

@@ -89,6 +89,7 @@ class Figure:
     # its expected_return is a rounded mean, never shown as a fraction
     standard_error: float | None = None
     target: float | None = None
+    standard_deviation: float | None = None  # of the net per unit, where the method measures it
     status: Status = field(default=None, kw_only=True)  # type: ignore[assignment]  # required: checked below
 
     def __post_init__(self):
@@ -165,6 +166,8 @@ class Figure:
             "hit_frequency": None,
             "outcomes": {k: {"decimal": dec(v, 6)} for k, v in sorted(self.outcomes.items())},
             "method": self.method, "kind": self.kind,
+            **({} if self.standard_deviation is None else
+               {"standard_deviation": f"{self.standard_deviation:.6f}"}),
         }
 
     def simulated_text(self) -> str:
@@ -221,6 +224,8 @@ class Report:
                              + ("" if f.meets_target else
                                 f"  SHORT OF THE PRECISION TARGET ({f.target * 100:.2f} points): not a figure for a "
                                 "Rules Submission"))
+                if f.standard_deviation is not None:
+                    lines.append(f"  standard deviation of the net per unit: {f.standard_deviation:.4f}")
                 lines.append(f"  method: {f.method}")
                 continue
             lines.append(f"  expected return per unit wagered: {f.expected_return} = {dec(f.expected_return)}"

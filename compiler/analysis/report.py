@@ -126,14 +126,17 @@ DEFAULT_PRECISION = Fraction(5, 10000)  # standard error of a simulated figure: 
 
 
 def analyze(game, chapter, options: dict | None = None, decks: int | None = None, rounds: int | None = None,
-            seed: int | None = None, precision: Fraction | float | None = None) -> Report:
+            seed: int | None = None, precision: Fraction | float | None = None,
+            simulate_refused: bool = True) -> Report:
     """Every figure of a chapter, by the route that fits its rankings. ``rounds`` / ``seed``: the
     simulated part of the figures (pai gow main wager and Double Down); ``precision``: the standard
     error (per unit wagered) a simulated figure must reach to count as a figure.
 
-    Every offered wager ends with a figure or in ``Report.not_computed`` with the reason."""
-    rep, analysed = _analyze(game, chapter, options, decks, rounds, seed,
-                             float(DEFAULT_PRECISION if precision is None else precision))
+    Every offered wager ends with a figure or in ``Report.not_computed`` with the reason; a wager no exact
+    method gives a figure is simulated where the contract's simulation models the chapter
+    (``simulate_refused``), its figure naming why no exact method applied."""
+    precision = float(DEFAULT_PRECISION if precision is None else precision)
+    rep, analysed = _analyze(game, chapter, options, decks, rounds, seed, precision, simulate_refused)
     if any(d.offered_by and d.offered_by in (options or {}) for d in game.wagers.values()):
         # the selections say whether a wager is offered: none of a wager they do not offer
         offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
@@ -151,6 +154,9 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
             if w not in covered and table.offered(w):
                 rep.refuse(w, d.name, "no analysis route covers it (its settlement is not a paytable on its own "
                                       "cards and no solver models the decisions it depends on)")
+    if analysed and simulate_refused and any(n.policy == "any" for n in rep.not_computed):
+        from compiler.analysis.simulated import simulate_refused as fill
+        fill(rep, game, chapter, options, rounds, seed, precision)
     return rep
 
 
@@ -175,7 +181,7 @@ def drop_unoffered(rep: Report, unoffered: dict[str, str], during: str | None = 
             n.policy = n.policy.replace(DURING_CLAUSE, "")
 
 
-def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
+def _analyze(game, chapter, options, decks, rounds, seed, precision, simulated: bool = True) -> tuple[Report, bool]:
     options = dict(options or {})
     table = Table(game, options, seed=0)
     if decks is not None:
@@ -196,16 +202,22 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
                       ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to "
                        "analyse"]), False
     refusals = []
-    for method in METHODS:  # in order: the first that applies gives the report
+    methods = [m for m in METHODS if simulated or m.name != "simulation"]
+    for method in methods:  # in order: the first that applies gives the report
         why = method.refusal(game, chapter, options)
         if why is None:
             try:
-                return method.run(game, chapter, options, decks, settings, rounds, seed, precision), True
+                rep = method.run(game, chapter, options, decks, settings, rounds, seed, precision)
+                if refusals and method.name == "simulation":  # a simulated figure says why no exact one
+                    why_not = "; ".join(f"{name}: {w}" for name, w in refusals)
+                    for f in rep.figures:
+                        f.method = f"no exact method ({why_not}). {f.method}"
+                return rep, True
             except contract.Refused as e:  # it found out while computing (a budget reached): the next one
                 why = str(e)
         refusals.append((method.name, why))
     rep = Report(game.chapter, game.title, settings, [], [f"{name}: {why}" for name, why in refusals])
-    reason = contract.unmodelled([d for m in METHODS for d in m.declarations], game, chapter, options,
+    reason = contract.unmodelled([d for m in methods for d in m.declarations], game, chapter, options,
                                  refusals)
     table = contract.offer_table(game, options)
     for w, d in game.wagers.items():
@@ -251,6 +263,11 @@ def _run_paigow(game, chapter, options, decks, settings, rounds, seed, precision
                                  precision=precision)
 
 
+def _run_simulated(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    from compiler.analysis.simulated import analyze_simulated
+    return analyze_simulated(game, chapter, options, settings, rounds, seed, precision)
+
+
 def _run_cards(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
     return poker_report.analyze(game, chapter, options, settings)
 
@@ -263,6 +280,8 @@ METHODS: list[Method] = [
     # each answers to its own contract in poker_report.analyze, wager by wager
     Method("card routes", ("raise-or-fold solver", "deal classes", "paytable enumeration"),
            lambda game, chapter, options: None, _run_cards),
+    # where no exact method applies: seeded simulation, with standard error and deviation, to the target
+    Method("simulation", ("simulation",), lambda game, chapter, options: None, _run_simulated),
 ]
 
 

@@ -52,9 +52,13 @@ def test_impact_of_a_chapter_with_no_required_wager(tmp_path):
 
 
 def test_an_enumeration_that_reaches_its_budget_is_not_computed_naming_it(monkeypatch):
+    """No exact figure: "not computed" naming the budget; then simulated, the figure naming it too."""
     monkeypatch.setattr(exact_engine, "PATH_BUDGET", 10)
     mod, comp = load_game(WAR)
-    rep = analyze(mod.GAME, comp.chapter, {})
+    rep = analyze(mod.GAME, comp.chapter, {}, simulate_refused=False)
     assert rep.figures == []
     reasons = {n.reason for n in rep.not_computed}
     assert reasons and all("the budget of 10 paths was reached" in r for r in reasons), reasons
+    sim = analyze(mod.GAME, comp.chapter, {}, rounds=2000)
+    assert sim.figures and all(f.status == "simulated" and "the budget of 10 paths was reached" in f.method
+                               for f in sim.figures)

@@ -188,7 +188,7 @@ def test_a_wager_that_also_earns_a_bonus_gets_no_paytable_figure(tmp_path):
     Ante Bonus table on it) is refused there, with the reason, not priced without its bonus."""
     mod, comp = _variant(tmp_path, PAIR_PLUS_WIN, PAIR_PLUS_WIN[:-2] + '; bonus pair_plus by ante_bonus on '
                          'hand(three_card, player.hand)"}')
-    rep = analyze(mod.GAME, comp.chapter, {})
+    rep = analyze(mod.GAME, comp.chapter, {}, simulate_refused=False)  # the exact routes
     assert not [f for f in rep.figures if f.wager == "pair_plus"]
     assert any("also earns a bonus (§ 905.7(c))" in n.reason for n in rep.not_computed if n.wager == "pair_plus")
 
