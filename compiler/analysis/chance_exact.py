@@ -23,7 +23,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping
 
-from compiler.analysis.model import Figure
+from compiler.analysis.model import Figure, Policy
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.chance import find_step, legal_sets
 from compiler.runtime.engine import Strategy, Table
@@ -300,8 +300,8 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
             else:
                 policy = f"placed on {_names([sets[k] for k in idx])}"
             dist = {("+" if k > 0 else "") + str(k): v for k, v in sorted(n.items())}
-            figs.append(Figure(w, game.wagers[w].name, policy, e, e, o.get("win", Fraction(0)),
+            figs.append(Figure((w,), game.wagers[w].name, Policy("none", policy), e, e, o.get("win", Fraction(0)),
                                {**o, **{f"net {k}": v for k, v in dist.items()}},
                                f"exact: the engine played once per chance outcome ({paths} outcomes of dice, "
-                               f"pockets, numbers and cards by rank); per unit of the wager made"))
+                               f"pockets, numbers and cards by rank); per unit of the wager made", status="exact"))
     return figs

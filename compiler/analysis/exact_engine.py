@@ -23,6 +23,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping
 
+from compiler.runtime.chance import EnumeratingChance
 from compiler.runtime.engine import FixedStrategy, Strategy, Table
 from compiler.runtime.money import money
 
@@ -31,8 +32,13 @@ class PathLimit(RuntimeError):
     pass
 
 
-class BranchShoe:
-    """A shoe that deals along a chosen path of branches and records the branching."""
+PATH_BUDGET = 2_000_000  # deals (paths of the branching shoe) one enumeration may replay
+
+
+class BranchShoe(EnumeratingChance):
+    """A shoe that deals along a chosen path of branches and records the branching; it is also the
+    table's chance (dice, random numbers: every face a branch of probability 1/n), so that one odometer
+    walks cards and dice together and the engine never asks a hand history for them."""
 
     cover_reached = False
     marker = None
@@ -64,6 +70,14 @@ class BranchShoe:
         self.counts[card] -= 1
         self.index += 1
         return card
+
+    def uniform(self, n: int, what: str) -> int:
+        i = len(self.taken)
+        pick = self.path[i] if i < len(self.path) else 0
+        self.taken.append(pick)
+        self.widths.append(n)
+        self.prob *= Fraction(1, n)
+        return pick
 
 
 @dataclass
@@ -100,10 +114,12 @@ def rank_level_ok(game) -> bool:
 
 
 def walk_paths(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
-               options: Mapping[str, Any] | None = None, decks: int | None = None, max_paths: int = 2_000_000,
+               options: Mapping[str, Any] | None = None, decks: int | None = None, max_paths: int | None = None,
                counts: Mapping[int, int] | None = None):
-    """Yield (probability, RoundResult) for every distinct deal of one round of one seat. ``counts``: a shoe of
-    another composition (card -> how many; one card standing for its rank where suits are not read)."""
+    """Yield (probability, RoundResult) for every distinct deal of one round of one seat; more than
+    ``max_paths`` (default :data:`PATH_BUDGET`) raises :class:`PathLimit`. ``counts``: a shoe of another
+    composition (card -> how many; one card standing for its rank where suits are not read)."""
+    max_paths = PATH_BUDGET if max_paths is None else max_paths
     strategy = strategy or Strategy()
     if counts is None:
         n_decks = decks if decks is not None else Table(game, options, seed=0).shoe_decks()
@@ -113,10 +129,10 @@ def walk_paths(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
     paths = 0
     while True:
         shoe = BranchShoe(counts, path)
-        res = Table(game, options, seed=0, shoe=shoe).play_round({1: stakes}, strategy, new_dealer=False)
+        res = Table(game, options, seed=0, shoe=shoe, chance=shoe).play_round({1: stakes}, strategy, new_dealer=False)
         paths += 1
         if paths > max_paths:
-            raise PathLimit(f"more than {max_paths} paths")
+            raise PathLimit(f"the budget of {max_paths:,} paths was reached")
         yield shoe.prob, res
         # next path: an odometer over the branch widths recorded along this one
         taken, widths = shoe.taken, shoe.widths
@@ -130,7 +146,7 @@ def walk_paths(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
 
 def enumerate_round(game, bets: Mapping[str, Any], strategy: Strategy | None = None,
                     options: Mapping[str, Any] | None = None, decks: int | None = None,
-                    max_paths: int = 2_000_000, counts: Mapping[int, int] | None = None) -> ExactResult:
+                    max_paths: int | None = None, counts: Mapping[int, int] | None = None) -> ExactResult:
     """Exact distribution of every wager of one seat with ``bets`` (wager -> amount)."""
     wagers: dict[str, WagerStats] = defaultdict(WagerStats)
     by_outcome: dict[tuple[str, str], Fraction] = defaultdict(Fraction)

@@ -3,10 +3,10 @@ no figure (:class:`NotComputed`, with the reason) and the chapter's :class:`Repo
 JSON and text forms. Every analysis route builds these; the documents read them."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 
 def dec(x: Fraction, places: int = 10) -> str:
@@ -26,12 +26,59 @@ def pct(x: Fraction, places: int = 4) -> str:
 DURING_CLAUSE = ", doubles when that estimate is positive"
 
 
+Status = Literal["exact", "simulated"]
+PolicyKind = Literal["optimal", "fixed", "none", "house way", "estimated", "schedule"]
+POLICY_KINDS = ("optimal", "fixed", "none", "house way", "estimated", "schedule")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The play a figure assumes, typed: what kind of play (``optimal``: the choice of largest expected
+    net at every decision; ``fixed``: the same declared choices on every deal, ``choices`` (decision id,
+    choice id) in order; ``none``: no decision of the player affects the result; ``house way``: hands
+    set by the house way; ``estimated``: a simulated play that estimates the best choice; ``schedule``:
+    a schedule no rule pays), the paytable ``column`` it is paid by, the progressive ``meter`` it
+    assumes, an ``assumes`` clause stated beside it, and ``text``, the words shown (JSON, text, documents)."""
+    kind: PolicyKind
+    text: str
+    choices: tuple[tuple[str, str], ...] = ()
+    column: str | None = None
+    meter: Fraction | None = None
+    assumes: str = ""
+
+    def __post_init__(self):
+        if self.kind not in POLICY_KINDS:
+            raise ValueError(f"unknown policy kind {self.kind!r} (one of {', '.join(POLICY_KINDS)})")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def with_text(self, text: str) -> "Policy":
+        return replace(self, text=text)
+
+    def to_fields(self) -> dict:
+        return {"kind": self.kind, "text": self.text, "choices": tuple(self.choices), "column": self.column,
+                "meter": self.meter, "assumes": self.assumes}
+
+    @classmethod
+    def from_fields(cls, d: dict) -> "Policy":
+        return cls(d["kind"], d["text"], tuple(tuple(c) for c in d.get("choices") or ()), d.get("column"),
+                   d.get("meter"), d.get("assumes") or "")
+
+
+OPTIMAL = Policy("optimal", "optimal strategy")
+NO_DECISION = Policy("none", "any")
+
+
 @dataclass
 class Figure:
-    wager: str
+    """One figure: ``stakes``, the ids of the wagers whose results it sums (one, or a round of several);
+    ``policy``, the play it assumes; ``status``, exact (fractions) or simulated (a mean with its standard
+    error, held to ``target``). Nothing of it is read back from its prose (``method``)."""
+    stakes: tuple[str, ...]
     name: str
-    policy: str
-    expected_return: Fraction  # per unit of the named wager
+    policy: Policy
+    expected_return: Fraction  # per unit of the first wager of ``stakes`` (a round: per unit of its base wager)
     per_total_wagered: Fraction | None
     hit_frequency: Fraction | None
     outcomes: dict[str, Fraction]
@@ -42,6 +89,25 @@ class Figure:
     # its expected_return is a rounded mean, never shown as a fraction
     standard_error: float | None = None
     target: float | None = None
+    standard_deviation: float | None = None  # of the net per unit, where the method measures it
+    status: Status = field(default=None, kw_only=True)  # type: ignore[assignment]  # required: checked below
+
+    def __post_init__(self):
+        if isinstance(self.stakes, str) or not self.stakes or not all(isinstance(w, str) and w for w in self.stakes):
+            raise TypeError(f"a figure's stakes are a tuple of wager ids, not {self.stakes!r}")
+        self.stakes = tuple(self.stakes)
+        self.includes = tuple(self.includes)
+        if not isinstance(self.policy, Policy):
+            raise TypeError(f"a figure's policy is a Policy, not {type(self.policy).__name__}")
+        if self.status not in ("exact", "simulated"):
+            raise ValueError(f"a figure's status is 'exact' or 'simulated', not {self.status!r}")
+        if (self.status == "simulated") != (self.standard_error is not None):
+            raise ValueError("a simulated figure, and only one, carries its standard error")
+
+    @property
+    def wager(self) -> str:
+        """The stakes as shown (ids joined by '+'): a label, never split again."""
+        return "+".join(self.stakes)
 
     @property
     def house_edge(self) -> Fraction:
@@ -49,7 +115,18 @@ class Figure:
 
     @property
     def exact(self) -> bool:
-        return self.standard_error is None and self.method.startswith("exact")
+        return self.status == "exact"
+
+    def to_fields(self) -> dict:
+        """Every field as plain exact data (compiler/cache.py stores it); :meth:`from_fields` reads it back."""
+        d = {fl.name: getattr(self, fl.name) for fl in fields(self)}
+        d["policy"] = self.policy.to_fields()
+        return d
+
+    @classmethod
+    def from_fields(cls, d: dict) -> "Figure":
+        return cls(**{**d, "stakes": tuple(d["stakes"]), "includes": tuple(d["includes"]),
+                      "policy": Policy.from_fields(d["policy"])})
 
     @property
     def meets_target(self) -> bool:
@@ -62,7 +139,7 @@ class Figure:
         if not self.exact:
             return self._simulated_json()
         d = {
-            "wager": self.wager, "name": self.name, "policy": self.policy, "status": "exact",
+            "wager": self.wager, "name": self.name, "policy": self.policy.text, "status": "exact",
             "expected_return": {"fraction": str(self.expected_return), "decimal": dec(self.expected_return)},
             "house_edge": {"fraction": str(self.house_edge), "percent": pct(self.house_edge)},
             "hit_frequency": (None if self.hit_frequency is None else
@@ -81,7 +158,7 @@ class Figure:
         """A simulated figure: mean and standard error as decimals, no fraction."""
         se = self.standard_error
         return {
-            "wager": self.wager, "name": self.name, "policy": self.policy,
+            "wager": self.wager, "name": self.name, "policy": self.policy.text,
             "status": "simulated" if self.meets_target else "short of precision target",
             "expected_return": {"decimal": dec(self.expected_return, 6), "standard_error": f"{se:.6f}"},
             "house_edge": {"percent": pct(self.house_edge, 2), "standard_error_points": f"{se * 100:.4f}",
@@ -89,6 +166,8 @@ class Figure:
             "hit_frequency": None,
             "outcomes": {k: {"decimal": dec(v, 6)} for k, v in sorted(self.outcomes.items())},
             "method": self.method, "kind": self.kind,
+            **({} if self.standard_deviation is None else
+               {"standard_deviation": f"{self.standard_deviation:.6f}"}),
         }
 
     def simulated_text(self) -> str:
@@ -145,6 +224,8 @@ class Report:
                              + ("" if f.meets_target else
                                 f"  SHORT OF THE PRECISION TARGET ({f.target * 100:.2f} points): not a figure for a "
                                 "Rules Submission"))
+                if f.standard_deviation is not None:
+                    lines.append(f"  standard deviation of the net per unit: {f.standard_deviation:.4f}")
                 lines.append(f"  method: {f.method}")
                 continue
             lines.append(f"  expected return per unit wagered: {f.expected_return} = {dec(f.expected_return)}"
@@ -167,4 +248,4 @@ class Report:
         return "\n".join(lines)
 
 
-__all__ = ["Figure", "NotComputed", "Report", "dec", "pct"]
+__all__ = ["NO_DECISION", "OPTIMAL", "Figure", "NotComputed", "Policy", "Report", "dec", "pct"]

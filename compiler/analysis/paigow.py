@@ -31,7 +31,7 @@ from compiler.analysis import paigow_exact as pe
 from compiler.analysis import paigow_record as pr
 from compiler.analysis import progress
 from compiler.analysis.enumerate import Vectoriser, enumerate_hands, iter_colex_blocks, standard_deck
-from compiler.analysis.model import DURING_CLAUSE, Figure, Report
+from compiler.analysis.model import DURING_CLAUSE, Figure, Policy, Report
 # the model read from the compiled chapter, shared with paigow_exact (re-exported: report.py and tests read it here)
 from compiler.analysis.paigow_model import (  # noqa: F401
     Outcomes, PaiGowModel, _walk, chapter_rules, model_of, model_or_reason,
@@ -280,7 +280,7 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
     options = dict(options or {})
     rounds = int(settings.pop("rounds", None) or DEFAULT_ROUNDS)
     seed = int(settings.pop("seed", None) or 1)
-    rep = poker_report.analyze(game, chapter, options, settings)
+    rep = poker_report.analyze(game, chapter, options, settings, within="pai gow")
     m = model_of(game, chapter)
     table = Table(game, options, seed=0)
     rk = table.ranking(m.high_ranking)
@@ -302,9 +302,10 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
         if any(s.kind == "envy" and s.params.get("paytable") == pid for s in _walk(game.procedure)):
             continue
         v = envy_value(dist, pt, 0)   # the compiled paytable: its odds as read once, no strings
-        rep.figures.append(Figure(pt.id, f"{pt.title} per other player", "schedule no rule pays", Fraction(v), None,
-                                  None, {}, f"exact: all {k}-card hands; expected bonus in dollars per other player",
-                                  kind="value"))
+        rep.figures.append(Figure((pt.id,), f"{pt.title} per other player", Policy("schedule", "schedule no rule pays"),
+                                  Fraction(v), None, None, {},
+                                  f"exact: all {k}-card hands; expected bonus in dollars per other player",
+                                  kind="value", status="exact"))
     # the main wager and the Double Down under the house way: exact from the committed record of the
     # full enumeration (compiler/analysis/paigow_exact.py) when its key matches, else not computed
     rep.not_computed = [n for n in rep.not_computed if n.wager not in (m.main, m.double)]
@@ -320,18 +321,21 @@ def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) 
         n, mean, se = st["main"]
         need = _rounds_needed(n, se, precision)
         short = "" if se <= precision else f"; about {need:,} rounds would reach the target"
-        rep.figures.append(Figure(m.main, game.wagers[m.main].name, label, _rounded(mean), None, None, {},
+        rep.figures.append(Figure((m.main,), game.wagers[m.main].name, Policy("estimated", label), _rounded(mean),
+                                  None, None, {},
                                   f"simulation: {sim[policy]['rounds']:,} rounds of the compiled game, seed {seed}; "
                                   f"standard error {se * 100:.4f} points, target {precision * 100:.4f}{short}",
-                                  standard_error=se, target=precision))
+                                  standard_error=se, target=precision, status="simulated"))
         if m.double and st["double"][0]:
             n2, mean2, se2 = st["double"]
             short2 = "" if se2 <= precision else (f"; about {_rounds_needed(n, se2, precision):,} rounds would "
                                                   "reach the target")
-            rep.figures.append(Figure(m.double, game.wagers[m.double].name, label, _rounded(mean2), None, None,
+            rep.figures.append(Figure((m.double,), game.wagers[m.double].name, Policy("estimated", label),
+                                      _rounded(mean2), None, None,
                                       {"made in a share of rounds": _rounded(n2 / max(n, 1))},
                                       f"simulation: {n2:,} wagers; standard error {se2 * 100:.4f} points, target "
-                                      f"{precision * 100:.4f}{short2}", standard_error=se2, target=precision))
+                                      f"{precision * 100:.4f}{short2}", standard_error=se2, target=precision,
+                                      status="simulated"))
         n3, mean3, se3 = st["both"]
         if max(se, se3) <= precision:  # a note short of the precision target would be a figure in disguise
             rep.notes.append(f"{label}: per unit {game.wagers[m.main].name}, main wager {mean:+.5f} ± {se:.5f}; "
@@ -388,16 +392,18 @@ def _exact_house_way(rep, game, chapter, options, m) -> dict | None:
         return {("+" if Fraction(k) > 0 else "") + k: Fraction(c, deals) for k, c in by_net.items()}
 
     f = rec["figures"]
-    rep.figures.append(Figure(m.main, name, HOUSE_WAY, Fraction(f["main"]), None,
-                              Fraction(rec["main_counts"]["win"], deals), outcomes(rec["main_by_net"]), method))
+    rep.figures.append(Figure((m.main,), name, Policy("house way", HOUSE_WAY), Fraction(f["main"]), None,
+                              Fraction(rec["main_counts"]["win"], deals), outcomes(rec["main_by_net"]), method,
+                              status="exact"))
     if m.double and "double_always" in f:
-        rep.figures.append(Figure(m.double, dname, DOUBLE_ALWAYS, Fraction(f["double_always"]), None,
-                                  Fraction(rec["double_always_counts"]["win"], deals),
-                                  outcomes(rec["double_always_by_net"]), method))
+        rep.figures.append(Figure((m.double,), dname, Policy("house way", DOUBLE_ALWAYS), Fraction(f["double_always"]),
+                                  None, Fraction(rec["double_always_counts"]["win"], deals),
+                                  outcomes(rec["double_always_by_net"]), method, status="exact"))
         share = Fraction(f["double_optimal_share"])
         if share:
-            rep.figures.append(Figure(m.double, dname, DOUBLE_OPTIMAL, Fraction(f["double_optimal_per_made"]), None,
-                                      None, {"made in a share of rounds": share}, method))
+            rep.figures.append(Figure((m.double,), dname, Policy("optimal", DOUBLE_OPTIMAL),
+                                      Fraction(f["double_optimal_per_made"]), None,
+                                      None, {"made in a share of rounds": share}, method, status="exact"))
         main = Fraction(f["main"])
         rep.notes.append(f"{HOUSE_WAY}: per unit {name}, with the {dname} always made {main + Fraction(f['double_always'])}"
                          f" = {float(main + Fraction(f['double_always'])):+.10f}; made when its exact expectation "
@@ -414,9 +420,9 @@ def _exact_optimal(rep, game, m, rec, deals, method, outcomes) -> None:
     name = game.wagers[m.main].name
     how = method.replace("every hand set by the house way", "every dealer hand set by the house way and every "
                          "setting the player may choose")
-    rep.figures.append(Figure(m.main, name, MAIN_OPTIMAL, Fraction(f["main_optimal"]), None,
+    rep.figures.append(Figure((m.main,), name, Policy("optimal", MAIN_OPTIMAL), Fraction(f["main_optimal"]), None,
                               Fraction(rec["main_optimal_counts"]["win"], deals), outcomes(rec["main_optimal_by_net"]),
-                              how))
+                              how, status="exact"))
     gain, share = Fraction(f["optimal_gain"]), Fraction(f["optimal_differs_share"])
     rep.notes.append(f"{MAIN_OPTIMAL}: {name} {f['main_optimal']} = {float(Fraction(f['main_optimal'])):+.10f} "
                      f"per unit (exact), {float(gain) * 100:+.4f} points against the house way; the player's best "
@@ -424,8 +430,9 @@ def _exact_optimal(rep, game, m, rec, deals, method, outcomes) -> None:
     if m.double and f.get("double_optimal_setting_per_made") not in (None, "None"):
         dname = game.wagers[m.double].name
         dshare = Fraction(f["double_optimal_setting_share"])
-        rep.figures.append(Figure(m.double, dname, DOUBLE_BOTH_OPTIMAL, Fraction(f["double_optimal_setting_per_made"]),
-                                  None, None, {"made in a share of rounds": dshare}, how))
+        rep.figures.append(Figure((m.double,), dname, Policy("optimal", DOUBLE_BOTH_OPTIMAL),
+                                  Fraction(f["double_optimal_setting_per_made"]),
+                                  None, None, {"made in a share of rounds": dshare}, how, status="exact"))
         rnd = Fraction(f["round_optimal"])
         rep.notes.append(f"{DOUBLE_BOTH_OPTIMAL}: per unit {name}, the round (both wagers) {rnd} = {float(rnd):+.10f} "
                          f"(exact); the {dname} is made in {float(dshare) * 100:.4f}% of rounds")

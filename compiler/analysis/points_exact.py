@@ -33,7 +33,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable
 
-from compiler.analysis.model import Figure, Report
+from compiler.analysis.model import NO_DECISION, Figure, Policy, Report
 from compiler.lang.closures import closure
 from compiler.lang.rules import FUNCTIONS as LANG_FUNCTIONS
 from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, source
@@ -560,12 +560,13 @@ def analyze_points(game, chapter, options: dict | None = None, decks: int | None
         if required and i == 0:
             names = " + ".join(game.wagers[w].name for w in required)
             win = sum((p for (w, o), p in by_outcome.items() if w in required and o == "win"), Fraction(0))
-            figs.append(Figure("+".join(required), names, "no decisions", net / len(required), net / len(required),
-                               win, dict(sorted(rounds.items())), method))
+            figs.append(Figure(tuple(required), names, Policy("none", "no decisions"), net / len(required),
+                               net / len(required), win, dict(sorted(rounds.items())), method, status="exact"))
             continue
         w = [x for x in bets if x not in base][0]
         outs = {o: p for (x, o), p in sorted(by_outcome.items()) if x == w}
-        figs.append(Figure(w, game.wagers[w].name, "any", per[w], None, outs.get("win", Fraction(0)), outs, method))
+        figs.append(Figure((w,), game.wagers[w].name, NO_DECISION, per[w], None, outs.get("win", Fraction(0)), outs,
+                           method, status="exact"))
     return figs, f"points method: {walk.positions} positions, {walk.replays} engine settlements, {seconds:.1f} s"
 
 

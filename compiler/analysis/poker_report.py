@@ -16,15 +16,16 @@ Games whose structure this does not recognise get the paytable figures only, and
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from compiler.analysis import deals
+from compiler.analysis import contract, deals
 from compiler.analysis.enumerate import enumerate_hands, standard_deck
 from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
-from compiler.analysis.model import Figure, Report
+from compiler.analysis.model import OPTIMAL, Figure, Policy, Report
 from compiler.analysis.paytables import Affine, card_hands_of, envy_value, paytable_return
 from compiler.analysis.stud import solve_stud, stud_game_from_spec
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Not, Ref
@@ -352,7 +353,9 @@ def paytable_wagers(game, steps, player, community):
     return out
 
 
-def analyze(game, chapter, options: dict, settings: dict) -> Report:
+def analyze(game, chapter, options: dict, settings: dict, within: str | None = None) -> Report:
+    """The card routes' figures. ``within``: the analysis method (compiler/analysis/contract.py) that uses
+    these routes as part of itself (the pai gow method for its side wagers) and answers for their contract."""
     # every optional wager is analysed unless the caller's selections say it is not offered
     offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
     table = Table(game, {**offer_all, **options}, seed=0)
@@ -363,7 +366,15 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
     notes: list[str] = []
     rep = Report(game.chapter, game.title, settings, figures, notes)
     facts, flags = wager_facts(game, steps)
-    model, why_not = stud_model_or_reason(game, chapter, steps)
+    # each route answers to its contract (compiler/analysis/contract.py) before its own properties are read
+    def refused(route: str) -> str | None:
+        return contract.refusal(within or route, game, chapter, options)
+
+    why_not = refused("raise-or-fold solver")
+    model = None
+    if why_not is None:
+        model, why_not = stud_model_or_reason(game, chapter, steps)
+    paytables_refused = refused("paytable enumeration")
     pw = paytable_wagers(game, steps, player, community)
     judged: set = set()
     if model is not None:
@@ -372,9 +383,9 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         sol = solve_model(game, model, r)
         names = " + ".join(game.wagers[w].name for w, _ in model.base) + f" + {game.wagers[model.play].name}"
         outcomes = {("+" if net > 0 else "") + str(net): p for net, p in sol.outcomes.items()}
-        figures.append(Figure("+".join([w for w, _ in model.base] + [model.play]), names, "optimal strategy",
+        figures.append(Figure(tuple([w for w, _ in model.base] + [model.play]), names, OPTIMAL,
                               sol.ev_per_ante, sol.ev_per_wagered, sol.hit_frequency, outcomes,
-                              "exact: optimal strategy by backward induction over every card set", ()))
+                              "exact: optimal strategy by backward induction over every card set", (), status="exact"))
         notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
             f"{k} cards known: " + ", ".join(f"{o} {float(v):.6f}" for o, v in d.items())
             for k, d in sorted(sol.option_frequencies.items())) + "; outcomes are the net result per unit "
@@ -384,7 +395,10 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                      f"{sol.expected_wager} = {float(sol.expected_wager):.6f}")
     else:
         sol, deal_why = None, ""
-        if any(facts[w].chosen_by for w in game.wagers):
+        deal_refused = refused("deal classes")
+        if deal_refused is not None:
+            deal_why = deal_refused
+        elif any(facts[w].chosen_by for w in game.wagers):
             sol, bets, deal_why = _deal_route(game, steps, facts, {**offer_all, **options})
         if sol is not None:
             ids = [w for w in game.wagers if w in sol.net]
@@ -393,21 +407,21 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             names = " + ".join(game.wagers[w].name for w in ids)
             dist = {("+" if x > 0 else "") + str(x / bets[base]): p for x, p in sol.distribution.items()}
             hit = sum((p for x, p in sol.distribution.items() if x > 0), Fraction(0)) if dist else None
-            figures.append(Figure("+".join(ids), names, "optimal strategy", sol.expected_net / bets[base],
+            figures.append(Figure(tuple(ids), names, OPTIMAL, sol.expected_net / bets[base],
                                   sol.expected_net / sol.expected_stake, hit, dist,
                                   sol.method or
                                   f"exact: optimal strategy by backward induction over every set of cards seen; all "
                                   f"{sol.sets:,} deals in {sol.classes} classes the rules tell apart, "
-                                  f"{sol.histories} sequences of choices", ()))
+                                  f"{sol.histories} sequences of choices", (), status="exact"))
             notes.append(f"{names}, optimal strategy: expected return per unit {game.wagers[base].name}; expected "
                          f"total wagered per unit {game.wagers[base].name}: {sol.expected_stake / bets[base]} = "
                          f"{float(sol.expected_stake / bets[base]):.6f}; per wager: " + ", ".join(
                              f"{game.wagers[w].name} {sol.net[w]}" for w in ids))
             for h, (pn, ps) in sol.policies.items():  # declared policies: the same choices on every deal
-                figures.append(Figure("+".join(ids), names, "always " + ", then ".join(h), pn / bets[base],
-                                      pn / ps if ps else None, None, {},
+                figures.append(Figure(tuple(ids), names, Policy("fixed", "always " + ", then ".join(h), _choices(h)),
+                                      pn / bets[base], pn / ps if ps else None, None, {},
                                       f"exact: the same {sol.sets:,} deals and outcomes, the player choosing "
-                                      f"{', then '.join(h)} on every deal", ()))
+                                      f"{', then '.join(h)} on every deal", (), status="exact"))
             if sol.method:  # the dealer-hand route: how often each sequence of choices is made, per deal
                 notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
                     f"{d}: " + ", ".join(f"{c} {v} = {float(v):.6f}" for c, v in fr.items())
@@ -419,11 +433,14 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                 rep.refuse(w, d.name, f"the game's decisions are not modelled: {why_not}"
                            + (f"; the deal-class route: {deal_why}" if deal_why else ""))
             elif facts[w].placed_by:
-                rep.refuse(w, d.name, paytable_refusal(game, facts[w], flags, w)[0])
+                rep.refuse(w, d.name, paytables_refused or paytable_refusal(game, facts[w], flags, w)[0])
     dists = _DISTS  # enumerations are shared by every analysis of the process (same ranking, k, deck)
     done = set()
     for wager, pid, rid, k in pw:
         if wager in judged or not table.offered(wager) or wager in rep_refused(rep):
+            continue
+        if paytables_refused is not None:
+            rep.refuse(wager, game.wagers[wager].name, paytables_refused)
             continue
         if k is None:
             rep.refuse(wager, game.wagers[wager].name, f"the number of cards its paytable ({pid}) is judged on "
@@ -446,7 +463,7 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
         for ci in _option_column(game, pid, options):
             res = paytable_return(dist, pt, ci)
             exp = res.expected
-            meter_note = ""
+            meter_note, meter = "", None
             if isinstance(exp, Affine):
                 meter = _meter_value(game, table, wager)
                 a, b = exp.a, exp.b
@@ -457,16 +474,21 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
                 policy = f"{res.column}, meter {meter}"
             else:
                 policy = res.column
-            if assumed != "no player decision affects it":
+            said = assumed if assumed != "no player decision affects it" else ""
+            if said:
                 policy = f"{policy}; {assumed}"
+            policy = Policy("none", policy, column=res.column, meter=meter, assumes=said)
             outcomes = {row.label: row.probability for row in res.rows}
             outcomes["lose"] = Fraction(res.lose_count, res.total)
-            figures.append(Figure(wager, game.wagers[wager].name, policy, exp, None, res.hit_frequency, outcomes,
-                                  f"exact: all {res.total:,} {k}-card hands{meter_note}"))
+            figures.append(Figure((wager,), game.wagers[wager].name, policy, exp, None, res.hit_frequency, outcomes,
+                                  f"exact: all {res.total:,} {k}-card hands{meter_note}", status="exact"))
     # envy bonuses: value per other player
     envy: dict = {}
     for s in steps:
         if s.kind != "envy" or not table.offered(dict(s.params)["wager"]):
+            continue
+        if paytables_refused is not None:
+            rep.refuse(dict(s.params)["wager"], dict(s.params)["name"], paytables_refused)
             continue
         p = dict(s.params)
         pt = game.paytables[p["paytable"]]
@@ -485,16 +507,18 @@ def analyze(game, chapter, options: dict, settings: dict) -> Report:
             v = envy_value(dists[key], pt, ci)
             amount = pt.amounts[ci] if pt.amounts else None
             label = f"{col}" + (f" (wager ${amount})" if amount is not None else "") + (f"; {assumed}" if assumed else "")
-            figures.append(Figure(p["wager"], f"{p['name']} per other player", label,
+            figures.append(Figure((p["wager"],), f"{p['name']} per other player",
+                                  Policy("none", label, column=col if amount is None else None, assumes=assumed),
                                   Fraction(v), None, None, {}, f"exact: all {k}-card hands; "
-                                  "expected bonus in dollars per other player at the table", kind="value"))
+                                  "expected bonus in dollars per other player at the table", kind="value",
+                                  status="exact"))
             envy[(p["wager"], amount)] = Fraction(v)
     # a progressive wager: its return as a function of the meter and of the number of other players
     for f in [f for f in figures if f.kind == "return" and "meter" in f.method]:
         for (w, amount), v in sorted(envy.items(), key=lambda x: (x[0][0], x[0][1] or 0)):
-            if w != f.wager or amount is None:
+            if (w,) != f.stakes or amount is None:
                 continue
-            a_b = _AFFINE.get(f.wager)
+            a_b = _AFFINE.get(w)
             if a_b is None:
                 continue
             a, b = a_b
@@ -519,9 +543,28 @@ def _deal_route(game, steps, facts, options):
     if not bets:
         return None, bets, "no wager is placed before the deal"
     try:
-        return deals.solve(game, steps, _deck(game), options, bets), bets, ""
+        return deals.solve(game, _in_play(steps, bets, facts), _deck(game), options, bets), bets, ""
     except deals.Refused as e:
         return None, bets, str(e)
+
+
+def _in_play(steps, bets: dict, facts) -> list:
+    """The steps with no settle rule that acts only on wagers the analysed round never holds: neither one of
+    ``bets`` nor placed during the round (by a rule or a choice). Such a rule changes nothing in the round
+    (a side wager not made, or not offered, as a Three Card Bonus on part of the cards): the deal routes do
+    not read it, and the wager gets its own figure, or its own refusal."""
+    live = set(bets) | {w for w, f in facts.items() if f.placed_by or f.chosen_by}
+
+    def acts(r) -> bool:
+        ws = [a.wager for a in r.then if a.wager is not None]
+        return not ws or "*" in ws or any(w in live for w in ws)
+    return [dataclasses.replace(s, rules=tuple(r for r in s.rules if acts(r))) if s.kind == "settle" else s
+            for s in steps]
+
+
+def _choices(h) -> tuple[tuple[str, str], ...]:
+    """A declared policy's choices, in order; the deal routes name each by its choice id only."""
+    return tuple(("", c) for c in h)
 
 
 def rep_refused(rep) -> set:

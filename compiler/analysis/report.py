@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Callable
 
-from compiler.analysis import chance_exact, paigow, points_exact, poker_report, progress
-from compiler.analysis.exact_engine import enumerate_round, rank_level_ok
-from compiler.analysis.model import DURING_CLAUSE, Figure, NotComputed, Report, dec, pct  # noqa: F401 (DURING_CLAUSE: callers)
+from compiler.analysis import chance_exact, contract, paigow, points_exact, poker_report, progress
+from compiler.analysis.exact_engine import PathLimit, enumerate_round, rank_level_ok
+from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
+                                     dec, pct)  # (DURING_CLAUSE: callers)
 from compiler.runtime.engine import FixedStrategy, Table
 
 __all__ = ["DEFAULT_PRECISION", "Figure", "NotComputed", "Report", "analyze", "analyze_engine", "dec", "pct",
@@ -53,8 +56,12 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
     pols = policies(game)
     during_offered = [w for w in during if _offered(game, w, options)]
     optional_offered = [w for w in optional if _offered(game, w, options)]
-    with progress.track(len(pols) * (1 + len(during_offered)) + len(optional_offered), "enumerations") as bar:
-        for label, pref in pols:
+    # a round's figure is per unit of its required wagers; with none required (each wager is a choice, as at
+    # roulette or baccarat) every wager has its own figure, per unit of that wager made
+    round_pols = pols if required else []
+    with progress.track(len(round_pols) + len(pols) * len(during_offered) + len(optional_offered),
+                        "enumerations") as bar:
+        for label, pref in round_pols:
             res = enumerate_round(game, base, FixedStrategy(pref), options=options, decks=decks)
             bar.update(1)
             net = sum((res.wagers[w].expected_net for w in res.wagers), Fraction(0))
@@ -63,9 +70,9 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
             win = sum((p for (w, o), p in res.by_outcome.items() if w in required and o == "win"), Fraction(0))
             n = len(required)
             outcomes = {("+" if k > 0 else "") + str(k / n): v for k, v in sorted(res.round_net.items())}
-            figs.append(Figure("+".join(required), names, label, net / len(required), net / stake, win, outcomes,
-                               f"exact: engine enumerated over {res.paths} deals",
-                               tuple(w for w in res.wagers if w not in required)))
+            figs.append(Figure(tuple(required), names, _fixed(label, pref), net / len(required), net / stake, win,
+                               outcomes, f"exact: engine enumerated over {res.paths} deals",
+                               tuple(w for w in res.wagers if w not in required), status="exact"))
         included = {w for f in figs for w in f.includes}
         for w in during_offered:
             # a wager the player may make when offered during the round: per unit made, under each policy that
@@ -79,12 +86,12 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
                 st = res.wagers.get(w)
                 if st is None or not st.placed_prob:
                     continue
-                figs.append(Figure(w, game.wagers[w].name, f"{label}; made whenever offered",
+                figs.append(Figure((w,), game.wagers[w].name, _fixed(f"{label}; made whenever offered", pref),
                                    st.expected_net / st.expected_stake, None,
                                    st.outcomes.get("win", Fraction(0)) / st.placed_prob,
                                    {k: v / st.placed_prob for k, v in st.outcomes.items()},
                                    f"exact: engine enumerated over {res.paths} deals; per unit made (made in "
-                                   f"{st.placed_prob} of rounds)"))
+                                   f"{st.placed_prob} of rounds)", status="exact"))
         for w in optional_offered:
             bets = dict(base)
             bets[w] = 1
@@ -92,10 +99,15 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
             res = enumerate_round(game, bets, FixedStrategy(pref), options=options, decks=decks)
             bar.update(1)
             st = res.wagers[w]
-            figs.append(Figure(w, game.wagers[w].name, "any", st.expected_net, None,
+            figs.append(Figure((w,), game.wagers[w].name, NO_DECISION, st.expected_net, None,
                                st.outcomes.get("win", Fraction(0)), dict(st.outcomes),
-                               f"exact: engine enumerated over {res.paths} deals"))
+                               f"exact: engine enumerated over {res.paths} deals", status="exact"))
     return figs
+
+
+def _fixed(label: str, pref: dict[str, str]) -> Policy:
+    """The policy of a fixed set of choices (``pref``: decision id -> choice id); none when no decision."""
+    return Policy("fixed", label, tuple(pref.items())) if pref else Policy("none", label)
 
 
 def _offered(game, w, options) -> bool:
@@ -114,14 +126,17 @@ DEFAULT_PRECISION = Fraction(5, 10000)  # standard error of a simulated figure: 
 
 
 def analyze(game, chapter, options: dict | None = None, decks: int | None = None, rounds: int | None = None,
-            seed: int | None = None, precision: Fraction | float | None = None) -> Report:
+            seed: int | None = None, precision: Fraction | float | None = None,
+            simulate_refused: bool = True) -> Report:
     """Every figure of a chapter, by the route that fits its rankings. ``rounds`` / ``seed``: the
     simulated part of the figures (pai gow main wager and Double Down); ``precision``: the standard
     error (per unit wagered) a simulated figure must reach to count as a figure.
 
-    Every offered wager ends with a figure or in ``Report.not_computed`` with the reason."""
-    rep = _analyze(game, chapter, options, decks, rounds, seed,
-                   float(DEFAULT_PRECISION if precision is None else precision))
+    Every offered wager ends with a figure or in ``Report.not_computed`` with the reason; a wager no exact
+    method gives a figure is simulated where the contract's simulation models the chapter
+    (``simulate_refused``), its figure naming why no exact method applied."""
+    precision = float(DEFAULT_PRECISION if precision is None else precision)
+    rep, analysed = _analyze(game, chapter, options, decks, rounds, seed, precision, simulate_refused)
     if any(d.offered_by and d.offered_by in (options or {}) for d in game.wagers.values()):
         # the selections say whether a wager is offered: none of a wager they do not offer
         offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
@@ -129,9 +144,9 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
         unoffered = {w: d.name for w, d in game.wagers.items() if not selected.offered(w)}
         model = paigow.model_or_reason(game, chapter)[0] if unoffered and not rank_level_ok(game) else None
         drop_unoffered(rep, unoffered, getattr(model, "double", None))
-    covered = {w for f in rep.figures for w in (*f.wager.split("+"), *f.includes)}
+    covered = {w for f in rep.figures for w in (*f.stakes, *f.includes)}
     covered |= {n.wager for n in rep.not_computed}
-    if rep.figures or rep.not_computed:
+    if analysed:
         offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in
                      (options or {})}
         table = Table(game, {**offer_all, **(options or {})}, seed=0)
@@ -139,6 +154,9 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
             if w not in covered and table.offered(w):
                 rep.refuse(w, d.name, "no analysis route covers it (its settlement is not a paytable on its own "
                                       "cards and no solver models the decisions it depends on)")
+    if analysed and simulate_refused and any(n.policy == "any" for n in rep.not_computed):
+        from compiler.analysis.simulated import simulate_refused as fill
+        fill(rep, game, chapter, options, rounds, seed, precision)
     return rep
 
 
@@ -152,18 +170,18 @@ def drop_unoffered(rep: Report, unoffered: dict[str, str], during: str | None = 
     there. ``during``: the wager the pai gow route's policies make during the round, if any."""
     if not unoffered:
         return
-    rep.figures = [f for f in rep.figures if f.wager not in unoffered]
+    rep.figures = [f for f in rep.figures if not set(f.stakes) & set(unoffered)]
     rep.not_computed = [n for n in rep.not_computed if n.wager not in unoffered]
     names = [re.compile(rf"(?<!\w){re.escape(n)}(?!\w)") for n in unoffered.values() if n]
     rep.notes = [n for n in rep.notes if not any(p.search(n) for p in names)]
     if during in unoffered:
         for f in rep.figures:
-            f.policy = f.policy.replace(DURING_CLAUSE, "")
+            f.policy = f.policy.with_text(f.policy.text.replace(DURING_CLAUSE, ""))
         for n in rep.not_computed:
             n.policy = n.policy.replace(DURING_CLAUSE, "")
 
 
-def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
+def _analyze(game, chapter, options, decks, rounds, seed, precision, simulated: bool = True) -> tuple[Report, bool]:
     options = dict(options or {})
     table = Table(game, options, seed=0)
     if decks is not None:
@@ -178,27 +196,126 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
                       ["no house edge is computed: the payout odds of "
                        + ", ".join(sorted({p.cite for p in unpriced}))
                        + " are not in the sources (a win is recorded without an amount) and these selections "
-                         "do not state them"])
+                         "do not state them"]), False
     if not game.wagers:
         return Report(game.chapter, game.title, settings, [],
-                      ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to analyse"])
-    if points_exact.applies(game):  # hands valued by points (baccarat): compiler/analysis/points_exact.py
-        return points_exact.report(game, chapter, options, decks, settings)
-    if chance_exact.wanted(game, chapter):  # dice, wheels, no required wager: every chance outcome played
-        return Report(game.chapter, game.title, settings, chance_exact.analyze_chance(
-            game, chapter, options, decks, Table(game, options, seed=0).offered),
-            ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
-             "each wager per unit made, alone on its seat"])
-    if rank_level_ok(game):
+                      ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to "
+                       "analyse"]), False
+    refusals = []
+    methods = [m for m in METHODS if simulated or m.name != "simulation"]
+    for method in methods:  # in order: the first that applies gives the report
+        why = method.refusal(game, chapter, options)
+        if why is None:
+            try:
+                rep = method.run(game, chapter, options, decks, settings, rounds, seed, precision)
+                if refusals and method.name == "simulation":  # a simulated figure says why no exact one
+                    why_not = "; ".join(f"{name}: {w}" for name, w in refusals)
+                    for f in rep.figures:
+                        f.method = f"no exact method ({why_not}). {f.method}"
+                return rep, True
+            except contract.Refused as e:  # it found out while computing (a budget reached): the next one
+                why = str(e)
+        refusals.append((method.name, why))
+    rep = Report(game.chapter, game.title, settings, [], [f"{name}: {why}" for name, why in refusals])
+    reason = contract.unmodelled([d for m in methods for d in m.declarations], game, chapter, options,
+                                 refusals)
+    table = contract.offer_table(game, options)
+    for w, d in game.wagers.items():
+        if table.offered(w):
+            rep.refuse(w, d.name, reason)
+    return rep, True
+
+
+@dataclass(frozen=True)
+class Method:
+    """An analysis method: the contracts it answers to (compiler/analysis/contract.py: it applies when one of
+    them models every construct of the active procedure), what else it requires of the chapter (``fits``:
+    None, or why not) and what it computes (``run``). Tried in the order of :data:`METHODS`."""
+    name: str
+    declarations: tuple[str, ...]
+    fits: Callable[..., str | None]
+    run: Callable[..., Report]
+
+    def refusal(self, game, chapter, options) -> str | None:
+        whys = [contract.refusal(d, game, chapter, options) for d in self.declarations]
+        if all(w is not None for w in whys):
+            return whys[0]
+        return self.fits(game, chapter, options)
+
+
+def _run_engine(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    try:
         figs = analyze_engine(game, options, decks)
-        return Report(game.chapter, game.title, settings, figs,
-                      ["exact over every deal of a freshly shuffled shoe (one seat; by exchangeability other "
-                       "seats and burned cards do not change it)"])
-    model, _ = paigow.model_or_reason(game, chapter)
-    if model is not None:
-        return paigow.analyze_paigow(game, chapter, options, {**settings, "rounds": rounds, "seed": seed},
-                                     precision=precision)
+    except PathLimit as e:
+        raise contract.Refused(f"the exact enumeration of the engine stopped: {e}") from None
+    return Report(game.chapter, game.title, settings, figs,
+                  ["exact over every deal of a freshly shuffled shoe (one seat; by exchangeability other "
+                   "seats and burned cards do not change it)"])
+
+
+def _paigow_fits(game, chapter, options) -> str | None:
+    model, why = paigow.model_or_reason(game, chapter)
+    return None if model is not None else (why or "no pai gow model")
+
+
+def _run_paigow(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    return paigow.analyze_paigow(game, chapter, options, {**settings, "rounds": rounds, "seed": seed},
+                                 precision=precision)
+
+
+def _run_simulated(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    from compiler.analysis.simulated import analyze_simulated
+    return analyze_simulated(game, chapter, options, settings, rounds, seed, precision)
+
+
+def _run_cards(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
     return poker_report.analyze(game, chapter, options, settings)
+
+
+def _points_fits(game, chapter, options) -> str | None:
+    if not points_exact.applies(game):
+        return "no ranking of kind points"
+    return points_exact.refusal(game, chapter)
+
+
+def _run_points(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    return points_exact.report(game, chapter, options, decks, settings)
+
+
+def _chance_fits(game, chapter, options) -> str | None:
+    why = chance_exact.unmodelled(game, chapter)
+    if why is not None:
+        return f"it does not model {why}"
+    if not chance_exact.wanted(game, chapter):
+        return "no dice, wheel or random number decides the round, and a wager is required"
+    return None
+
+
+def _run_chance(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    try:
+        figs = chance_exact.analyze_chance(game, chapter, options, decks, Table(game, options, seed=0).offered)
+    except chance_exact.Unmodelled as e:
+        raise contract.Refused(str(e)) from None
+    return Report(game.chapter, game.title, settings, figs,
+                  ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
+                   "each wager per unit made, alone on its seat"])
+
+
+METHODS: list[Method] = [
+    # hands valued by points (baccarat): the dealing walked over card classes (points_exact.py)
+    Method("points", ("points",), _points_fits, _run_points),
+    # dice, wheels and random numbers, every outcome with its probability (chance_exact.py)
+    Method("chance", ("chance",), _chance_fits, _run_chance),
+    Method("engine enumeration", ("engine enumeration",),
+           lambda game, chapter, options: None if rank_level_ok(game) else "a ranking reads suits", _run_engine),
+    Method("pai gow", ("pai gow",), _paigow_fits, _run_paigow),
+    # the card routes: raise-or-fold solver, deal classes (with the dealer-hand route), paytables, Envy Bonuses;
+    # each answers to its own contract in poker_report.analyze, wager by wager
+    Method("card routes", ("raise-or-fold solver", "deal classes", "paytable enumeration"),
+           lambda game, chapter, options: None, _run_cards),
+    # where no exact method applies: seeded simulation, with standard error and deviation, to the target
+    Method("simulation", ("simulation",), lambda game, chapter, options: None, _run_simulated),
+]
 
 
 def _legal_shoe_decks(game, chapter, table) -> set[int]:

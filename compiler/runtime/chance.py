@@ -19,8 +19,8 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from compiler.values.chance import DICE_ATTRS, cached, dice_attr, label_order, legal_sets, wheel_pockets
 
-__all__ = ["Chance", "RandomChance", "first_set", "wheel_pockets", "legal_sets", "check_chosen", "find_step",
-           "DICE_ATTRS", "dice_attr"]
+__all__ = ["Chance", "EnumeratingChance", "RandomChance", "first_set", "wheel_pockets", "legal_sets", "check_chosen",
+           "find_step", "DICE_ATTRS", "dice_attr"]
 
 
 @runtime_checkable
@@ -80,3 +80,9 @@ def check_chosen(wd, values: Sequence[Any], procedure) -> tuple[str, ...]:
         raise ValueError(f"the {wd.name} cannot be placed on [{', '.join(given)}]: it takes one of "
                          f"{len(legal)} sets, e.g. {example} ({wd.cite})")
     return given
+class EnumeratingChance:
+    """A chance that an analysis substitutes to enumerate every outcome (each with probability 1/n): the
+    engine asks it even on a scripted table, where a hand history's values are otherwise required."""
+
+    def uniform(self, n: int, what: str) -> int:  # pragma: no cover - implemented by each analysis
+        raise NotImplementedError

@@ -145,21 +145,21 @@ def compare(old, new) -> SubmissionDiff:
             d.equipment.append({"item": e["item"], "cite": e["cite"], "change": "now required",
                                 "because": e["because"]})
     # exact figures only: a simulated mean is no fraction, and its move is noise within its standard error
-    fa = {(f.wager, f.policy): f for f in analysis_of(old).figures if f.exact}
-    fb = {(f.wager, f.policy): f for f in analysis_of(new).figures if f.exact}
+    fa = {(f.stakes, f.policy.text): f for f in analysis_of(old).figures if f.exact}
+    fb = {(f.stakes, f.policy.text): f for f in analysis_of(new).figures if f.exact}
     for key in list(fa) + [k for k in fb if k not in fa]:
         a, b = fa.get(key), fb.get(key)
         f = b or a
         value = getattr(f, "kind", "return") == "value"  # an expected amount in dollars (Envy Bonus)
         ch = (b.house_edge - a.house_edge) if a and b else None
         d.house_edge.append(EdgeChange(
-            f.wager, f.name, f.policy,
+            f.wager, f.name, f.policy.text,
             str(a.house_edge) if a else None, str(b.house_edge) if b else None,
             _edge_shown(a) if a else None, _edge_shown(b) if b else None,
             (_dollars(-ch) if value else _pct_points(ch)) if ch is not None else None,
             str(ch) if ch is not None else None,
             _hit_shown(a), _hit_shown(b),
-            "exact" if f.method.startswith("exact") else "simulated"))
+            f.status))
     return d
 
 

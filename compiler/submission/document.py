@@ -141,7 +141,7 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
     gd = sub.data.get("game") or {}
     figures = figure_rows(sub)
     report = analysis_of(sub)
-    covered = {w for f in report.figures for w in (*f.wager.split("+"), *f.includes)}
+    covered = {w for f in report.figures for w in (*f.stakes, *f.includes)}
     not_analysed = [w["name"] for w in wagers if w["offered"] and w["id"] not in covered]
     return {
         # the file's name as given, never a local absolute path (a document travels)

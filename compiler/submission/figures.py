@@ -9,6 +9,7 @@ from typing import Any
 
 from compiler import cache
 from compiler.analysis.paigow_record import record_text
+from compiler.analysis.model import NO_DECISION, OPTIMAL, Policy
 from compiler.analysis.report import Figure, NotComputed, Report, analyze, dec, pct
 from compiler.submission.conditions import Conditions
 from compiler.submission.plots import distribution_svg, meter_svg, show_net, show_probability
@@ -60,14 +61,14 @@ def _report_fields(report) -> dict:
     return {"chapter": report.chapter, "title": report.title, "settings": dict(report.settings),
             "notes": list(report.notes),
             # every field of a Figure, so a field added to it can never be lost on the way through the cache
-            "figures": [{fl.name: getattr(f, fl.name) for fl in dataclasses.fields(f)} for f in report.figures],
+            "figures": [f.to_fields() for f in report.figures],
             "not_computed": [{fl.name: getattr(n, fl.name) for fl in dataclasses.fields(n)}
                              for n in report.not_computed]}
 
 
 def _report_from(fields: dict):
     return Report(fields["chapter"], fields["title"], fields["settings"],
-                  [Figure(**{**f, "includes": tuple(f["includes"])}) for f in fields["figures"]],
+                  [Figure.from_fields(f) for f in fields["figures"]],
                   list(fields["notes"]),
                   not_computed=[NotComputed(**n) for n in fields["not_computed"]])
 
@@ -89,7 +90,7 @@ def figure_rows(sub: Submission) -> list[dict]:
     ch = sub.chapter
     offered, wagers, links = offered_wagers(sub), ch.wagers, paytable_wagers(ch)
     for f in report.figures:
-        if not figure_shown(f.wager, f.includes, offered, wagers, links):
+        if not figure_shown(f.stakes, f.includes, offered, wagers, links):
             continue  # a wager the casino does not offer: no figure of it in its document
         exact = f.exact
         hf = f.hit_frequency
@@ -106,7 +107,7 @@ def figure_rows(sub: Submission) -> list[dict]:
             short[key]["se"].append(f.standard_error)
             continue
         rows.append({
-            "wager": f.wager, "name": f.name, "policy": f.policy,
+            "wager": f.wager, "name": f.name, "policy": f.policy.text,
             "house_edge_percent": (f"${dec(f.expected_return, 4)} expected" if value else
                                    pct(f.house_edge) if exact else pct(f.house_edge, 2)),
             # a simulated mean is no exact fraction: show its standard error instead
@@ -121,7 +122,7 @@ def figure_rows(sub: Submission) -> list[dict]:
             "includes": includes,
         })
     for n in report.not_computed:
-        if not figure_shown(n.wager, (), offered, wagers, links):
+        if not figure_shown((n.wager,), (), offered, wagers, links):
             continue
         rows.append(_not_computed_row(n.wager, n.name, n.policy, n.reason, []))
     for s in short.values():
@@ -138,7 +139,7 @@ def _detail(sub, f) -> str:
     detail = f.method.split(":", 1)[1].strip() if ":" in f.method else f.method
     cut = detail.find("; as a function of the meter")
     if cut >= 0:
-        fields = {fl.name: getattr(f, fl.name) for fl in dataclasses.fields(f)}
+        fields = f.to_fields()
         if meter_line(sub, fields) is not None:
             detail = detail[:cut]
     return detail
@@ -185,10 +186,10 @@ def offered_wagers(sub) -> set[str]:
     return {wid for wid in sub.chapter.wagers if table.offered(wid)}
 
 
-def figure_shown(wager: str, includes, offered: set[str], wagers, links) -> bool:
-    """A figure is shown when every wager it concerns (its ``wager``, split at ``+``, and
-    ``includes``) is offered; an id that is a paytable counts as the wagers that paytable pays."""
-    for x in (*wager.split("+"), *includes):
+def figure_shown(stakes: tuple[str, ...], includes, offered: set[str], wagers, links) -> bool:
+    """A figure is shown when every wager it concerns (its ``stakes`` and ``includes``) is offered;
+    an id that is a paytable counts as the wagers that paytable pays."""
+    for x in (*stakes, *includes):
         if x in wagers:
             if x not in offered:
                 return False
@@ -215,6 +216,11 @@ def _net(odds, meter: Fraction | None) -> Fraction | None:
     return None
 
 
+def _single(fig: dict) -> str | None:
+    """The one wager a figure's stakes name, or None for a figure of several."""
+    return fig["stakes"][0] if len(fig["stakes"]) == 1 else None
+
+
 def _paytable_of_figure(sub, fig: dict):
     """(compiled paytable, column index) whose row labels are the figure's outcomes, or None."""
     links = paytable_wagers(sub.chapter)
@@ -222,7 +228,7 @@ def _paytable_of_figure(sub, fig: dict):
     labels = set(fig["outcomes"]) - {"lose"}
     for pid, ws in sorted(links.items()):
         pt = game.paytables.get(pid)
-        if fig["wager"] not in ws or pt is None or not labels or not labels <= {r[2] for r in pt.rows}:
+        if _single(fig) not in ws or pt is None or not labels or not labels <= {r[2] for r in pt.rows}:
             continue
         col = 0
         spec = sub.chapter.paytables.get(pid)
@@ -235,7 +241,7 @@ def _paytable_of_figure(sub, fig: dict):
 
 def _meter_of(sub, fig: dict) -> Fraction | None:
     """The meter reading a figure of a progressive wager assumes: the selections' reset amount."""
-    w = sub.game.wagers.get(fig["wager"])
+    w = sub.game.wagers.get(_single(fig) or "")
     mid = getattr(w, "progressive", None) if w is not None else None
     m = (sub.chapter.data.get("meters") or {}).get(mid) if mid else None
     reset = sub.effective.get(m.get("reset_option")) if m and m.get("reset_option") else None
@@ -246,7 +252,7 @@ def net_distribution(sub, fig: dict) -> list[tuple[str, Fraction, Fraction]] | N
     """``[(label, net per unit, probability)]`` of an exact figure, or None when its outcomes are not
     a distribution of the net result that reproduces the figure's expected return exactly (no plot
     rather than a wrong one)."""
-    if fig.get("standard_error") is not None or not fig["method"].startswith("exact") or not fig["outcomes"] \
+    if fig["status"] != "exact" or not fig["outcomes"] \
             or fig.get("kind", "return") != "return":
         return None
     out: list[tuple[str, Fraction, Fraction]] = []
@@ -314,7 +320,7 @@ def _shown_figures(sub) -> list[dict]:
     ch = sub.chapter
     offered, wagers, links = offered_wagers(sub), ch.wagers, paytable_wagers(ch)
     return [f for f in _report_fields(analysis_of(sub))["figures"]
-            if figure_shown(f["wager"], f["includes"], offered, wagers, links)]
+            if figure_shown(f["stakes"], f["includes"], offered, wagers, links)]
 
 
 def _money(x) -> str:
@@ -322,24 +328,28 @@ def _money(x) -> str:
     return f"${x.numerator // x.denominator:,}" if x.denominator == 1 else f"${float(x):,.2f}"
 
 
-def _assumes(sub, policy: str) -> str:
-    head, sep, rest = policy.partition(",")
-    columns = {c for p in sub.chapter.paytables.values() for c in p.columns}
-    if head.strip() in columns:
-        rest = rest.strip()
-        if rest.startswith("meter "):  # said by the meter note
-            rest = rest.split(";", 1)[1].strip() if ";" in rest else ""
-        return f"it is paid by the {head.strip()} column of its paytable" + (f"; {rest}" if rest else "")
-    if policy == "optimal strategy":
+def _assumes(policy: Policy) -> str:
+    """What a figure's policy assumes, in plain words, from its typed fields (the meter is said by the
+    meter note)."""
+    if policy.column is not None:
+        return f"it is paid by the {policy.column} column of its paytable" + (
+            f"; {policy.assumes}" if policy.assumes else "")
+    if policy == OPTIMAL:
         return "the player makes every decision the way that returns the most (optimal strategy)"
-    if policy == "any":
+    if policy == NO_DECISION:
         return "the result does not depend on any decision of the player"
-    return f"it assumes: {policy}"
+    return f"it assumes: {policy.text}"
+
+
+def _policies(sub) -> dict[tuple[str, str], Policy]:
+    """(wager label, policy text) -> the typed policy of each figure of the analysis."""
+    return {(f.wager, f.policy.text): f.policy for f in analysis_of(sub).figures}
 
 
 def figure_notes(sub, rows: list[dict]) -> list[str]:
     """One plain sentence or two per row of the figures table, and one per progressive meter."""
     notes = []
+    policies = _policies(sub)
     for r in rows:
         name = r["name"] + (f" (with {', '.join(r['includes'])})" if r["includes"] else "")
         if r["kind"] == "not computed":
@@ -358,13 +368,13 @@ def figure_notes(sub, rows: list[dict]) -> list[str]:
             continue
         if r["house_edge_percent"].endswith(" expected"):
             notes.append(f"{name}: a player who qualifies can expect {r['house_edge_percent'].split()[0]} "
-                         f"for each other player at the table; {_assumes(sub, r['policy'])}. {how}")
+                         f"for each other player at the table; {_assumes(policies[(r['wager'], r['policy'])])}. {how}")
             continue
         edge = r["house_edge_percent"]
         keeps = (f"the player gains {edge.lstrip('-')} of every dollar wagered on it in the long run"
                  if edge.startswith("-") else f"the house keeps {edge} of every dollar wagered on it in the "
                                                 "long run")
-        notes.append(f"{name}: {keeps}; {_assumes(sub, r['policy'])}. {how}")
+        notes.append(f"{name}: {keeps}; {_assumes(policies[(r['wager'], r['policy'])])}. {how}")
     for f in _shown_figures(sub):
         line = meter_line(sub, f)
         if line is None:
@@ -388,7 +398,7 @@ def document_plots(sub) -> list[dict]:
         dist = net_distribution(sub, f)
         if dist is None:
             continue
-        parts = f["wager"].split("+")
+        parts = f["stakes"]
         unit = ("a one-unit wager" if len(parts) == 1 else
                 f"a round, per unit of its {sub.game.wagers[parts[0]].name if parts[0] in sub.game.wagers else parts[0]}")
         title = f"Net result of the {f['name']}"
@@ -402,7 +412,7 @@ def document_plots(sub) -> list[dict]:
                               "fraction": str(p)} for n, (ls, p) in sorted(rows.items(), key=lambda kv: -kv[0])],
                     "labelled": any(label for label, _, _ in dist),
                     "caption": f"The probability of each net result of {unit} under the selections above; "
-                               f"{_assumes(sub, f['policy'])} (exact)."})
+                               f"{_assumes(Policy.from_fields(f['policy']))} (exact)."})
         break
     for f in _shown_figures(sub):
         line = meter_line(sub, f)

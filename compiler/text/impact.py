@@ -39,19 +39,19 @@ def impact(old: str, new: str, data_changes: list[dict], decks: Optional[int] = 
     frequency (fractions as strings; None where a side has no such figure)."""
     ra, da = _report(old, decks)
     rb, db = _report(new, decks)
-    fa = {(f.wager, f.policy): f for f in ra.figures if getattr(f, "kind", "return") == "return"}
-    fb = {(f.wager, f.policy): f for f in rb.figures if getattr(f, "kind", "return") == "return"}
+    fa = {(f.stakes, f.policy.text): f for f in ra.figures if f.kind == "return"}
+    fb = {(f.stakes, f.policy.text): f for f in rb.figures if f.kind == "return"}
     wagers = {**(da.get("wagers") or {}), **(db.get("wagers") or {})}
     out: list[dict[str, Any]] = []
     for key in list(fa) + [k for k in fb if k not in fa]:
         a, b = fa.get(key), fb.get(key)
         f = b or a
-        pays = {w.get("pays") for wid, w in wagers.items() if wid in key[0].split("+") and isinstance(w, dict)}
+        pays = {w.get("pays") for wid, w in wagers.items() if wid in key[0] and isinstance(w, dict)}
         payouts = [{"payout": d["path"].split(".")[1], "old": d.get("old"), "new": d.get("new")}
                    for d in data_changes if d.get("part") == "payouts" and d["change"] == "changed"
                    and d["path"].split(".")[1] in pays]
         entry = {
-            "wager": key[0], "name": f.name, "policy": key[1], "payouts": payouts,
+            "wager": f.wager, "name": f.name, "policy": key[1], "payouts": payouts,
             "house_edge": {"old": _frac(a.house_edge if a else None), "new": _frac(b.house_edge if b else None)},
             "hit_frequency": {"old": _frac(a.hit_frequency if a else None),
                               "new": _frac(b.hit_frequency if b else None)},

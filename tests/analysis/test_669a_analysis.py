@@ -27,7 +27,7 @@ def report(game):
 
 
 def fig(report, wager, policy):
-    out = [f for f in report.figures if f.wager == wager and f.policy == policy]
+    out = [f for f in report.figures if f.wager == wager and f.policy.text == policy]
     assert len(out) == 1, [(f.wager, f.policy) for f in report.figures]
     return out[0]
 
@@ -68,8 +68,8 @@ def test_669a_12_e_progressive_return_is_affine_in_the_meter(report):
 
 def test_669a_12_e_5_envy_value_per_other_player(report):
     # an Envy Bonus Qualifying Hand is an A-K-Q straight flush: 1 of spades ($100 / $500), 3 others ($25 / $125)
-    one = [f for f in report.figures if f.kind == "value" and "$1" in f.policy][0]
-    five = [f for f in report.figures if f.kind == "value" and "$5" in f.policy][0]
+    one = [f for f in report.figures if f.kind == "value" and "$1" in f.policy.text][0]
+    five = [f for f in report.figures if f.kind == "value" and "$5" in f.policy.text][0]
     assert one.expected_return == F(100 + 3 * 25, TOTAL)
     assert five.expected_return == F(500 + 3 * 125, TOTAL)
 

@@ -7,7 +7,7 @@ import io
 from fractions import Fraction
 
 from compiler.analysis import paigow, progress
-from compiler.analysis.model import Figure, NotComputed, Report
+from compiler.analysis.model import Figure, NotComputed, Policy, Report
 from compiler.analysis.report import DURING_CLAUSE, drop_unoffered
 from compiler.analysis.simulate import Progress
 
@@ -51,7 +51,7 @@ def test_progress_shows_rate_and_time_left_on_a_terminal_and_nothing_when_piped(
 
 
 def _fig(wager, policy):
-    return Figure(wager, wager, policy, Fraction(-1, 100), None, None, {}, "exact")
+    return Figure((wager,), wager, Policy("fixed", policy), Fraction(-1, 100), None, None, {}, "exact", status="exact")
 
 
 def test_a_wager_not_offered_has_no_figure_no_note_and_no_policy_that_makes_it():
@@ -61,7 +61,7 @@ def test_a_wager_not_offered_has_no_figure_no_note_and_no_policy_that_makes_it()
                   "the optimal setting is estimated against 2,000 dealer hands"])
     rep.not_computed = [NotComputed("double", "Double Down Wager", "always doubles", "no record")]
     drop_unoffered(rep, {"double": "Double Down Wager"}, during="double")
-    assert [(f.wager, f.policy) for f in rep.figures] == [("main", "house way"),
+    assert [(f.wager, f.policy.text) for f in rep.figures] == [("main", "house way"),
                                                            ("main", "player sets to maximise the estimate")]
     assert rep.notes == ["the optimal setting is estimated against 2,000 dealer hands"]
     assert rep.not_computed == []

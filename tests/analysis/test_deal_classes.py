@@ -12,6 +12,7 @@ from test_game_tree import _brute_force_optimal, _ms_brute_force
 
 from compiler.analysis.deals import Refused, solve
 from compiler.analysis.poker_report import _active_steps
+from compiler.analysis.model import OPTIMAL
 from compiler.analysis.report import analyze
 from compiler.analysis.tree import game_tree, optimal
 from compiler.pipeline import load_game
@@ -57,7 +58,7 @@ def test_three_streets_of_raises_equal_a_brute_force_on_reduced_decks(cards):
 def _round(path):
     game, _, comp = _game(path)
     rep = analyze(game, comp.chapter, {})
-    (f,) = [f for f in rep.figures if "+" in f.wager]
+    (f,) = [f for f in rep.figures if len(f.stakes) > 1]
     return f, rep
 
 
@@ -66,7 +67,7 @@ def test_let_it_ride_full_deck_equals_the_published_house_edge():
     unit bet under optimal strategy, paytable 1000/200/50/11/8/5/3/2/1 (the fixture's); 3.506% in
     https://wizardofodds.com/ask-the-wizard/let-it-ride/; element of risk 2.86%."""
     f, rep = _round(LIR)
-    assert f.exact and f.policy == "optimal strategy"
+    assert f.exact and f.policy == OPTIMAL
     assert round(float(-f.expected_return) * 100, 2) == 3.51
     assert round(float(-f.expected_return) * 100, 3) == 3.506
     assert round(float(-f.per_total_wagered) * 100, 2) == 2.86
@@ -78,11 +79,11 @@ def test_mississippi_stud_full_deck_equals_the_published_house_edge():
     4.91% of the Ante under optimal strategy, paytable 500/100/40/10/6/4/3/2/1/push (the fixture's);
     on average 3.59 units wagered; element of risk 4.91%/3.59 = 1.37%."""
     f, rep = _round(MS)
-    assert f.exact and f.policy == "optimal strategy"
+    assert f.exact and f.policy == OPTIMAL
     assert round(float(-f.expected_return) * 100, 2) == 4.91
     assert round(float(f.expected_return / f.per_total_wagered), 2) == 3.59
     assert round(float(-f.per_total_wagered) * 100, 2) == 1.37
-    assert not rep.not_computed and {w for w in f.wager.split("+")} == {"ante", "third", "fourth", "fifth"}
+    assert not rep.not_computed and set(f.stakes) == {"ante", "third", "fourth", "fifth"}
 
 
 def test_a_dealer_hand_is_refused_with_the_reason():

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from compiler.analysis import deal_common, dealer, deals
+from compiler.analysis.model import OPTIMAL
 from compiler.analysis.poker_report import _active_steps
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
@@ -98,7 +99,7 @@ def csp_figures():
     mod, comp = load_game(CSP)
     rep = analyze(mod.GAME, comp.chapter, {})
     assert not rep.not_computed
-    return {f.policy: f for f in rep.figures if f.wager == "ante+call"}
+    return {f.policy.text: f for f in rep.figures if f.stakes == ("ante", "call")}
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +109,7 @@ def csp_figure(csp_figures):
 
 def test_caribbean_stud_house_edge_equals_wizard_of_odds_exactly(csp_figure):
     f = csp_figure
-    assert f.policy == "optimal strategy" and f.method.startswith("exact")
+    assert f.policy == OPTIMAL and f.method.startswith("exact")
     assert f.expected_return == Fraction(-WOO_TOTAL_LOSS, WOO_COMBINATIONS)
     assert f"{float(-f.per_total_wagered):.3%}" == "2.555%"
     assert "19,933,230,517,200 deals" in f.method

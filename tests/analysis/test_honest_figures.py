@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.analysis.model import Policy
 from compiler.analysis.report import Figure, analyze
 from compiler.pipeline import load_game
 
@@ -29,7 +30,7 @@ def _load(tmp_path, text: str, name: str = "x.yaml"):
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
     mod, comp = load_game(p)
-    return analyze(mod.GAME, comp.chapter, {})
+    return analyze(mod.GAME, comp.chapter, {}, simulate_refused=False)  # the exact routes' own answers
 
 
 def _by_wager(report):
@@ -62,7 +63,7 @@ def test_withdrawable_wagers_are_not_computed_as_if_they_always_ride(lir_report)
     assert not lir_report.not_computed
     assert not any(f.wager in ("bet_1", "bet_2") for f in lir_report.figures)
     (rnd,) = [f for f in lir_report.figures if f.wager == "bet_1+bet_2+bet_3"]
-    assert rnd.policy == "optimal strategy" and rnd.exact
+    assert rnd.policy.text == "optimal strategy" and rnd.policy.kind == "optimal" and rnd.exact
     mod, comp = load_game(LIR)
     game = mod.GAME
     facts, flags = wager_facts(game, _active_steps(game, comp.chapter, Table(game, {}, seed=0)))
@@ -102,9 +103,9 @@ def test_a_phantom_wager_placed_by_the_rules_is_not_computed(tmp_path):
     mod, comp = load_game(tmp_path / "x.yaml")
     facts, flags = wager_facts(mod.GAME, comp.chapter.procedure)
     assert "placed by the rules" in paytable_refusal(mod.GAME, facts["bonus"], flags, "bonus")[0]
-    (rnd,) = [f for f in rep.figures if "+" in f.wager]
-    assert set(rnd.wager.split("+")) == {"bet_1", "bet_2", "bet_3", "bonus"}
-    (base,) = [f for f in lir_report_of().figures if "+" in f.wager]
+    (rnd,) = [f for f in rep.figures if len(f.stakes) > 1]
+    assert set(rnd.stakes) == {"bet_1", "bet_2", "bet_3", "bonus"}
+    (base,) = [f for f in lir_report_of().figures if len(f.stakes) > 1]
     pays = {"royal": 1000, "sf": 200, "quads": 50, "fh": 11, "flush": 8, "straight": 5}
     bonus = F(sum(FIVE[h] * p for h, p in pays.items()) - (TOTAL5 - sum(FIVE[h] for h in pays)), TOTAL5)
     assert rnd.expected_return - base.expected_return == bonus  # no decision touches Bet 3 or its bonus
@@ -138,19 +139,19 @@ def test_669a_11_g_progressive_figure_states_the_no_fold_assumption():
     mod, comp = load_game("rulespecs/669a-raise-it-up-stud-poker.yaml")
     rep = analyze(mod.GAME, comp.chapter, {"progressive_offered": True})
     figs = [f for f in rep.figures if f.wager == "progressive" and f.kind == "return"]
-    assert figs and all("never chooses 'fold' (§ 669a.11(f))" in f.policy for f in figs)
+    assert figs and all("never chooses 'fold' (§ 669a.11(f))" in f.policy.assumes for f in figs)
     assert not rep.not_computed
 
 
 def test_simulated_figure_is_never_shown_as_a_fraction():
-    f = Figure("w", "Main", "house way", F(-641, 10000), None, None, {}, "simulation: 4,000 rounds",
-               standard_error=0.0115, target=0.0005)
+    f = Figure(("w",), "Main", Policy("house way", "house way"), F(-641, 10000), None, None, {},
+               "simulation: 4,000 rounds", standard_error=0.0115, target=0.0005, status="simulated")
     j = f.to_json()
     assert j["status"] == "short of precision target"
     assert "fraction" not in j["expected_return"] and "fraction" not in j["house_edge"]
     assert f.simulated_text() == "6.41% ± 1.15 points (1 s.e.)"
-    ok = Figure("w", "Main", "house way", F(-641, 10000), None, None, {}, "simulation: 10^7 rounds",
-                standard_error=0.0004, target=0.0005)
+    ok = Figure(("w",), "Main", Policy("house way", "house way"), F(-641, 10000), None, None, {},
+                "simulation: 10^7 rounds", standard_error=0.0004, target=0.0005, status="simulated")
     assert ok.meets_target and ok.to_json()["status"] == "simulated"
 
 
@@ -162,5 +163,5 @@ def test_567_10_tie_wager_on_the_war_deal_exact_per_unit_made():
     (f,) = [f for f in rep.figures if f.wager == "war_tie"]
     p = F(22 * 21 + 12 * 24 * 23, 310 * 309)
     assert f.hit_frequency == p and f.expected_return == 11 * p - 1
-    assert "made whenever offered" in f.policy
+    assert "made whenever offered" in f.policy.text and f.policy.kind == "fixed"
     assert not rep.not_computed

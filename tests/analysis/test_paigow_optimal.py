@@ -147,7 +147,7 @@ def test_670a_analyze_gives_the_optimal_setting_exact_and_simulates_nothing(g670
 
     game, chapter = g670a
     rep = analyze_paigow(game, chapter, {"double_down_offered": True}, {})
-    by = {(f.wager, f.policy): f for f in rep.figures}
+    by = {(f.wager, f.policy.text): f for f in rep.figures}
     main = by[("pai_gow", MAIN_OPTIMAL)]
     assert main.exact and main.expected_return == Fraction(-17251339933, 437070243610)
     assert by[("double_down", DOUBLE_BOTH_OPTIMAL)].exact

@@ -154,12 +154,15 @@ def test_a_changed_spec_is_not_answered_from_an_old_record(tmp_path):
 def test_every_field_of_a_report_survives_the_cache():
     """A simulated figure keeps its standard error and target, and a wager given no figure keeps its
     reason: the document must say "not computed", never lose the row, when answered from the cache."""
+    from compiler.analysis.model import Policy
     from compiler.analysis.report import Figure, NotComputed, Report
 
-    sim = Figure("main", "Main", "house way", Fraction(-6234, 100000), None, None, {}, "simulated: 4,000 rounds",
-                 standard_error=0.0115, target=0.0005)
-    exact = Figure("tie", "Tie", "always", Fraction(-58, 311), Fraction(-58, 311), Fraction(1, 13),
-                   {"win": Fraction(1, 13)}, "exact: enumeration", includes=("tie",))
+    sim = Figure(("main",), "Main", Policy("house way", "house way"), Fraction(-6234, 100000), None, None, {},
+                 "simulated: 4,000 rounds", standard_error=0.0115, target=0.0005, status="simulated")
+    exact = Figure(("ante", "play"), "Tie", Policy("fixed", "always", (("d", "war"),), column="A",
+                                                   meter=Fraction(10000), assumes="x"),
+                   Fraction(-58, 311), Fraction(-58, 311), Fraction(1, 13),
+                   {"win": Fraction(1, 13)}, "exact: enumeration", includes=("tie",), status="exact")
     gone = NotComputed("bonus", "Bonus", "any", "settled on the dealer's cards")
     report = Report("999", "Test", {"decks": 6}, [sim, exact], ["a note"], not_computed=[gone])
     stored = json.loads(json.dumps(cache.encode(document._report_fields(report))))

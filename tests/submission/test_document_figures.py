@@ -56,7 +56,7 @@ def test_601a_2_document_of_670a_without_progressive_shows_no_progressive_or_dou
 def test_601a_2_figures_of_offered_wagers_are_the_analysis_figures_unchanged(basic_670a):
     """Filtering drops rows; the rows kept carry the analysis's numbers exactly."""
     report = analysis_of(basic_670a)
-    by_name = {(f.name, f.policy): f for f in report.figures}
+    by_name = {(f.name, f.policy.text): f for f in report.figures}
     for r in figure_rows(basic_670a):
         if r["kind"] == "exact":
             f = by_name[(r["name"], r["policy"])]
@@ -80,7 +80,7 @@ def test_669a_12_e_1_progressive_edge_falls_by_one_22100th_per_meter_dollar():
     100% of the meter, so each dollar on the meter adds 1/22100 to the return per $1 wagered."""
     sub = _sub(MOUNTAINVIEW_669A)
     fig = next(f for f in _report_fields(analysis_of(sub))["figures"]
-               if f["wager"] == "progressive" and f["kind"] == "return")
+               if f["stakes"] == ("progressive",) and f["kind"] == "return")
     a, b, m0 = meter_line(sub, fig)
     assert b == Fraction(1, 22100)
     assert m0 == 2500  # the selected initial and reset amount

@@ -1,0 +1,368 @@
+"""One contract for every analysis method (issue 24.1): an allow-list of the constructs each models.
+
+A chapter's **active procedure** is read from its IR (``chapter.procedure``): blocks and steps whose
+condition the selected options decide are entered or left out; steps and rules that concern only wagers
+the selections do not offer are left out. Every construct it uses is listed, in procedure order
+(:func:`constructs`):
+
+* ``step kind``: the kind of each step (``deal``, ``settle``, ...);
+* ``parameter``: each parameter a step gives (``deal.count``), and its value where the value changes
+  what a method must model (``deal.to=dealer``, ``deal.face=down``);
+* ``condition``: a step condition decided during the round (``when`` or ``players`` that reads more
+  than the options);
+* ``function``, ``operator``, ``reference``: the rule language's functions (``hand``, ``at_least``),
+  operators (``+``, ``<``, ``and``, ``not``) and the owners read (``player``, ``dealer``, ``round``);
+* ``outcome``: each action of a rule or choice (``win by paytable``, ``lose``, ``push``, ``place``).
+
+Each method declares what it models (:data:`METHODS`, one :class:`Declaration` each). A method applies
+only when every construct of the active procedure is declared; otherwise it refuses with the first one it
+does not declare (:func:`refusal`). A step kind, parameter, function or outcome added to the language and
+declared by no method makes every method refuse: nothing here is derived from the registries.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from compiler.lang.names import FUNCTIONS, OWNERS
+from compiler.lang.syntax import Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
+from compiler.runtime.context import Context
+from compiler.runtime.engine import Table
+
+__all__ = ["Construct", "Declaration", "METHODS", "Refused", "constructs", "refusal", "unmodelled", "active_steps"]
+
+
+class Refused(Exception):
+    """A method that applies by its contract found, while computing, that it cannot give the figures
+    (a budget of positions reached): the reason, and the next method is tried."""
+
+# parameters whose value changes what a method must model (the others: any value)
+VALUED = {"deal": ("to", "face"), "reveal": (), "roll": ()}
+
+
+@dataclass(frozen=True)
+class Construct:
+    category: str  # step kind | parameter | condition | function | operator | reference | outcome
+    name: str
+    where: str  # the citation and source line of the step or rule that uses it
+
+    def __str__(self) -> str:
+        return f"{self.category} '{self.name}' ({self.where})"
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What one method models: step kinds with their parameters (parameter -> allowed values, None for
+    any value), run-time conditions (on steps of these kinds), functions, operators, references, outcomes."""
+    steps: Mapping[str, Mapping[str, frozenset | None]]
+    conditions: frozenset
+    functions: frozenset
+    operators: frozenset
+    references: frozenset
+    outcomes: frozenset
+
+    def models(self, c: Construct) -> bool:
+        if c.category == "step kind":
+            return c.name in self.steps
+        if c.category == "parameter":
+            kind, _, rest = c.name.partition(".")
+            param, eq, value = rest.partition("=")
+            allowed = self.steps.get(kind, {})
+            if param not in allowed:
+                return False
+            return not eq or allowed[param] is None or value in allowed[param]
+        pool = {"condition": self.conditions, "function": self.functions, "operator": self.operators,
+                "reference": self.references, "outcome": self.outcomes}.get(c.category)
+        return pool is not None and c.name in pool
+
+
+def _decl(steps: dict, conditions=(), functions=(), operators=(), references=(), outcomes=()) -> Declaration:
+    return Declaration({k: dict(v) for k, v in steps.items()}, frozenset(conditions), frozenset(functions),
+                       frozenset(operators), frozenset(references), frozenset(outcomes))
+
+
+_ANY = None
+_TO = frozenset({"players", "dealer", "community"})
+_FACE = frozenset({"up", "down"})
+_DEAL = {"count": _ANY, "zone": _ANY, "to": _TO, "face": _FACE}
+_STEPS = {"announce": {"text": _ANY}, "burn": {"count": _ANY}, "deal": _DEAL, "reveal": {"zone": _ANY},
+          "decide": {"choices": _ANY}, "settle": {"rules": _ANY}, "block": {"steps": _ANY}}
+_ENVY = {"envy": {"wager": _ANY, "paytable": _ANY, "name": _ANY}}
+_OFFER = {"offer": {"wager": _ANY, "equal_to": _ANY}}
+_OPERATORS = ("==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "+", "-", "*", "/", "neg", "literal")
+_HANDS = ("hand", "best", "category", "at_least", "is_hand", "category_rank")
+_POINTS = ("total", "soft", "natural", "bust", "points", "card")  # hands valued by points
+_CHANCE = ("dice_count", "hits", "matched", "picked")  # dice faces, chosen numbers
+_WAGERS = ("has", "placed", "wager", "flag", "chose", "option", "offered", "active", "count")
+_OUTCOMES = ("win", "win at odds", "win by paytable", "bonus by paytable", "lose", "push", "return", "surrender",
+             "place", "set", "clear", "end", "note")
+
+
+def _conditions(kinds, which=("players",)) -> tuple[str, ...]:
+    return tuple(f"{w} of {k}" for k in kinds for w in which)
+
+
+# the card routes (poker_report.py): one seat holding the analysed wagers; the player's conditions select it
+_CARD_STEPS = {**_STEPS, **_ENVY}
+_CARD = dict(conditions=(*_conditions(_CARD_STEPS), "when of settle"), functions=(*_HANDS, *_WAGERS),
+             operators=_OPERATORS, references=("player", "dealer", "community", "name"), outcomes=_OUTCOMES)
+
+METHODS: dict[str, Declaration] = {
+    # the compiled game played over every branch of the shoe by rank, one seat, each fixed policy
+    # (exact_engine.py): it runs the engine's own code for every step it declares; dice and random numbers
+    # are branches of probability 1/n each (exact_engine.BranchShoe is the table's chance)
+    "engine enumeration": _decl(
+        {**_STEPS, **_OFFER, "collect_unwagered": {}, "roll": {"dice": _ANY, "numbers": _ANY}},
+        conditions=_conditions((*_STEPS, "offer", "collect_unwagered", "roll"), ("when", "players")),
+        functions=(*_HANDS, *_WAGERS, "any_player", "count_players"), operators=_OPERATORS,
+        references=("player", "dealer", "community", "round", "name"), outcomes=_OUTCOMES),
+    # pai gow: hands set by a house way or by the player (paigow.py, paigow_exact.py, paigow_optimal.py); the
+    # dice that choose the first position to receive cards change no one seat's result
+    "pai gow": _decl(
+        {**_STEPS, **_OFFER, **_ENVY, "collect_unwagered": {},
+         "deal": {**_DEAL, "to": frozenset({"players", "dealer", "positions"}), "count_order": _ANY, "stack": _ANY},
+         "roll": {"dice": _ANY},
+         "set_hands": {p: _ANY for p in ("to", "zone", "face", "high", "low", "flag", "foul", "house_way",
+                                         "house_way_option", "larger_first")}},
+        conditions=_conditions(("deal", "decide", "settle", "offer", "envy", "set_hands", "collect_unwagered")),
+        functions=(*_HANDS, *_WAGERS, "any_player", "count_players", "rank", "groups", "can"),
+        operators=_OPERATORS, references=("player", "dealer", "community", "round", "setting", "name"),
+        outcomes=_OUTCOMES),
+    # every k-card hand of the deck against the paytables, and the Envy Bonuses (enumerate.py, paytables.py,
+    # honesty.py: a wager a decision or another hand can change is refused there with the reason)
+    "paytable enumeration": _decl(_CARD_STEPS, **_CARD),
+    # raise-or-fold games by backward induction over card sets (stud.py)
+    "raise-or-fold solver": _decl(_CARD_STEPS, **_CARD),
+    # deal classes and the dealer-hand route (deals.py, dealer.py, removal.py)
+    "deal classes": _decl(_CARD_STEPS, **_CARD),
+    # hands valued by points (points_exact.py): the dealing walked over card classes with a transposition
+    # table, one seat, the settlements replayed by the engine (its own finer checks: points_exact.refusal)
+    "points": _decl(
+        {"announce": {"text": _ANY}, "burn": {"count": _ANY}, "deal": _DEAL, "reveal": {"zone": _ANY},
+         "block": {"steps": _ANY}, "settle": {"rules": _ANY}},
+        conditions=_conditions(("deal", "block", "settle", "reveal", "burn", "announce"), ("when",)),
+        functions=(*_POINTS, "count", "hand", "category", "option", "offered", "has", "placed", "wager", "flag",
+                   "active"),
+        operators=_OPERATORS, references=("player", "dealer", "community", "name"),
+        outcomes=("win", "win at odds", "lose", "push", "return", "set", "clear", "note")),
+    # dice, wheels, random numbers and cards by rank, every outcome with its probability, one wager per seat
+    # (chance_exact.py; its own finer checks: chance_exact.unmodelled)
+    "chance": _decl(
+        {"announce": {"text": _ANY}, "burn": {"count": _ANY}, "deal": _DEAL, "reveal": {"zone": _ANY, "to": _ANY},
+         "roll": {"dice": _ANY, "numbers": _ANY}, "spin": {"wheel": _ANY}, "settle": {"rules": _ANY},
+         "block": {"steps": _ANY}},
+        conditions=_conditions(("deal", "block", "settle", "reveal", "burn", "announce", "roll", "spin"), ("when",)),
+        functions=(*_HANDS, *_WAGERS, *_CHANCE), operators=_OPERATORS,
+        references=("player", "dealer", "community", "dice", "pocket", "round", "name"),
+        outcomes=("win", "win at odds", "win by paytable", "lose", "push", "surrender", "set", "clear", "note",
+                  "return", "end", "bonus by paytable")),
+    # seeded simulation of whole rounds by the engine (simulated.py): every construct the engine executes
+    # today; a construct added to the language is simulated only once declared here
+    "simulation": _decl(
+        {**_STEPS, **_OFFER, **_ENVY, "collect_unwagered": {}, "roll": {"dice": _ANY, "numbers": _ANY},
+         "spin": {"wheel": _ANY},
+         "deal": {**_DEAL, "to": frozenset({"players", "dealer", "community", "positions"}), "count_order": _ANY,
+                  "stack": _ANY},
+         "set_hands": {p: _ANY for p in ("to", "zone", "face", "high", "low", "flag", "foul", "house_way",
+                                         "house_way_option", "larger_first")}},
+        conditions=_conditions(("announce", "burn", "deal", "reveal", "decide", "offer", "settle", "block", "envy",
+                                "set_hands", "roll", "spin", "collect_unwagered"), ("when", "players")),
+        functions=(*_HANDS, *_WAGERS, "any_player", "count_players", "rank", "groups", "can", *_POINTS, *_CHANCE),
+        operators=_OPERATORS, references=("player", "dealer", "community", "event", "round", "setting", "dice",
+                                          "pocket", "name"),
+        outcomes=(*_OUTCOMES, "void round", "discard card", "use card", "reshuffle", "remove deck")),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# The active procedure and its constructs
+# ---------------------------------------------------------------------------------------------
+
+
+def _where(x) -> str:
+    src = getattr(x, "src", None)
+    return f"{x.cite}, {src.path}:{src.line}" if src is not None else x.cite
+
+
+def _static(expr: Node | None) -> bool:
+    """A condition the options decide: it reads nothing but options and offers."""
+    return all(isinstance(n, (Lit, BoolOp, Not, Neg, BinOp)) or (isinstance(n, Call) and n.name in ("option", "offered"))
+               for n in _expr_nodes(expr))
+
+
+def _expr_nodes(n: Node | None) -> Iterable[Node]:
+    """The nodes of an expression that are expressions (a function's name arguments are not)."""
+    if n is None:
+        return
+    yield n
+    if isinstance(n, Call):
+        sig = FUNCTIONS.get(n.name)
+        for i, a in enumerate(n.args):
+            kind = sig[i] if sig is not None and i < len(sig) else "expr"
+            if sig is None or kind in ("expr", "lambda"):
+                yield from _expr_nodes(a)
+    elif isinstance(n, BinOp):
+        yield from _expr_nodes(n.left)
+        yield from _expr_nodes(n.right)
+    elif isinstance(n, BoolOp):
+        for x in n.items:
+            yield from _expr_nodes(x)
+    elif isinstance(n, (Not, Neg)):
+        yield from _expr_nodes(n.item)
+
+
+def _expr_constructs(expr: Node | None, where: str) -> Iterable[Construct]:
+    for n in _expr_nodes(expr):
+        if isinstance(n, Call):
+            yield Construct("function", n.name, where)
+        elif isinstance(n, (BinOp, BoolOp)):
+            yield Construct("operator", n.op, where)
+        elif isinstance(n, Not):
+            yield Construct("operator", "not", where)
+        elif isinstance(n, Neg):
+            yield Construct("operator", "neg", where)
+        elif isinstance(n, Lit):
+            yield Construct("operator", "literal", where)
+        elif isinstance(n, Ref):
+            yield Construct("reference", n.parts[0] if n.parts[0] in OWNERS else "name", where)
+        else:
+            yield Construct("expression", type(n).__name__, where)
+
+
+def outcome_name(a: Action) -> str:
+    if a.kind == "win":
+        return "win by paytable" if a.paytable else "win at odds" if (a.payout or a.odds) else "win"
+    if a.kind == "bonus":
+        return "bonus by paytable"
+    return a.kind.replace("_", " ")
+
+
+def _actions(actions, where: str) -> Iterable[Construct]:
+    for a in actions:
+        yield Construct("outcome", outcome_name(a), where)
+        yield from _expr_constructs(a.value, where)
+
+
+def _runtime_steps(game) -> dict:
+    out = {}
+
+    def walk(ss):
+        for s in ss:
+            out[s.id] = s
+            walk(s.steps)
+    walk(game.procedure)
+    return out
+
+
+def offer_table(game, options: dict | None) -> Table:
+    """The table of the selections, every wager whose offer they do not select analysed as offered."""
+    options = dict(options or {})
+    offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
+    return Table(game, {**offer_all, **options}, seed=0)
+
+
+def _decided(fn, table) -> bool | None:
+    try:
+        return bool(fn(Context(table, None)))
+    except Exception:  # noqa: BLE001 - a condition the options alone do not decide
+        return None
+
+
+def active_steps(game, chapter, options: dict | None):
+    """[(IR step, its run-time conditions)] of the active procedure, blocks flattened (a block whose
+    condition is decided during the round is itself listed, with its steps)."""
+    from compiler.steps import KINDS
+    table = offer_table(game, options)
+    rt = _runtime_steps(game)
+    out = []
+
+    def unoffered_step(s) -> bool:
+        names = getattr(KINDS.get(s.kind), "names", {}) or {}
+        return any(names.get(p) == "wager" and isinstance(v, str) and v in game.wagers and not table.offered(v)
+                   for p, v in s.params)
+
+    def walk(steps):
+        for s in steps:
+            g = rt.get(s.id)
+            if unoffered_step(s):
+                continue
+            if s.when is not None and _static(s.when) and g is not None and g.when is not None:
+                if _decided(g.when, table) is False:
+                    continue
+                out.append((s, ()))
+                walk(s.steps)
+                continue
+            conds = tuple(c for c, e in (("when", s.when), ("players", s.players)) if e is not None)
+            out.append((s, conds))
+            walk(s.steps)
+
+    walk(chapter.procedure)
+    return out, table
+
+
+def _rule_offered(rule, game, table) -> bool:
+    """A rule that concerns at least one offered wager (or no wager at all)."""
+    ws = [a.wager for a in rule.then if a.wager not in (None, "*")]
+    return not ws or any(w not in game.wagers or table.offered(w) for w in ws)
+
+
+_CACHE: dict = {}
+
+
+def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
+    """Every construct of the active procedure, in order (each step's kind first)."""
+    key = (id(game), id(chapter), tuple(sorted((k, repr(v)) for k, v in (options or {}).items())))
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is game and hit[1] is chapter:
+        return hit[2]
+    steps, table = active_steps(game, chapter, options)
+    out: list[Construct] = []
+    for s, conds in steps:
+        w = _where(s)
+        out.append(Construct("step kind", s.kind, w))
+        for p, v in s.params:
+            out.append(Construct("parameter", f"{s.kind}.{p}", w))
+            if p in VALUED.get(s.kind, ()):
+                out.append(Construct("parameter", f"{s.kind}.{p}={v}", w))
+        for c in conds:
+            out.append(Construct("condition", f"{c} of {s.kind}", w))
+            out.extend(_expr_constructs(s.when if c == "when" else s.players, w))
+        for r in s.rules:
+            if not _rule_offered(r, game, table):
+                continue
+            rw = _where(r)
+            out.extend(_expr_constructs(r.when, rw))
+            out.extend(_actions(r.then, rw))
+        for c in s.choices:
+            cw = _where(c)
+            out.extend(_expr_constructs(c.when, cw))
+            out.extend(_actions(c.then, cw))
+        for _, e, _ in s.exprs:
+            out.extend(_expr_constructs(e, w))
+    _CACHE[key] = (game, chapter, out)
+    return out
+
+
+def first_unmodelled(method: str, items: list[Construct]) -> Construct | None:
+    decl = METHODS.get(method)
+    if decl is None:
+        raise KeyError(f"no declaration of analysis method {method!r}")
+    return next((c for c in items if not decl.models(c)), None)
+
+
+def refusal(method: str, game, chapter, options: dict | None = None) -> str | None:
+    """None when ``method`` models every construct of the active procedure, else the reason it refuses."""
+    c = first_unmodelled(method, constructs(game, chapter, options))
+    return None if c is None else f"{c} is not modelled by the {method}"
+
+
+def unmodelled(methods: Iterable[str], game, chapter, options: dict | None = None,
+               refusals: Iterable[tuple[str, str]] = ()) -> str:
+    """Why no method of ``methods`` applies: a construct none of them declares, or else each method's
+    refusal (``refusals``: (method, reason), as the caller tried them)."""
+    items = constructs(game, chapter, options)
+    methods = list(methods)
+    for c in items:
+        if not any(METHODS[m].models(c) for m in methods):
+            return f"{c} is not modelled by any method"
+    return "no method applies: " + "; ".join(f"{m}: {why}" for m, why in refusals)
