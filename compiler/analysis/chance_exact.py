@@ -299,9 +299,8 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
                 policy = f"placed on any of its {len(sets)} sets" if len(sets) > 1 else f"placed on {_names(sets)}"
             else:
                 policy = f"placed on {_names([sets[k] for k in idx])}"
-            dist = {("+" if k > 0 else "") + str(k): v for k, v in sorted(n.items())}
             figs.append(Figure((w,), game.wagers[w].name, Policy("none", policy), e, e, o.get("win", Fraction(0)),
-                               {**o, **{f"net {k}": v for k, v in dist.items()}},
+                               dict(o),
                                f"exact: the engine played once per chance outcome ({paths} outcomes of dice, "
                                f"pockets, numbers and cards by rank); per unit of the wager made", status="exact"))
     return figs

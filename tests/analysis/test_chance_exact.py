@@ -67,7 +67,7 @@ def test_roulette_every_wager_5_2632_and_the_five_number_7_8947(roulette):
         assert pct(f.house_edge) == want, (f.wager, f.policy)
     # one figure per wager: every legal set of a chosen-number wager gives the same result
     assert len(figs) == len(game.wagers)
-    assert next(f for f in figs if f.wager == "split").policy == "placed on any of its 62 sets"
+    assert next(f for f in figs if f.wager == "split").policy.text == "placed on any of its 62 sets"
 
 
 def test_roulette_by_counting_the_pockets_of_the_chapter(roulette):
@@ -91,7 +91,7 @@ def test_roulette_by_counting_the_pockets_of_the_chapter(roulette):
 def test_sic_bo_small_big_2_7778_and_every_figure_by_counting_the_216_rolls(sicbo):
     game, chapter, data = sicbo
     figs = _figs(game, chapter)
-    by = {(f.wager, f.policy): f for f in figs}
+    by = {(f.wager, f.policy.text): f for f in figs}
     assert pct(by[("small", "any")].house_edge) == "2.7778%" and pct(by[("big", "any")].house_edge) == "2.7778%"
     rolls = list(itertools.product(range(1, 7), repeat=3))
 
@@ -102,14 +102,14 @@ def test_sic_bo_small_big_2_7778_and_every_figure_by_counting_the_216_rolls(sicb
     assert by[("small", "any")].expected_return == ev(lambda r: 1 if 4 <= sum(r) <= 10 and not triple(r) else -1)
     assert by[("any_triple", "any")].expected_return == ev(lambda r: 30 if triple(r) else -1)
     single = next(f for f in figs if f.wager == "single")
-    assert single.policy == "placed on any of its 6 sets"
+    assert single.policy.text == "placed on any of its 6 sets"
     assert single.expected_return == ev(lambda r: r.count(1) if r.count(1) else -1)
     combo = next(f for f in figs if f.wager == "combination")
     assert combo.expected_return == ev(lambda r: 5 if 1 in r and 2 in r else -1)
     double = next(f for f in figs if f.wager == "specific_double")
     assert double.expected_return == ev(lambda r: 10 if r.count(1) >= 2 else -1)
     # the Total: one figure per distinct result, each naming its totals
-    totals = {f.policy: f.expected_return for f in figs if f.wager == "total"}
+    totals = {f.policy.text: f.expected_return for f in figs if f.wager == "total"}
     pays = {4: 60, 5: 30, 6: 17, 7: 12, 8: 8, 9: 6, 10: 6}
     for t, p in pays.items():
         assert totals[f"placed on [{t}], [{21 - t}]"] == ev(lambda r: p if sum(r) == t else -1), t

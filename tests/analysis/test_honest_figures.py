@@ -130,9 +130,13 @@ def test_a_wager_off_its_paytable_with_no_losing_rule_is_not_assumed_lost(tmp_pa
     lose = ("      - {cite: § 901.6(e), when: \"has(bet_3) and not at_least(five_card, best(five_card, player.hand + "
             "community), pair, 'T')\", then: lose bet_3}\n")
     assert lose in text
-    rep = _load(tmp_path, text.replace(lose, ""))
-    refused = _by_wager(rep)
-    assert "bet_3" in refused and "no rule settles the Bet 3 as lost" in refused["bet_3"].reason
+    # validate refuses such a chapter now (compiler/lint/playable.py), at the wager; the analysis's own refusal
+    # (honesty.py) stays behind it for a chapter compiled without that check
+    from compiler.spec.diagnostics import DiagnosticError
+
+    with pytest.raises(DiagnosticError) as e:
+        _load(tmp_path, text.replace(lose, ""))
+    assert "wager 'bet_3' is won, pushed or returned by rules" in str(e.value) and "[at /wagers/bet_3]" in str(e.value)
 
 
 def test_669a_11_g_progressive_figure_states_the_no_fold_assumption():
