@@ -244,7 +244,7 @@ def chapter_to_spec(doc: Document, chapter: str) -> dict:
     missing_secs = [e for e in ch.sec_list if ch.section(e.number) is None]
     for e in missing_secs:
         missing.append({"cite": f"§ {e.number}", "what": f"{e.heading}: listed in the chapter, text not in the source"})
-    for n in doc.unread:
+    for n in doc.errors:
         missing.append({"cite": ch.sections[0].cite if ch.sections else f"§ {ch.number}.1",
                         "what": f"not read (line {n.pos.line}): {n.message}"})
     spec: dict[str, Any] = {
@@ -283,6 +283,9 @@ def _title_case(title: str) -> str:
 
 def import_file(path: str, chapter: Optional[str]) -> dict:
     doc = parse_file(path)
+    dup = [TextError(n.message, path, n.pos.line, n.pos.column) for n in doc.notices if n.kind == "duplicate"]
+    if dup:
+        raise TextError(dup[0].message, path, dup[0].line, dup[0].column, tuple(dup[1:]))
     if not doc.chapters:
         msg = next((n.message for n in doc.notices if n.kind == "no_rule_text"), "no rule text on this page")
         raise TextError(f"nothing to import: {msg}", path, 1, 1)

@@ -138,6 +138,10 @@ class PreambleLine:
     refs: tuple["CrossRef", ...] = ()
 
 
+# notices that are errors (``text parse`` exits 1): the rest are notes
+ERROR_KINDS = ("unread", "duplicate", "refused")
+
+
 @dataclass(frozen=True)
 class Notice:
     """Something the reader could not read, or a fact about the page it must say
@@ -149,7 +153,7 @@ class Notice:
     text: str = ""
 
     def format(self, path: str) -> str:
-        level = "error" if self.kind == "unread" else "note"
+        level = "error" if self.kind in ERROR_KINDS else "note"
         return f"{path}:{self.pos.line}:{self.pos.column}: {level}: {self.message}"
 
 
@@ -194,6 +198,11 @@ class Document:
     @property
     def unread(self) -> tuple[Notice, ...]:
         return tuple(n for n in self.notices if n.kind == "unread")
+
+    @property
+    def errors(self) -> tuple[Notice, ...]:
+        """What makes ``text parse`` fail: text not read, a term defined twice, a table refused."""
+        return tuple(n for n in self.notices if n.kind in ERROR_KINDS)
 
     def chapter(self, number: str) -> Optional[Chapter]:
         for c in self.chapters:

@@ -80,6 +80,12 @@ class _Build(Transformer):
             raise TextError(message, self.path, pos.line, pos.column)
         self.problems.append(Notice("unread", message, pos, text))
 
+    def duplicate(self, message: str, pos: Pos, text: str = "") -> None:
+        """A term defined twice: an error (a rulespec cannot hold both), never read as two terms."""
+        if self.strict:
+            raise TextError(message, self.path, pos.line, pos.column)
+        self.problems.append(Notice("duplicate", message, pos, text))
+
     # items
     def provision(self, c):
         return _Item("prov", c[0].value[1:-1], c[1].value, _pos(c[0]), (_pos(c[1]),))
@@ -166,7 +172,7 @@ class _Build(Transformer):
     def _section(self, number, heading, pos, items):
         gap_ok = None if self.strict else (lambda m, p: self.problems.append(Notice("gap", m, p)))
         return _nest(self.path, number, heading, pos, [x for x in items if isinstance(x, _Item)], self.problem,
-                     gap_ok)
+                     gap_ok, self.duplicate)
 
     def sec_list(self, c):
         out = []

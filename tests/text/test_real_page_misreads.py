@@ -1,0 +1,79 @@
+"""Issue 26: the silent misreads of real pages, each read right or refused with its position.
+Pages are kept in tests/fixtures/text/real-pages with their addresses (SOURCES.yaml); every
+count or value is checked against the raw text by a route of the test's own (a regular
+expression over the page, or the same section printed by another site)."""
+import re
+
+import pytest
+
+from compiler.text.errors import TextError
+from compiler.text.parser import parse_file, parse_text
+
+from text_sources import FIXTURES, run_cli
+
+PAGES = FIXTURES / "real-pages"
+P679 = PAGES / "58-PaCode_679a.1_pacodeandbulletin_2024-01-27.txt"
+P657_CODE = PAGES / "58-PaCode_657a.1_pacode.com_2023-12-30_TRUNCATED.txt"
+P657_CASETEXT = PAGES / "58-PaCode_657a.1_casetext_2024-06-22_TRUNCATED.txt"
+
+
+def _terms(path):
+    return [d.term for ch in parse_file(path).chapters for s in ch.sections for d in s.definitions]
+
+
+@pytest.mark.parametrize("path", [P679, P657_CODE], ids=lambda p: p.name)
+def test_term_runs_to_the_em_dash_with_hyphens_inside(path):
+    # the official pages print "Term—text": the term is everything before the first em dash
+    raw = path.read_text()
+    expected = re.findall(r"^ {3}([^\s(][^\u2014\n]*?)\u2014", raw, re.M)
+    assert _terms(path) == expected
+    assert len(set(expected)) == len(expected)
+
+
+def test_all_six_bonus_wager_is_one_term():
+    terms = _terms(P679)
+    assert "All-Six Bonus Wager" in terms and "All" not in terms
+    d = parse_file(P679).chapters[0].sections[0].definitions[0]
+    assert d.text.startswith("An optional wager")
+
+
+def test_hyphen_copy_reads_the_terms_of_the_official_page():
+    # casetext prints "-" for the em dash and "Five-Card" with a hyphen: the terms are those the
+    # official page of the same section prints (up to where the official page is cut)
+    official = _terms(P657_CODE)
+    copy = _terms(P657_CASETEXT)
+    assert copy[: len(official)] == official
+    assert copy[len(official):] == ["Magic Card Bonus"]
+    assert [t for t in copy if t.startswith(("Five", "Four"))] == [
+        "Five-Card Envy Bonus", "Five-Card Envy Bonus Qualifying Hand", "Five-Card Progressive Payout Hand",
+        "Four-Card Envy Bonus", "Four-Card Envy Bonus Qualifying Hand", "Four-Card Progressive Payout Hand"]
+
+
+@pytest.mark.parametrize("term", ["Player's & Dealer's Bonus", "6-Card Bonus", "Pair 'n' Plus"])
+def test_term_with_ampersand_digit_apostrophe(term):
+    for dash in ("\u2014", "-"):
+        text = f"\u00a7 999a.1. Definitions.\n\n{term}{dash}A wager that wins on a pair.\n"
+        [d] = parse_text(text).chapters[0].sections[0].definitions
+        assert (d.term, d.text) == (term, "A wager that wins on a pair.")
+
+
+DUPLICATE = ("\u00a7 999a.1. Definitions.\n\nHand\u2014The cards.\n\n"
+             "Ante\u2014A wager.\n\nAnte\u2014Another wager.\n")
+
+
+def test_duplicate_terms_are_an_error_with_their_positions(tmp_path):
+    d = parse_text(DUPLICATE)
+    [n] = d.errors
+    assert n.kind == "duplicate" and (n.pos.line, n.pos.column) == (7, 1)
+    assert "'Ante'" in n.message and "line 5" in n.message
+    with pytest.raises(TextError) as exc:
+        parse_text(DUPLICATE, strict=True)
+    assert exc.value.line == 7
+    page = tmp_path / "dup.txt"
+    page.write_text(DUPLICATE + "\nBonus\u2014One.\n\nBonus\u2014Two.\n")
+    r = run_cli("text", "parse", page)
+    assert r.returncode == 1
+    assert re.findall(r":(\d+):1: error: duplicate term", r.stderr) == ["7", "11"]
+    r = run_cli("import", page)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert re.findall(r":(\d+):1: error: duplicate term", r.stderr) == ["7", "11"]
