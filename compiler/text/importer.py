@@ -86,7 +86,9 @@ class _Paytables:
         while ident in self.tables:
             ident = f"{base}_{n}"
             n += 1
-        hands = [r.hand for r in table.rows]
+        # a row is written only where every payout was checked against the page; a row in doubt
+        # is left out, its note kept beside the table (``note``) and listed under ``missing``
+        doubts = [r for r in table.rows if r.pays and r.doubt]
         self.tables[ident] = {
             "title": title,
             "cite": cite,
@@ -94,8 +96,14 @@ class _Paytables:
             "header": table.header,
             "rows": [{"hand": _hand_id(r.hand, table.header),
                       "label": f"{r.group} {r.label}" if r.group else r.label, "pays": FlowList(r.pays)}
-                     for r in table.rows if r.pays],
+                     for r in table.rows if r.pays and not r.doubt],
         }
+        if doubts:
+            self.tables[ident]["note"] = " ".join(
+                f"Row at line {r.pos.line} not imported: {r.doubt}." for r in doubts)
+            for r in doubts:
+                self.missing.append({"cite": cite, "what": f"paytable row at line {r.pos.line} not imported "
+                                                           f"(its payout is not certain): {r.doubt}"})
         return ident
 
 

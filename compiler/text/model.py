@@ -48,6 +48,8 @@ class Row:
     odds: tuple[Odds, ...]
     pos: Pos
     group: Optional[str] = None   # the group line above it ("Third card drawn:"), as printed
+    cells: tuple[Pos, ...] = ()   # where each payout is printed (a span of the page, checked against it)
+    doubt: Optional[str] = None   # why a payout of the row is not certain (the import leaves the row out)
 
 
 @dataclass(frozen=True)

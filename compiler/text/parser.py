@@ -64,14 +64,20 @@ def _pos(tok) -> Pos:
     return Pos(tok.line, tok.column)
 
 
+def _shape(label: str) -> str:
+    """A row label with its numbers and articles made alike: "Is an 8" and "Is a 9" -> "is a #"."""
+    return re.sub(r"\ban\b", "a", re.sub(r"\d+", "#", label.lower()))
+
+
 # ----------------------------------------------------------------- raw items
 
 class _Build(Transformer):
     """Parse tree -> dataclasses. Sections are nested by ``_nest``."""
 
-    def __init__(self, path: str, strict: bool = True):
+    def __init__(self, path: str, strict: bool = True, text: str = ""):
         super().__init__()
         self.path = path
+        self.raw = text  # the page as read: every payout kept is checked against it at its position
         self.strict = strict
         self.problems: list[Notice] = []
 
@@ -105,8 +111,24 @@ class _Build(Transformer):
             c = c[1:]
         label = c[0].value
         pays = tuple(t.value for t in c[1:])
+        doubt = next((d for d in (self.span_doubt(t) for t in c[1:]) if d), None)
         return Row(hand_id(label), label, pays, tuple(read_odds(p) for p in pays), _pos(c[0]),
-                   "" if member else None)
+                   "" if member else None, tuple(_pos(t) for t in c[1:]), doubt)
+
+    def span_doubt(self, tok) -> Optional[str]:
+        """A payout is kept only as a span of the page: the raw text at its position is the payout,
+        and no digit runs on before or after it (so "1 to 100" is never read as "1 to 10")."""
+        if not self.raw:
+            return None
+        a = tok.start_pos
+        b = a + len(tok.value)
+        if self.raw[a:b] != tok.value:
+            return f"payout {tok.value!r} is not what the page prints at line {tok.line}, column {tok.column}"
+        before = self.raw[a - 1] if a > 0 else " "
+        after = self.raw[b] if b < len(self.raw) else " "
+        if tok.value[:1].isdigit() and before.isdigit() or tok.value[-1:].isdigit() and after.isdigit():
+            return f"payout {tok.value!r} at line {tok.line}, column {tok.column} runs on into a digit of the page"
+        return None
 
     def group(self, c):
         return ("group", c[0])
@@ -130,15 +152,19 @@ class _Build(Transformer):
                 else:
                     group = None
                 rows.append(x)
-        for r in rows:
-            m = re.search(r"\b(?:a|an|the)$", r.label)
-            if m and r.odds and r.odds[0].kind in ("to", "for") and r.odds[0].numerator >= 10:
+        shapes = {_shape(r.label) for r in rows}
+        for k, r in enumerate(rows):
+            if not (r.odds and r.odds[0].kind in ("to", "for") and r.odds[0].numerator >= 10):
+                continue
+            alt = f"{r.label} {r.pays[0][0]}"
+            if re.search(r"\b(?:a|an|the)$", r.label) or _shape(alt) in shapes and _shape(r.label) not in shapes:
                 # "Is a 96 to 1": the cells of a printed row are glued to its label, so "Is a 9" +
-                # "6 to 1" and "Is a" + "96 to 1" read alike; the reader says which it took
-                self.problems.append(Notice(
-                    "ambiguous", f"paytable row '{r.label} {r.pays[0]}': read as '{r.label}' paying "
-                    f"'{r.pays[0]}'; the label may end with a digit glued to the payout "
-                    f"('{r.label} {r.pays[0][0]}' paying '{r.pays[0][1:]}')", r.pos, r.label))
+                # "6 to 1" and "Is a" + "96 to 1" read alike; the reader says it cannot tell, and the
+                # row's payout is not certain (the import leaves it out)
+                note = (f"paytable row '{r.label} {r.pays[0]}': read as '{r.label}' paying '{r.pays[0]}', but "
+                        f"the label may end with a digit glued to the payout ('{alt}' paying '{r.pays[0][1:]}')")
+                self.problems.append(Notice("ambiguous", note, r.pos, r.label))
+                rows[k] = replace(r, doubt=r.doubt or note)
             if r.pays and len(r.pays) != len(cols) or not r.pays and not r.label.endswith(":"):
                 self.problem(f"paytable row {r.label!r} has {len(r.pays)} payouts for {len(cols)} columns",
                              r.pos, r.label)
@@ -310,7 +336,7 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
         raise TextError("no regulation text found (no section heading such as '§ 567.1. Definitions.', "
                         "no chapter's list of sections, no Bulletin preamble)", path, 1, 1)
     gname = _grammar_for(tokens)
-    builder = _Build(path, strict)
+    builder = _Build(path, strict, text)
     skipped: list[Notice] = []
     try:
         while True:

@@ -77,3 +77,62 @@ def test_duplicate_terms_are_an_error_with_their_positions(tmp_path):
     r = run_cli("import", page)
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert re.findall(r":(\d+):1: error: duplicate term", r.stderr) == ["7", "11"]
+
+
+# ---------------------------------------------------------------- payouts are spans of the page
+
+P665 = PAGES / "58-PaCode_665a.12_pacodeandbulletin.txt"
+ALL_PAGES = sorted(PAGES.glob("*.txt"))
+
+
+def _tables(d):
+    from compiler.text.model import section_provisions
+    secs = [s for ch in d.chapters for s in ch.sections] + list(d.fragments)
+    return [t for s in secs for t in list(s.tables) + [t for p in section_provisions(s) for t in p.tables]]
+
+
+@pytest.mark.parametrize("path", ALL_PAGES, ids=lambda p: p.name)
+def test_every_payout_kept_is_the_text_at_its_position(path):
+    lines = path.read_text().split("\n")
+    d = parse_file(path)
+    for t in _tables(d):
+        for r in t.rows:
+            assert len(r.cells) == len(r.pays)
+            for pay, pos in zip(r.pays, r.cells):
+                line = lines[pos.line - 1]
+                at = line[pos.column - 1:]
+                assert at.startswith(pay), (r.label, pay, pos)
+                # no digit runs on on either side of the payout
+                assert not (pos.column > 1 and line[pos.column - 2].isdigit() and pay[0].isdigit())
+                assert not at[len(pay):len(pay) + 1].isdigit()
+
+
+def test_is_a_96_to_1_is_not_imported_as_a_payout(tmp_path):
+    from compiler.text.importer import import_file
+    raw = P665.read_text()
+    assert raw.split("\n")[17] == " Is a 96 to 1"  # the row as the page prints it
+    spec = import_file(str(P665), None)
+    [table] = spec["paytables"].values()
+    labels = [r["label"] for r in table["rows"]]
+    assert "Third card drawn: Is a" not in labels
+    assert all(r["pays"] != ["96 to 1"] and r["pays"] != ["6 to 1"] for r in table["rows"])
+    # the other rows are kept, each as printed (an independent count: rows with a payout on the page,
+    # less the one in doubt)
+    printed = re.findall(r"^(.*?)\s?(\d+ to \d+)$", raw.split("Hand Payout\n")[1].split("\n\n")[0], re.M)
+    assert len(table["rows"]) == len(printed) - 1
+    # the note of `text parse` is kept beside the table it concerns, and the row is listed as missing
+    assert "line 18" in table["note"] and "'Is a 9' paying '6 to 1'" in table["note"]
+    assert any("line 18" in m["what"] and m["cite"] == "§ 665a.12(c)" for m in spec["missing"])
+    from compiler.text.importer import dump_yaml
+    out = tmp_path / "665a.yaml"
+    out.write_text(dump_yaml(spec))
+    r = run_cli_main("validate", out)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def run_cli_main(*args):
+    import subprocess
+    import sys
+    from pathlib import Path
+    return subprocess.run([sys.executable, "-m", "compiler.cli", *map(str, args)], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2])
