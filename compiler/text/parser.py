@@ -323,6 +323,9 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
         old_text, new_text = versions(text)
         text = old_text if version == "old" else new_text
     lexed = lex(text, path)
+    refused = [p for p in lexed.problems if p[0] == "refused"]
+    if strict and refused:
+        raise TextError(refused[0][1], path, refused[0][2], refused[0][3])
     tokens = _site_chapter_as_head(lexed.tokens)
     fragment = False
     if lexed.fragment and not any(t.type in ("SECTION_HEAD", "SITE_SECTION", "SEC_ENTRY") for t in tokens) \

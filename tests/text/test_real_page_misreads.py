@@ -136,3 +136,56 @@ def run_cli_main(*args):
     from pathlib import Path
     return subprocess.run([sys.executable, "-m", "compiler.cli", *map(str, args)], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[2])
+
+
+# ---------------------------------------------------------------- tables side by side
+
+HEAD = ("\u00a7 999a.12. Payout odds.\n\n (a)  The certificate holder shall pay at the odds in one of the "
+        "following paytables:\n\n")
+SIDE_BY_SIDE = {
+    # the headings of both tables on one line
+    "headings": ("Hand Paytable A Hand Paytable B\nRoyal flush 500 to 1 Royal flush 250 to 1\n"
+                 "Straight 1 to 1 Less than a flush Push\n", 5),
+    "pipes": ("Hand | Paytable A | Hand | Paytable B |\nRoyal flush | 500 to 1 | Royal flush | 250 to 1 |\n"
+              "Flush | 3 to 2 | Flush | 4 to 1 |\n", 5),
+    "payouts": ("Hand Payout Hand Payout\nRoyal flush 500 to 1 Three-of-a-kind 4 to 1\n", 5),
+    # one heading, but each row carries the other table's hand and payout beside its own
+    "rows": ("Hand Paytable A Paytable B\nRoyal flush 500 to 1 Royal flush 250 to 1\nFlush 3 to 2 Flush 4 to 1\n", 6),
+    "one column": ("Hand Payout\nRoyal flush 500 to 1\nStraight 1 to 1 Three-of-a-kind 4 to 1\n", 7),
+}
+
+
+@pytest.mark.parametrize("name", SIDE_BY_SIDE)
+def test_tables_side_by_side_are_refused_with_their_position_never_merged(name, tmp_path):
+    body, line = SIDE_BY_SIDE[name]
+    text = HEAD + body + "\n (b)  Other.\n"
+    d = parse_text(text)
+    [err] = d.errors
+    assert err.kind == "refused" and (err.pos.line, err.pos.column) == (line, 1)
+    assert "side by side" in err.message
+    # nothing of the refused table is read as a table (no row of one carries the other's payout) ...
+    assert _tables(d) == []
+    # ... and nothing is lost: every line of it is kept, with its position
+    kept = {f.pos.line for f in d.furniture if f.kind == "refused_table"}
+    assert kept == set(range(5, 5 + body.count("\n")))
+    assert [c.label for c in d.chapters[0].sections[0].children] == ["a", "b"]
+    with pytest.raises(TextError) as exc:
+        parse_text(text, strict=True)
+    assert exc.value.line == line
+    page = tmp_path / "p.txt"
+    page.write_text(text)
+    r = run_cli("text", "parse", page)
+    assert r.returncode == 1 and f"{page}:{line}:1: error: paytable refused" in r.stderr
+    from compiler.text.importer import import_file
+    spec = import_file(str(page), None)
+    assert spec["paytables"] == {}
+    assert any(f"line {line}" in m["what"] and "refused" in m["what"] for m in spec["missing"])
+
+
+def test_tables_one_under_the_other_are_still_read():
+    # the real page that prints a choice of paytables one under the other reads as before
+    path = PAGES / "58-PaCode_653a.12_pacodeandbulletin_2023-12-30_TRUNCATED.txt"
+    d = parse_file(path)
+    assert d.errors == ()
+    assert [t.columns for t in _tables(d)][:4] == [("Paytable A",), ("Paytable B",), ("Paytable A", "Paytable B"),
+                                                   ("Paytable C", "Paytable D")]
