@@ -19,6 +19,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from lark.lexer import Lexer, Token
 
 from .errors import TextError
+from .extent import last_text_cut
 from .hands import hand_id, read_odds
 from .lexer import lex
 from compiler.text.markup import amendment_changes, has_markup, html_to_text, versions
@@ -270,39 +271,6 @@ def _site_chapter_as_head(tokens) -> list:
     return out
 
 
-def _last_text_cut(tokens, furniture, problems, text: str) -> Optional[Notice]:
-    """A page cut short ends mid-sentence: its last line of regulation or preamble text
-    does not end with a full stop, colon, semicolon, dash or "and"/"or"."""
-    for kind, msg, line, col, txt in problems:
-        if kind == "cut":
-            return Notice("cut", msg, Pos(line, col), txt)
-    last_tok = None
-    for tok in tokens:
-        if tok.type in ("TEXT", "UTEXT", "PRE_TEXT", "PRE_HEADING", "CELL", "HAND", "SEC_ENTRY", "TERM") and \
-                (tok.value or tok.type == "TEXT"):
-            last_tok = tok
-    last_line = max((i + 1 for i, ln in enumerate(text.split("\n")) if ln.strip()), default=0)
-    last_furn = max((f.line for f in furniture), default=0)
-    if last_tok is not None and last_tok.line >= last_furn and last_tok.line == last_line \
-            and last_tok.type in ("TEXT", "UTEXT", "PRE_TEXT", "TERM"):
-        value = last_tok.value.rstrip()
-        if value and not TERMINAL.search(value):
-            return Notice("cut", f"page cut short: the text ends mid-sentence ({value[-30:]!r}); "
-                                 f"what follows is not on this page",
-                          Pos(last_tok.line, last_tok.column + len(value)), value)
-    # cut inside the page furniture (a disclaimer, a note): the regulation text is whole
-    for f in furniture:
-        if f.line == last_line and f.kind in ("disclaimer", "cited_in", "cross_references") \
-                and not TERMINAL.search(f.text.rstrip()):
-            return Notice("cut_furniture", f"page cut short in its {f.kind.replace('_', ' ')} note "
-                                           f"({f.text.rstrip()[-30:]!r}); the regulation text above is whole",
-                          Pos(f.line, f.column + len(f.text.rstrip())), f.text)
-    return None
-
-
-TERMINAL = re.compile(r"(?:[.:;\u2014]|\b(?:and|or))[\"\u201d\u2019')\]]*$")
-
-
 def parse_text(text: str, path: str = "<input>", strict: bool = False, version: str = "new") -> Document:
     """Read a page.  ``strict``: stop at the first thing that cannot be read (an error
     with its position); otherwise every such thing is a ``Notice`` of kind "unread" in
@@ -424,7 +392,7 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
     for kind, msg, line, col, txt in lexed.problems:
         if kind != "cut":
             notices.append(Notice(kind, msg, Pos(line, col), txt))
-    cut = _last_text_cut(tokens, lexed.furniture, lexed.problems, text)
+    cut = last_text_cut(tokens, lexed.furniture, lexed.problems, text, lexed.format)
     if cut is not None:
         # an incomplete last row or provision is the cut, not something unread
         notices = [n for n in notices if n.pos.line != cut.pos.line]

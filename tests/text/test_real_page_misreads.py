@@ -189,3 +189,52 @@ def test_tables_one_under_the_other_are_still_read():
     assert d.errors == ()
     assert [t.columns for t in _tables(d)][:4] == [("Paytable A",), ("Paytable B",), ("Paytable A", "Paytable B"),
                                                    ("Paytable C", "Paytable D")]
+
+
+# ---------------------------------------------------------------- a page's extent
+
+def test_every_page_is_cut_exactly_where_its_sources_entry_says():
+    # SOURCES.yaml records, by hand, which pages stop partway ("cut: true"); the reader finds the
+    # same by itself (a cut in the page furniture leaves the regulation text whole)
+    import yaml
+    sources = {s["file"]: s for s in yaml.safe_load((PAGES / "SOURCES.yaml").read_text())["pages"]}
+    for path in ALL_PAGES:
+        d = parse_file(path)
+        kinds = {n.kind for n in d.notices} & {"cut", "cut_furniture"}
+        assert bool(kinds) == bool(sources[path.name].get("cut")), (path.name, kinds)
+
+
+WHOLE = ["58-PaCode_679a.1_pacodeandbulletin_2024-01-27.txt", "58-PaCode_669a.6_casetext_2024-06-22.txt",
+         "58-PaCode_671a.12_pacodeandbulletin_2024-08-31.txt", "58-PaCode_669a.1_justia_2024-11-02.txt"]
+
+
+@pytest.mark.parametrize("name", WHOLE)
+def test_a_whole_page_cut_anywhere_in_its_text_says_so(name):
+    raw = (PAGES / name).read_text()
+    assert parse_file(PAGES / name).cut is None
+    # the regulation text by a route of the test's own: from the section heading to the first note
+    start = re.search(r"^(?:§\s+\d|Section \d)", raw, re.M).end()
+    end = start + re.search(r"^\s*(?:No part of|Authority|Source|Cross References|Disclaimer|This section cited|"
+                            r"58 Pa\. Code)", raw[start:], re.M).start()
+    # cuts at the end of each line (a full sentence, a colon, a paytable row, "and"/"or" mid-sentence)
+    # and in the middle of a word
+    ends = [m.end() for m in re.finditer(r"\S(?=\n)", raw[start:end])]
+    words = [m.start() + 3 for m in re.finditer(r"\b[a-z]{6,}\b", raw[start:end])][::4]
+    for k in sorted(set(ends + words)):
+        d = parse_text(raw[:start + k])
+        assert d.cut is not None, repr(raw[start + k - 30:start + k])
+
+
+@pytest.mark.parametrize("ending, why", [
+    ("Lucky Bonus\u2014An additional payout to a player who placed a Five Card Hand Bonus Wager on:", "':'"),
+    ("Hand\u2014The four-card Poker hand that is held by each player and the dealer after the cards are dealin",
+     "mid-sentence"),
+    ("Hand\u2014A hand with a rank of a flush or", "mid-sentence"),
+    ("Hand\u2014A hand with a rank of a flush; or", "next item"),
+    ("Hand\u2014A hand that is held by each player.", "full sentence"),
+])
+def test_cuts_at_a_colon_mid_word_or_sentence_end_are_recorded(ending, why):
+    head = P657_CODE.read_text().split("   Five-Card Envy Bonus\u2014")[0]
+    d = parse_text(head + "   " + ending + "\n")
+    [n] = [n for n in d.notices if n.kind == "cut"]
+    assert why in n.message and d.cut == n.pos and n.pos.column == 4 + len(ending)
