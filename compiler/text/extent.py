@@ -75,7 +75,10 @@ def last_text_cut(tokens, furniture, problems, text: str, fmt: str = "code") -> 
         elif last_tok.type == "GROUP":
             why = f"the page ends with the paytable line {value!r}: the rows under it are not on this page"
         first = next(t.line for t in tokens if t.type in CONTENT_KINDS)
-        if why is None and last_tok.type != "SEC_ENTRY" and _prints_footer(furniture, fmt, first):
+        # (a Bulletin page's Annex may be followed by the next web page of the document: only its
+        # preamble is held to the document's closing line)
+        if why is None and last_tok.type != "SEC_ENTRY" and _prints_footer(furniture, fmt, first) \
+                and (fmt != "bulletin" or last_tok.type in ("PRE_TEXT", "PRE_HEADING")):
             what = "a whole paytable row" if last_tok.type in ("CELL", "HAND") else "a full sentence"
             footer = ("the '[Pa.B. Doc. No. ...]' line that ends a Bulletin document" if fmt == "bulletin"
                       else "the disclaimer or notes its site prints after the text")
