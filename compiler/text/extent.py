@@ -56,9 +56,10 @@ def last_text_cut(tokens, furniture, problems, text: str, fmt: str = "code") -> 
                              "not on this page", Pos(head.line, head.column + len(head.value)), head.value)
     last_line = max((i + 1 for i, ln in enumerate(text.split("\n")) if ln.strip()), default=0)
     last_furn = max((f.line for f in furniture), default=0)
-    footer = last_tok is not None and any(f.line > last_tok.line and f.kind in FOOTER_KINDS for f in furniture)
-    if last_tok is not None and not footer and last_tok.line >= last_furn:
-        at = Pos(last_tok.line, last_tok.column + len(last_tok.value.rstrip()))
+    footer = last_tok is not None and any(f.line > last_tok.end_line and f.kind in FOOTER_KINDS for f in furniture)
+    if last_tok is not None and not footer and last_tok.end_line >= last_furn:
+        # a token of a hard-wrapped page may run over several lines: its end is where the page stops
+        at = Pos(last_tok.end_line, last_tok.end_column - (len(last_tok.value) - len(last_tok.value.rstrip())))
         value = last_tok.value.rstrip()
         why = None
         if last_tok.type in TEXT_KINDS:
@@ -66,7 +67,7 @@ def last_text_cut(tokens, furniture, problems, text: str, fmt: str = "code") -> 
                 why = "the definition's text is not on this page"
             elif not TERMINAL.search(value):
                 why = f"the text ends mid-sentence ({value[-30:]!r}); what follows is not on this page"
-                if last_tok.line != last_line:
+                if last_tok.end_line != last_line:
                     why = None
             elif OPENS.search(value):
                 why = f"the text ends with {value[-1]!r} ({value[-30:]!r}); what it introduces is not on this page"

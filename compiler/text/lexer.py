@@ -36,6 +36,7 @@ from lark.lexer import Token
 
 from compiler.lang.citations import label_at, label_index, label_styles
 from .errors import TextError
+from .layouts import Placer, unwrap
 from .lexer_tables import SIDE_BY_SIDE_RE, _Tables
 from .hands import PAYOUT_RE
 from .lexer_patterns import (  # noqa: F401 - Furniture and LexResult are the lexer's results
@@ -52,6 +53,8 @@ from .lexer_patterns import (  # noqa: F401 - Furniture and LexResult are the le
     Furniture,
     GLUED_LABEL_RE,
     LABEL_RE,
+    LII_SECTION_RE,
+    LIST_SEC_ENTRY_RE,
     LexResult,
     NOTE_GLUED_RE,
     NOTE_HEADINGS,
@@ -69,9 +72,12 @@ from .lexer_patterns import (  # noqa: F401 - Furniture and LexResult are the le
 )
 
 class _Lexer(_Tables):
-    def __init__(self, text: str, path: str):
+    def __init__(self, text: str, path: str, page: str | None = None):
         self.text = text
         self.path = path
+        # ``text`` is the page with its layout brought to lines (compiler/text/layouts.py, same offsets):
+        # every position is given on the page as printed
+        self.placer = Placer(page) if page is not None and page != text else None
         self.lines = text.split("\n")
         self.starts = []
         pos = 0
@@ -94,17 +100,27 @@ class _Lexer(_Tables):
     def tok(self, kind: str, value: str, lineno: int, col: int) -> None:
         """Add a token; ``col`` is the 0-based offset of ``value`` in physical line ``lineno``."""
         start = self.starts[lineno - 1] + col
-        self.tokens.append(Token(kind, value, start, lineno, col + 1, lineno,
-                                 col + 1 + len(value), start + len(value)))
+        if self.placer is None:
+            self.tokens.append(Token(kind, value, start, lineno, col + 1, lineno,
+                                     col + 1 + len(value), start + len(value)))
+            return
+        (line, column), (end_line, end_col) = self.placer.place(start), self.placer.place(start + len(value))
+        self.tokens.append(Token(kind, value, start, line, column, end_line, end_col, start + len(value)))
+
+    def at(self, lineno: int, col: int) -> tuple[int, int]:
+        """Line and 1-based column on the page of 0-based ``col`` of line ``lineno`` of the text read."""
+        if self.placer is None:
+            return lineno, col + 1
+        return self.placer.place(self.starts[lineno - 1] + col)
 
     def furn(self, kind: str, value: str, lineno: int, col: int) -> None:
-        self.furniture.append(Furniture(kind, value, lineno, col + 1))
+        self.furniture.append(Furniture(kind, value, *self.at(lineno, col)))
 
     def error(self, msg: str, lineno: int, col: int) -> TextError:
-        return TextError(msg, self.path, lineno, col + 1)
+        return TextError(msg, self.path, *self.at(lineno, col))
 
     def problem(self, kind: str, msg: str, lineno: int, col: int, text: str = "") -> None:
-        self.problems.append((kind, msg, lineno, col + 1, text))
+        self.problems.append((kind, msg, *self.at(lineno, col), text))
 
     # ------------------------------------------------------------------ driver
     def run(self) -> LexResult:
@@ -173,8 +189,20 @@ class _Lexer(_Tables):
             else:
                 self.affects_open = (s, lineno, col)
             return
-        # furniture first
+        m = LII_SECTION_RE.match(s)
+        if m and self.state != "body":
+            # Cornell LII: the page's title line is its section heading (the Code's wording kept)
+            self.format = "code"
+            self.furn("site_section", s, lineno, col)
+            self.tok("SITE_SECTION", f"Section {m.group(1)} - {m.group(2)}", lineno, col)
+            self.state = "body"
+            self.in_definitions = m.group(2).rstrip(".") == "Definitions"
+            return
+        # furniture first; a disclaimer goes on to the line that ends its sentence
         kind = self.furniture_kind(s)
+        if kind is None and getattr(self, "disclaimer_open", False) and len(s) < 100:
+            kind = "disclaimer"
+        self.disclaimer_open = kind == "disclaimer" and not re.search(r"[.!?]$", s)
         if kind is not None:
             self.note = None
             self.table = None
@@ -236,13 +264,13 @@ class _Lexer(_Tables):
             self.furn("site_chapter", s, lineno, col)
             self.tok("SITE_CHAPTER", s, lineno, col)
             return
-        m = SITE_SEC_ENTRY_RE.match(s)
+        m = SITE_SEC_ENTRY_RE.match(s) or LIST_SEC_ENTRY_RE.match(s)
         if m:
             # "Section 661a.1. Definitions |": an entry of a third-party chapter page
             if not any(t.type == "SEC_LIST" for t in self.tokens[-40:]) or not self.sec_list_open:
                 self.tok("SEC_LIST", "", lineno, col)
                 self.sec_list_open = True
-            self.tok("SEC_ENTRY", f"{m.group(1)}. {m.group(2)}", lineno, col + len("Section "))
+            self.tok("SEC_ENTRY", f"{m.group(1)}. {m.group(2)}", lineno, col + m.start(1))
             return
         m = SITE_SECTION_GLUED_RE.match(s) or SITE_SECTION_RE.match(s)
         if m:
@@ -448,4 +476,7 @@ class _Lexer(_Tables):
 def lex(text: str, path: str = "<input>") -> LexResult:
     if "\x00" in text:
         raise TextError("binary file, not a Bulletin or Code page", path, 1, 1)
-    return _Lexer(text, path).run()
+    read, layouts = unwrap(text)
+    result = _Lexer(read, path, text).run()
+    result.layouts = layouts
+    return result

@@ -26,6 +26,7 @@ class LexResult:
     format: str  # "bulletin" | "code"
     fragment: bool = False
     problems: list[tuple[str, str, int, int, str]] = field(default_factory=list)  # (kind, message, line, col, text)
+    layouts: list[str] = field(default_factory=list)  # "Markdown", "hard-wrapped": what was brought to lines
 
 
 WEEKDAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
@@ -122,11 +123,15 @@ FURNITURE_ANY = re.compile("|".join(f"(?{'i' if rx.flags & re.I else ''}:{rx.pat
                                     else f"(?:{rx.pattern})" for _, rx in ALL_FURNITURE))
 NOTE_HEADINGS = {"Authority": "authority", "Source": "source", "Cross References": "cross_references",
                  "Notation": "notation", "Notes of Decisions": "notes_of_decisions"}
-NOTE_GLUED_RE = re.compile(r"(Authority|Source|Cross References)\s+(The\s.*|This\s.*)$")
+NOTE_GLUED_RE = re.compile(r"(Authority|Source|Cross References)\s*(The\s.*|This\s.*)$")
+# Cornell LII's title line: "58 Pa. Code § 633a.3 - Cards; number of decks; value of cards"
+LII_SECTION_RE = re.compile(rf"\d+ Pa\. Code §\s+({SEC_NUM}) - ([A-Z].*?)\s*$")
 SITE_CHAPTER_RE = re.compile(r"Chapter (\d+[a-z]?)(?: -|\.) (.*?)\s*\|?$")
 SITE_SECTION_RE = re.compile(rf"Section ({SEC_NUM}) - (.*)$")
 SITE_SECTION_GLUED_RE = re.compile(rf"Section ({SEC_NUM}) - (.*?)(?=\((?:a|1|i)\)\s[A-Z])")
 SITE_SEC_ENTRY_RE = re.compile(rf"Section ({SEC_NUM})\. (.*?)\s*\|$")
+# a chapter index without its "CHAPTER"/"Sec." lines (Justia): "- Section 623a.1 - Definitions"
+LIST_SEC_ENTRY_RE = re.compile(rf"[-*\u2022]\s+Section ({SEC_NUM}) - (.*?)\s*$")
 DOC_TITLE_RE = re.compile(r"Title \d+\u2014.*\[(\d+) Pa\.B\. (\d+)\]$")
 DATE_RE = re.compile(rf"\[(?:{WEEKDAYS}), ([A-Z][a-z]+ \d{{1,2}}, \d{{4}})\]")
 ANNEX_RE = re.compile(r"Annex ([A-Z])\b\s*")

@@ -20,6 +20,7 @@ from lark.lexer import Lexer, Token
 
 from .errors import TextError
 from .extent import last_text_cut
+from .layouts import layout_name
 from .hands import hand_id, read_odds
 from .lexer import lex
 from compiler.text.markup import amendment_changes, has_markup, html_to_text, versions
@@ -275,6 +276,8 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
     """Read a page.  ``strict``: stop at the first thing that cannot be read (an error
     with its position); otherwise every such thing is a ``Notice`` of kind "unread" in
     ``Document.notices`` and the rest is read."""
+    # CRLF line ends read as LF: every line and column stays what it is in the file
+    text = text.replace("\r\n", "\n")
     marks: list[Notice] = []
     if has_markup(text):
         # a Bulletin amendment printed with its markup: read as it reads after the amendment
@@ -305,7 +308,8 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
     has_preamble = any(t.type in ("PRE_HEADING", "PRE_TEXT") for t in tokens)
     if not has_rules and not (lexed.format == "bulletin" and has_preamble):
         raise TextError("no regulation text found (no section heading such as '§ 567.1. Definitions.', "
-                        "no chapter's list of sections, no Bulletin preamble)", path, 1, 1)
+                        "no chapter's list of sections, no Bulletin preamble) in this "
+                        + layout_name(lexed.furniture, lexed.format, lexed.layouts), path, 1, 1)
     gname = _grammar_for(tokens)
     builder = _Build(path, strict, text)
     skipped: list[Notice] = []
@@ -388,7 +392,9 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
             history.extend(source_events(text_f, Pos(f.line, f.column)))
     affects = affected_chapters([f.text for f in lexed.furniture if f.kind in ("affects", "doc_title")])
 
-    notices: list[Notice] = list(builder.problems) + marks
+    layout = layout_name(lexed.furniture, lexed.format, lexed.layouts)
+    notices: list[Notice] = [replace(n, message=f"{n.message} (page layout: {layout})") if n.kind == "unread" else n
+                             for n in builder.problems] + marks
     for kind, msg, line, col, txt in lexed.problems:
         if kind != "cut":
             notices.append(Notice(kind, msg, Pos(line, col), txt))
