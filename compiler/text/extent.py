@@ -86,6 +86,13 @@ def last_text_cut(tokens, furniture, problems, text: str, fmt: str = "code") -> 
             why = f"the page ends at {what} ({value[-30:]!r}) without {footer}: what followed is not known"
         if why is not None:
             return Notice("cut", f"page cut short: {why}", at, value)
+    refused = [f for f in furniture if f.kind == "refused_table"]
+    if refused and refused[-1].line == last_line and refused[-1].line >= last_furn:
+        # the page ends in a paytable that is refused (two side by side): it is cut there, or may be
+        f = refused[-1]
+        return Notice("cut", "page cut short: it ends in a refused paytable (its last line: "
+                             f"{f.text.rstrip()[-30:]!r}); what follows is not known",
+                      Pos(f.line, f.column + len(f.text.rstrip())), f.text)
     # cut inside the page furniture (a disclaimer, a note): the regulation text is whole
     for f in furniture:
         if f.line == last_line and f.kind in ("disclaimer", "cited_in", "cross_references") \
@@ -94,3 +101,22 @@ def last_text_cut(tokens, furniture, problems, text: str, fmt: str = "code") -> 
                                            f"({f.text.rstrip()[-30:]!r}); the regulation text above is whole",
                           Pos(f.line, f.column + len(f.text.rstrip())), f.text)
     return None
+
+
+def omitted_lists(chapters, cut: Optional[Pos]) -> list[Notice]:
+    """Provisions that end with a colon or dash but are followed by no item, table or text of theirs:
+    what they introduce is not on the page (a copy that drops nested lists).  The provision a cut page
+    stops in is the cut, not this."""
+    from .model import iter_provisions
+    out = []
+    for ch in chapters:
+        for s in ch.sections:
+            nodes = [p for d in s.definitions for p in iter_provisions(d.children)] + list(iter_provisions(s.children))
+            for p in nodes:
+                if p.elided or p.children or p.tables or p.after or not OPENS.search(p.text.rstrip()):
+                    continue
+                if cut is not None and p.pos.line <= cut.line and p is nodes[-1]:
+                    continue
+                out.append(Notice("omitted", f"{p.cite} ends with {p.text.rstrip()[-1]!r} but what it introduces is "
+                                             "not on this page (the next provision follows it)", p.pos, p.cite))
+    return out

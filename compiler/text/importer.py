@@ -270,6 +270,10 @@ def chapter_to_spec(doc: Document, chapter: str) -> dict:
     missing_secs = [e for e in ch.sec_list if ch.section(e.number) is None]
     for e in missing_secs:
         missing.append({"cite": f"§ {e.number}", "what": f"{e.heading}: listed in the chapter, text not in the source"})
+    for n in doc.notices:
+        if n.kind == "omitted":
+            missing.append(_missing(n.text, f"what it introduces is not in the source (line {n.pos.line}: it ends "
+                                            "with a colon and the next provision follows)"))
     for n in doc.errors:
         missing.append({"cite": ch.sections[0].cite if ch.sections else f"§ {ch.number}.1",
                         "what": f"not read (line {n.pos.line}): {n.message}"})

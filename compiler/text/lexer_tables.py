@@ -180,8 +180,11 @@ class _Tables:
         if not cells or len(cells) < 2:
             return False
         (head, hc), cols = cells[0], cells[1:]
-        if any(re.fullmatch(r"Hand|Result", c) for c, _ in cols):
-            self.refuse_table(s, lineno, col, "the heading names the hand column twice")
+        if any(re.fullmatch(r"Hand|Result", c) or c == head for c, _ in cols):
+            self.refuse_table(s, lineno, col, f"the heading names the hand column ({head!r}) twice")
+            return True
+        if COLUMN_RE.fullmatch(head):
+            self.refuse_table(s, lineno, col, f"the heading starts with a paytable ({head!r}), not the hand column")
             return True
         start = len(self.tokens)
         self.tok("TABLE_HEAD", head, lineno, col + hc)

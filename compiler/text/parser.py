@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from lark.lexer import Lexer, Token
 
 from .errors import TextError
-from .extent import last_text_cut
+from .extent import last_text_cut, omitted_lists
 from .layouts import layout_name
 from .hands import hand_id, read_odds
 from .lexer import lex
@@ -403,6 +403,7 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
         # an incomplete last row or provision is the cut, not something unread
         notices = [n for n in notices if n.pos.line != cut.pos.line]
         notices.append(cut)
+    notices.extend(omitted_lists(chapters, cut.pos if cut is not None and cut.kind == "cut" else None))
     if lexed.format == "code" and not fragment:
         # the Title when the page names it (its title line, its Universal Citation, a "58 Pa. Code"
         # citation in its notes); otherwise none is invented

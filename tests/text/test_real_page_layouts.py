@@ -90,3 +90,31 @@ def test_what_cannot_be_read_is_a_positioned_error_naming_the_layout(tmp_path):
     empty.write_text("Pennsylvania Code\nTitle 58 - RECREATION\nNothing here.\n")
     r = run_cli("text", "parse", empty)
     assert f"{empty}:1:1: error: no regulation text found" in r.stderr and "in this Code page" in r.stderr
+
+
+JUSTIA_645C = PAGES / "58-PaCode_645c.2_justia_2024-11-02_TRUNCATED.txt"
+
+
+def test_real_side_by_side_paytables_are_refused_and_lists_not_printed_are_noted():
+    raw = JUSTIA_645C.read_text()
+    lines = raw.split("\n")
+    d = parse_file(JUSTIA_645C)
+    # "Sum of Dice | Paytable A | Sum of Dice | Paytable B |": refused at its line, nothing merged
+    heading = next(k + 1 for k, ln in enumerate(lines) if ln.startswith("Sum of Dice |"))
+    [err] = d.errors
+    assert err.kind == "refused" and err.pos.line == heading
+    [s] = d.chapters[0].sections
+    assert all(not p.tables for p in section_provisions(s))
+    # a provision ending with ":" directly followed by the next labelled line: its list is not printed
+    # (independent count over the raw lines; the last one, (g), introduces the refused table)
+    expected = [re.match(r"\((\w)\)", lines[k]).group(1) for k in range(len(lines) - 1)
+                if lines[k].endswith(":") and re.match(r"\(\w\) ", lines[k + 1])]
+    omitted = [n for n in d.notices if n.kind == "omitted"]
+    assert [n.text for n in omitted] == [f"§ 645c.2({x})" for x in expected] and len(expected) == 5
+    assert all("what it introduces is not on this page" in n.message for n in omitted)
+    from compiler.text.importer import import_file
+    spec = import_file(str(JUSTIA_645C), None)
+    cites = [m["cite"] for m in spec["missing"]]
+    want = [f"§ 645c.2({x})" for x in expected]
+    assert [c for c in cites if c in want] == want
+    assert spec["paytables"] == {}
