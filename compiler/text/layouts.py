@@ -22,7 +22,7 @@ MARKDOWN_HEADING = re.compile(r"(?m)^(#{1,6})(?=[ \t])")
 ENDS_SENTENCE = re.compile(r"[.:;\u2014|][\"\u201d\u2019')\]]*$")
 LABEL_ONLY = re.compile(r"\(([A-Za-z]{1,5}|\d{1,3})\)$")
 STRUCTURAL = re.compile(r"(?:§\s+\d+[a-z]?\.\d+[a-z]?\.\s|Section \d|CHAPTER \d|Chapter \d|\d+ Pa\. Code|- Section \d|"
-                        r"Current through|\[)")
+                        r"Current through|\[|\d+[a-z]?\.\d+[a-z]?\.\s|Sec\.$|\* \* \*)")
 
 
 def _structural(s: str) -> bool:
@@ -30,15 +30,16 @@ def _structural(s: str) -> bool:
                 or STRUCTURAL.match(s) or TABLE_HEAD_RE.match(s + " ") or ENDS_WITH_PAYOUT.search(s))
 
 
-def _joins(prev: str, cur: str) -> bool:
-    """``cur`` continues the provision on the line before it."""
+def _joins(prev: str, cur: str, blank_separated: bool = False) -> bool:
+    """``cur`` continues the provision on the line before it (on a page that separates its paragraphs
+    with blank lines, any text line right under another does)."""
     if _structural(prev) or _structural(cur) or cur.count("|") >= 2 or prev.count("|") >= 2:
         return False
     if LABEL_ONLY.fullmatch(prev):
         return True                       # "(5)" alone, its text on the next line
     if LABEL_RE.match(cur + " ") and LABEL_RE.match(cur):
         return False                      # the next provision
-    if ENDS_SENTENCE.search(prev) and cur[:1].isupper():
+    if ENDS_SENTENCE.search(prev) and cur[:1].isupper() and not blank_separated:
         return False                      # a new sentence on a new line: not joined (a term, a paragraph)
     return True
 
@@ -53,9 +54,13 @@ def unwrap(text: str) -> tuple[str, list[str]]:
         return text, layouts           # a Bulletin page prints its preamble headings on lines of their own
     lines = text.split("\n")
     stripped = [ln.strip() for ln in lines]
-    joins = [k for k in range(1, len(lines)) if stripped[k - 1] and stripped[k] and _joins(stripped[k - 1], stripped[k])]
+    labelled = [k for k in range(1, len(lines)) if LABEL_RE.match(stripped[k])]
+    blank_separated = len(labelled) >= 2 and sum(1 for k in labelled if not stripped[k - 1]) * 5 >= len(labelled) * 4
+    joins = [k for k in range(1, len(lines)) if stripped[k - 1] and stripped[k]
+             and _joins(stripped[k - 1], stripped[k], blank_separated)]
     wrapped = [k for k in joins if not ENDS_SENTENCE.search(stripped[k - 1])]
-    if len(wrapped) < 3 or len(wrapped) * 4 < sum(1 for s in stripped if s):
+    if not blank_separated and (len(wrapped) < 3 or len(wrapped) * 4 < sum(1 for s in stripped if s)) \
+            or blank_separated and not wrapped:
         return text, layouts
     chars = list(text)
     pos, starts = 0, []

@@ -2,6 +2,9 @@
 naming the layout.  Pages in tests/fixtures/text/real-pages (addresses in SOURCES.yaml); counts are
 taken from the raw text by the test's own regular expressions."""
 import re
+import textwrap
+
+import pytest
 
 from compiler.text.model import section_provisions
 from compiler.text.parser import parse_file, parse_text
@@ -118,3 +121,28 @@ def test_real_side_by_side_paytables_are_refused_and_lists_not_printed_are_noted
     want = [f"§ 645c.2({x})" for x in expected]
     assert [c for c in cites if c in want] == want
     assert spec["paytables"] == {}
+
+
+def _shape(d):
+    return [(s.number, [x.term for x in s.definitions],
+             [(p.cite, " ".join(p.text.split())) for p in section_provisions(s)])
+            for ch in d.chapters for s in ch.sections]
+
+
+WRAPPABLE = sorted(p for p in PAGES.glob("58-PaCode_*.txt") if "|" not in p.read_text())
+
+
+@pytest.mark.parametrize("path", WRAPPABLE, ids=lambda p: p.name)
+def test_a_page_hard_wrapped_reads_the_same_or_says_what_it_cannot_read(path):
+    """Every real page, its provisions re-wrapped at 70 columns as Justia and Cornell print them: the
+    same provisions and texts, or an error with its position -- never a different reading in silence."""
+    raw = path.read_text()
+    out = []
+    for ln in raw.split("\n"):
+        out.extend(textwrap.wrap(ln.strip(), 70) if len(ln) > 90 and re.match(r"\s*\(", ln) else [ln])
+    wrapped = parse_text("\n".join(out))
+    assert _shape(wrapped) == _shape(parse_file(path)) or wrapped.errors
+    # pages that separate their paragraphs with blank lines (the official site) always read the same
+    labelled = [k for k, ln in enumerate(raw.split("\n")) if k and re.match(r"\s*\(\w{1,4}\)\s", ln)]
+    if labelled and all(not raw.split("\n")[k - 1].strip() for k in labelled):
+        assert wrapped.errors == () and _shape(wrapped) == _shape(parse_file(path))
