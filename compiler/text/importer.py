@@ -271,6 +271,11 @@ def chapter_to_spec(doc: Document, chapter: str) -> dict:
     for e in missing_secs:
         missing.append({"cite": f"§ {e.number}", "what": f"{e.heading}: listed in the chapter, text not in the source"})
     for n in doc.notices:
+        if n.kind == "gap":
+            # "label (c) follows (a)": the provisions between are left out by the page
+            sec = [x for x in ch.sections if x.pos.line <= n.pos.line]
+            if sec:
+                missing.append({"cite": sec[-1].cite, "what": f"line {n.pos.line}: {n.message}"})
         if n.kind == "omitted":
             missing.append(_missing(n.text, f"what it introduces is not in the source (line {n.pos.line}: it ends "
                                             "with a colon and the next provision follows)"))

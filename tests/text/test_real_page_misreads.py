@@ -263,3 +263,13 @@ def test_import_lists_the_provision_a_page_cuts_off_with_a_citation_validate_acc
     [m] = spec["missing"]
     assert m["cite"] == "\u00a7 657a.1"
     assert m["what"].startswith("definition 'Lucky Bonus', item (ii): the source page is cut short here (line 32")
+
+
+def test_import_keeps_the_gap_note_of_text_parse_as_a_missing_entry(tmp_path):
+    from compiler.text.importer import import_file
+    page = tmp_path / "gap.txt"
+    page.write_text("\u00a7 999a.3. Wagers.\n\n(a) One.\n\n(c) Three.\n")
+    [n] = [n for n in parse_file(page).notices if n.kind == "gap"]
+    spec = import_file(str(page), None)
+    assert spec["missing"] == [{"cite": "\u00a7 999a.3", "what": f"line 5: {n.message}"}]
+    assert spec["completeness"] == "partial"
