@@ -10,7 +10,6 @@ import pytest
 
 from compiler.text.diff import diff_files, format_amendment, format_text
 from compiler.text.history import build, format_history
-from compiler.text.parser import parse_file
 
 from text_sources import FIXTURES, run_cli
 
