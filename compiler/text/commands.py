@@ -49,9 +49,9 @@ def cmd_parse(args) -> int:
             _write(outline(doc), None)
         # what could not be read: every one, with its position (exit 1); notes (page cut
         # short, no rule text) do not make the command fail
-        for n in doc.unread:
+        for n in doc.errors:
             print(n.format(doc.path), file=sys.stderr)
-        return 1 if doc.unread else 0
+        return 1 if doc.errors else 0
     except Exception as exc:  # noqa: BLE001 - every failure is reported, never a traceback
         return _fail(exc, args.file)
 

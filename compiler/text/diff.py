@@ -52,7 +52,11 @@ def side_of_document(doc, path: str) -> Side:
             body = [it for it in items if it.kind not in ("heading", "elided")]
             if body:
                 cut[ch.number] = body[-1].key
-    return Side(path, doc.format, chapters, complete, headings, cut=cut, date=doc.date, cite=doc.source_cite)
+    why = next((n.message.replace("page cut short: ", "", 1) for n in doc.notices if n.kind == "cut"), None)
+    if why is not None:
+        why = f"line {doc.cut.line}: {why}"
+    return Side(path, doc.format, chapters, complete, headings, cut=cut, date=doc.date, cite=doc.source_cite,
+                cut_why=why)
 
 
 def diff_files(old: str, new: str, chapter: Optional[str] = None) -> DiffResult:
@@ -135,8 +139,20 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
     norm_o = [normalize(it.full_text) for it in O]
     norm_n = [normalize(it.full_text) for it in N]
 
+    # the provision a cut page stops in is compared with the same citation only: its printed start
+    # never pairs, by likeness, with another provision of the other version
+    cut_keys = {k for k in (a.cut.get(ch), b.cut.get(ch)) if k is not None}
+    for i, it in enumerate(O):
+        j = nkey.get(it.key)
+        if it.key in cut_keys and j is not None:
+            match[i] = j
+            used.add(j)
+    cut_o = {i for i, it in enumerate(O) if it.key in cut_keys}
+    cut_n = {j for j, it in enumerate(N) if it.key in cut_keys}
     # A: same citation, same text
     for i, it in enumerate(O):
+        if i in match:
+            continue
         j = nkey.get(it.key)
         if j is not None and j not in used and norm_o[i] == norm_n[j] and _tables_equal(it.tables, N[j].tables):
             match[i] = j
@@ -146,9 +162,9 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
     for j, t in enumerate(norm_n):
         by_text.setdefault(t, []).append(j)
     for i, it in enumerate(O):
-        if i in match or not norm_o[i]:
+        if i in match or not norm_o[i] or i in cut_o:
             continue
-        cands = [j for j in by_text.get(norm_o[i], []) if j not in used and N[j].kind == it.kind]
+        cands = [j for j in by_text.get(norm_o[i], []) if j not in used and N[j].kind == it.kind and j not in cut_n]
         if cands:
             cands.sort(key=lambda j: (N[j].section != it.section, abs(j - i)))
             match[i] = cands[0]
@@ -163,8 +179,8 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
             match[i] = j
             used.add(j)
     # D: similar text elsewhere (renumbered or moved and amended)
-    rest_o = [i for i in range(len(O)) if i not in match]
-    rest_n = [j for j in range(len(N)) if j not in used]
+    rest_o = [i for i in range(len(O)) if i not in match and i not in cut_o]
+    rest_n = [j for j in range(len(N)) if j not in used and j not in cut_n]
     pairs = []
     for i in rest_o:
         for j in rest_n:
@@ -275,7 +291,7 @@ def _apply_cuts(body: list[Change], a: Side, b: Side, ch: str, O: list[FlatItem]
                 if full.startswith(printed):
                     c.kind = "cut"
             if c.kind == "cut" and not c.note:
-                c.note = CUT_NOTE.format(side=which)
+                c.note = CUT_NOTE.format(side=which, why=side.cut_why or "the page ends mid-text")
     return out
 
 

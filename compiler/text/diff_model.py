@@ -15,7 +15,7 @@ KINDS = ("added", "removed", "amended", "renumbered", "moved", "no substantive c
 # "cut": text a page cut short does not print (after the cut, or the cut provision where what it
 # prints agrees with the other side): not compared, never reported as removed or added.
 NOT_SUBSTANTIVE = ("unchanged", "no substantive change", "elided", "cut")
-CUT_NOTE = "not compared: {side} is cut short here (the page ends mid-text)"
+CUT_NOTE = "not compared: {side} is cut short here ({why})"
 ELIDED_NOTE = "* * * * *: text of the base regulation the amendment leaves unchanged, not in the sources (not compared)"
 # the executable parts of a rulespec, compared data path by data path and reported by provision
 DATA_KEYS = ("table", "cards", "change_intervals", "rankings", "wagers", "payouts", "paytables", "options",
@@ -31,6 +31,7 @@ class Side:
     headings: dict[str, dict[str, str]]
     spec: Optional[dict] = None
     cut: dict[str, str] = field(default_factory=dict)   # chapter -> key of the item a cut page stops in
+    cut_why: Optional[str] = None                        # how the page is cut (its extent, as read)
     date: Optional[str] = None
     cite: Optional[str] = None
 

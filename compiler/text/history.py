@@ -65,7 +65,9 @@ class Document:
 class Entry:
     date: str
     cite: str
-    kind: str                      # text | added | amended | removed | renumbered | moved | no substantive change
+    kind: str                      # text | partial | whole | added | amended | removed | renumbered | moved |
+    #                                no substantive change ("partial": printed only up to a page's cut;
+    #                                "whole": first printed whole after versions cut short in it)
     text: Optional[str]
     change: Optional[Change] = None
     made_by: list[str] = field(default_factory=list)
@@ -236,9 +238,23 @@ def _printed(v: Version, sec: str) -> set[str]:
     return set(keys)
 
 
-def _side(path: str, ch: str, items: list[FlatItem]) -> Side:
+def _side(path: str, ch: str, items: list[FlatItem], cut: Optional[str] = None) -> Side:
+    """A text in force as one side of a diff; ``cut``: the key of the provision it is known only in part
+    (every version so far is cut short there), nothing after it known."""
     return Side(path, "history", {ch: items}, {ch: False},
-                {ch: {it.section: it.text for it in items if it.kind == "heading"}})
+                {ch: {it.section: it.text for it in items if it.kind == "heading"}},
+                cut={ch: cut} if cut is not None else {})
+
+
+def _state_cut(state: list[FlatItem], state_cut: Optional[str], v: "Version", sec: str) -> Optional[str]:
+    """Where the text in force after ``v`` stops being known: ``v``'s cut when nothing earlier printed
+    the provision it is cut in, else as far as the earlier text went."""
+    c = v.cut_key.get(sec)
+    if c is not None and not any(it.key == c for it in state):
+        return c
+    if c is not None or sec in v.elided:
+        return state_cut
+    return None
 
 
 @dataclass
@@ -268,20 +284,31 @@ def build(inputs: list[str], map_path: Optional[str] = None, chapter: Optional[s
     for sec in sections:
         held = [v for v in versions if sec in v.items]
         state: list[FlatItem] = []
+        state_cut: Optional[str] = None
         last_printed: dict[str, tuple[str, str]] = {}   # key -> (date, cite) of the last version printing it
         states[sec] = []
         for k, v in enumerate(held):
             new_state = _overlay(state, v.items[sec], v.cut_key.get(sec), sec in v.elided)
+            new_cut = _state_cut(state, state_cut, v, sec)
             printed = _printed(v, sec)
             if k == 0:
                 for it in new_state:
                     if it.kind in ("heading", "elided"):
                         continue
                     timelines.setdefault(it.cite, []).append(
-                        Entry(v.date, v.cite, "text", it.full_text, printed_as=_as_printed(v, it)))
+                        Entry(v.date, v.cite, "partial" if it.key == new_cut else "text", it.full_text,
+                              printed_as=_as_printed(v, it)))
             else:
-                cd = diff_chapter(_side(held[k - 1].path, chapter, state), _side(v.path, chapter, new_state), chapter)
+                cd = diff_chapter(_side(held[k - 1].path, chapter, state, state_cut),
+                                  _side(v.path, chapter, new_state, new_cut), chapter)
+                known = {it.key for it in state}
                 for c in cd.changes:
+                    if c.kind == "cut" and c.new_cite:
+                        # text beyond an earlier version's cut: first printed here, never an amendment
+                        key = next((it.key for it in new_state if it.cite == c.new_cite), None)
+                        kind = "partial" if key == new_cut else "whole" if key in known else "text"
+                        timelines.setdefault(c.new_cite, []).append(Entry(v.date, v.cite, kind, c.new_text))
+                        continue
                     if c.kind in ("unchanged", "elided", "cut"):
                         continue
                     if c.kind == "no substantive change":
@@ -301,7 +328,7 @@ def build(inputs: list[str], map_path: Optional[str] = None, chapter: Optional[s
             for it in new_state:
                 if it.key in printed:
                     last_printed[it.key] = (v.date, v.cite)
-            state = new_state
+            state, state_cut = new_state, new_cut
             states[sec].append((v.date, state))
     return History(chapter, versions, documents, timelines, states)
 
@@ -359,6 +386,10 @@ def diff_dates(h: History, d1: str, d2: str) -> DiffResult:
 # ------------------------------------------------------------------------ output
 
 def _entry_text(e: Entry) -> str:
+    if e.kind == "partial":
+        return "first text, printed only in part: the page is cut short in it (the rest is not compared)"
+    if e.kind == "whole":
+        return "first printed whole: the earlier versions are cut short in it (not an amendment)"
     if e.kind == "text":
         s = "first text"
         if e.printed_as:
@@ -405,7 +436,7 @@ def format_history(h: History, provision: Optional[str] = None, show_all: bool =
         if provision and cite != provision and not cite.startswith(provision + "("):
             continue
         entries = h.timelines[cite]
-        changed = [e for e in entries if e.kind not in ("text", "no substantive change")]
+        changed = [e for e in entries if e.kind not in ("text", "partial", "whole", "no substantive change")]
         if not changed and not show_all and not provision:
             continue
         shown += 1

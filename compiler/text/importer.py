@@ -60,6 +60,23 @@ def _section_key(number: str) -> tuple:
     return (int(m.group(1)), m.group(2), int(m.group(3)), m.group(4))
 
 
+DEF_CITE_RE = re.compile(r"(§ \S+) ([^()]+?)((?:\([^)]*\))*)$")
+
+
+def spec_cite(cite: str) -> tuple[str, str]:
+    """A citation a rulespec accepts, and what it leaves out: an item of a definition is cited by
+    its section ("§ 657a.1 Lucky Bonus(ii)" -> "§ 657a.1", "definition 'Lucky Bonus', item (ii)")."""
+    m = DEF_CITE_RE.match(cite)
+    if not m:
+        return cite, ""
+    return m.group(1), f"definition {m.group(2)!r}" + (f", item {m.group(3)}" if m.group(3) else "")
+
+
+def _missing(cite: str, what: str) -> dict:
+    c, where = spec_cite(cite)
+    return {"cite": c, "what": f"{where}: {what}" if where else what}
+
+
 def _hand_id(hand: str, header: str) -> str:
     """A row id that is an identifier: "8, 8, 8 of the same suit" -> "hand_8_8_8_same_suit"."""
     return hand if re.match(r"[a-z]", hand) else f"{slug(header) or 'row'}_{hand}"
@@ -75,8 +92,8 @@ class _Paytables:
         "Loss", a pipe table's free text) is listed under ``missing``, not imported."""
         odd = sorted({o.text for r in table.rows for o in r.odds if o.kind not in SCHEMA_ODDS_KINDS})
         if odd or not any(r.pays for r in table.rows):
-            self.missing.append({"cite": cite, "what": "paytable (" + " | ".join((table.header,) + table.columns)
-                                 + ") not imported: cells that are not odds: " + ", ".join(odd)})
+            self.missing.append(_missing(cite, "paytable (" + " | ".join((table.header,) + table.columns)
+                                         + ") not imported: cells that are not odds: " + ", ".join(odd)))
             return False
         return True
 
@@ -86,16 +103,24 @@ class _Paytables:
         while ident in self.tables:
             ident = f"{base}_{n}"
             n += 1
-        hands = [r.hand for r in table.rows]
+        # a row is written only where every payout was checked against the page; a row in doubt
+        # is left out, its note kept beside the table (``note``) and listed under ``missing``
+        doubts = [r for r in table.rows if r.pays and r.doubt]
         self.tables[ident] = {
             "title": title,
-            "cite": cite,
+            "cite": spec_cite(cite)[0],
             "columns": FlowList(table.columns),
             "header": table.header,
             "rows": [{"hand": _hand_id(r.hand, table.header),
                       "label": f"{r.group} {r.label}" if r.group else r.label, "pays": FlowList(r.pays)}
-                     for r in table.rows if r.pays],
+                     for r in table.rows if r.pays and not r.doubt],
         }
+        if doubts:
+            self.tables[ident]["note"] = " ".join(
+                f"Row at line {r.pos.line} not imported: {r.doubt}." for r in doubts)
+            for r in doubts:
+                self.missing.append(_missing(cite, f"paytable row at line {r.pos.line} not imported "
+                                                   f"(its payout is not certain): {r.doubt}"))
         return ident
 
 
@@ -239,12 +264,22 @@ def chapter_to_spec(doc: Document, chapter: str) -> dict:
     if doc.cut is not None and ch.sections:
         last = [p for s in ch.sections for p in _all_nodes(s)]
         where = last[-1].cite if last else ch.sections[-1].cite
-        missing.append({"cite": where, "what": f"the source page is cut short here (line {doc.cut.line}); "
-                                               "the rest of the section is not in the source"})
+        why = next((n.message.replace("page cut short: ", "", 1) for n in doc.notices if n.kind == "cut"), "")
+        missing.append(_missing(where, f"the source page is cut short here (line {doc.cut.line}: {why}); "
+                                       "the rest of the section is not in the source"))
     missing_secs = [e for e in ch.sec_list if ch.section(e.number) is None]
     for e in missing_secs:
         missing.append({"cite": f"§ {e.number}", "what": f"{e.heading}: listed in the chapter, text not in the source"})
-    for n in doc.unread:
+    for n in doc.notices:
+        if n.kind == "gap":
+            # "label (c) follows (a)": the provisions between are left out by the page
+            sec = [x for x in ch.sections if x.pos.line <= n.pos.line]
+            if sec:
+                missing.append({"cite": sec[-1].cite, "what": f"line {n.pos.line}: {n.message}"})
+        if n.kind == "omitted":
+            missing.append(_missing(n.text, f"what it introduces is not in the source (line {n.pos.line}: it ends "
+                                            "with a colon and the next provision follows)"))
+    for n in doc.errors:
         missing.append({"cite": ch.sections[0].cite if ch.sections else f"§ {ch.number}.1",
                         "what": f"not read (line {n.pos.line}): {n.message}"})
     spec: dict[str, Any] = {
@@ -283,6 +318,9 @@ def _title_case(title: str) -> str:
 
 def import_file(path: str, chapter: Optional[str]) -> dict:
     doc = parse_file(path)
+    dup = [TextError(n.message, path, n.pos.line, n.pos.column) for n in doc.notices if n.kind == "duplicate"]
+    if dup:
+        raise TextError(dup[0].message, path, dup[0].line, dup[0].column, tuple(dup[1:]))
     if not doc.chapters:
         msg = next((n.message for n in doc.notices if n.kind == "no_rule_text"), "no rule text on this page")
         raise TextError(f"nothing to import: {msg}", path, 1, 1)

@@ -36,7 +36,9 @@ from lark.lexer import Token
 
 from compiler.lang.citations import label_at, label_index, label_styles
 from .errors import TextError
-from .hands import COLUMN_RE, HANDS_LONGEST_FIRST, PAYOUT_RE
+from .layouts import Placer, unwrap
+from .lexer_tables import SIDE_BY_SIDE_RE, _Tables
+from .hands import PAYOUT_RE
 from .lexer_patterns import (  # noqa: F401 - Furniture and LexResult are the lexer's results
     AFFECTS_RE,
     ALL_FURNITURE,
@@ -51,10 +53,11 @@ from .lexer_patterns import (  # noqa: F401 - Furniture and LexResult are the le
     Furniture,
     GLUED_LABEL_RE,
     LABEL_RE,
+    LII_SECTION_RE,
+    LIST_SEC_ENTRY_RE,
     LexResult,
     NOTE_GLUED_RE,
     NOTE_HEADINGS,
-    ROW_CELLS,
     SECTION_HEAD_MID_RE,
     SECTION_HEAD_RE,
     SEC_ENTRY_RE,
@@ -68,10 +71,13 @@ from .lexer_patterns import (  # noqa: F401 - Furniture and LexResult are the le
     page_format,
 )
 
-class _Lexer:
-    def __init__(self, text: str, path: str):
+class _Lexer(_Tables):
+    def __init__(self, text: str, path: str, page: str | None = None):
         self.text = text
         self.path = path
+        # ``text`` is the page with its layout brought to lines (compiler/text/layouts.py, same offsets):
+        # every position is given on the page as printed
+        self.placer = Placer(page) if page is not None and page != text else None
         self.lines = text.split("\n")
         self.starts = []
         pos = 0
@@ -94,17 +100,27 @@ class _Lexer:
     def tok(self, kind: str, value: str, lineno: int, col: int) -> None:
         """Add a token; ``col`` is the 0-based offset of ``value`` in physical line ``lineno``."""
         start = self.starts[lineno - 1] + col
-        self.tokens.append(Token(kind, value, start, lineno, col + 1, lineno,
-                                 col + 1 + len(value), start + len(value)))
+        if self.placer is None:
+            self.tokens.append(Token(kind, value, start, lineno, col + 1, lineno,
+                                     col + 1 + len(value), start + len(value)))
+            return
+        (line, column), (end_line, end_col) = self.placer.place(start), self.placer.place(start + len(value))
+        self.tokens.append(Token(kind, value, start, line, column, end_line, end_col, start + len(value)))
+
+    def at(self, lineno: int, col: int) -> tuple[int, int]:
+        """Line and 1-based column on the page of 0-based ``col`` of line ``lineno`` of the text read."""
+        if self.placer is None:
+            return lineno, col + 1
+        return self.placer.place(self.starts[lineno - 1] + col)
 
     def furn(self, kind: str, value: str, lineno: int, col: int) -> None:
-        self.furniture.append(Furniture(kind, value, lineno, col + 1))
+        self.furniture.append(Furniture(kind, value, *self.at(lineno, col)))
 
     def error(self, msg: str, lineno: int, col: int) -> TextError:
-        return TextError(msg, self.path, lineno, col + 1)
+        return TextError(msg, self.path, *self.at(lineno, col))
 
     def problem(self, kind: str, msg: str, lineno: int, col: int, text: str = "") -> None:
-        self.problems.append((kind, msg, lineno, col + 1, text))
+        self.problems.append((kind, msg, *self.at(lineno, col), text))
 
     # ------------------------------------------------------------------ driver
     def run(self) -> LexResult:
@@ -173,8 +189,20 @@ class _Lexer:
             else:
                 self.affects_open = (s, lineno, col)
             return
-        # furniture first
+        m = LII_SECTION_RE.match(s)
+        if m and self.state != "body":
+            # Cornell LII: the page's title line is its section heading (the Code's wording kept)
+            self.format = "code"
+            self.furn("site_section", s, lineno, col)
+            self.tok("SITE_SECTION", f"Section {m.group(1)} - {m.group(2)}", lineno, col)
+            self.state = "body"
+            self.in_definitions = m.group(2).rstrip(".") == "Definitions"
+            return
+        # furniture first; a disclaimer goes on to the line that ends its sentence
         kind = self.furniture_kind(s)
+        if kind is None and getattr(self, "disclaimer_open", False) and len(s) < 100:
+            kind = "disclaimer"
+        self.disclaimer_open = kind == "disclaimer" and not re.search(r"[.!?]$", s)
         if kind is not None:
             self.note = None
             self.table = None
@@ -209,6 +237,11 @@ class _Lexer:
             self.problem("cut", f"page cut short in the note heading {s!r}", lineno, col + len(s), s)
             return
         # a paytable printed one row per line
+        if self.table is not None and self.table.get("refused"):
+            if not (LABEL_RE.match(s) or SECTION_HEAD_RE.match(s) or CHAPTER_RE.match(s)):
+                self.furn("refused_table", s, lineno, col)
+                return
+            self.table = None
         if self.table is not None:
             if self.table_row(s, lineno, col):
                 return
@@ -231,13 +264,13 @@ class _Lexer:
             self.furn("site_chapter", s, lineno, col)
             self.tok("SITE_CHAPTER", s, lineno, col)
             return
-        m = SITE_SEC_ENTRY_RE.match(s)
+        m = SITE_SEC_ENTRY_RE.match(s) or LIST_SEC_ENTRY_RE.match(s)
         if m:
             # "Section 661a.1. Definitions |": an entry of a third-party chapter page
             if not any(t.type == "SEC_LIST" for t in self.tokens[-40:]) or not self.sec_list_open:
                 self.tok("SEC_LIST", "", lineno, col)
                 self.sec_list_open = True
-            self.tok("SEC_ENTRY", f"{m.group(1)}. {m.group(2)}", lineno, col + len("Section "))
+            self.tok("SEC_ENTRY", f"{m.group(1)}. {m.group(2)}", lineno, col + m.start(1))
             return
         m = SITE_SECTION_GLUED_RE.match(s) or SITE_SECTION_RE.match(s)
         if m:
@@ -351,6 +384,9 @@ class _Lexer:
             if rest.strip():
                 self.content(rest.strip(), lineno, col + m.end() + len(rest) - len(rest.lstrip()), nxt)
             return
+        if SIDE_BY_SIDE_RE.match(s):
+            self.refuse_table(s, lineno, col, "the heading names the hand column twice")
+            return
         m = TABLE_HEAD_RE.match(s + " ")
         if m and self.looks_like_table_head(s, m):
             self.table_head(s, lineno, col)
@@ -436,153 +472,11 @@ class _Lexer:
             self.sec_list_open = False
             self.content(s[tail_at:], lineno, col + tail_at, "")
 
-    # ------------------------------------------------------------------ tables
-    def table_head(self, s: str, lineno: int, col: int) -> None:
-        m = TABLE_HEAD_RE.match(s + " ")
-        assert m
-        self.tok("TABLE_HEAD", m.group(1), lineno, col)
-        columns = [c for c in COLUMN_RE.finditer(m.group(2))]
-        for c in columns:
-            self.tok("COLUMN", c.group(0), lineno, col + m.start(2) + c.start())
-        ncols = len(columns)
-        pos = m.end()
-        if pos >= len(s) or not s[pos:].strip():
-            # heading alone on its line: rows follow one per line
-            self.table = {"ncols": ncols, "pipe": False}
-            return
-        rows = 0
-        while pos < len(s):
-            rest = s[pos:]
-            label = None
-            for name in HANDS_LONGEST_FIRST:
-                if rest.startswith(name + " ") and PAYOUT_RE.match(rest, len(name) + 1):
-                    label = name
-                    break
-            if label is None and rows == 0:
-                # a hand not in the list: take the words before the first payout
-                pm = PAYOUT_RE.search(rest)
-                if pm and pm.start() > 0 and not re.search(r"[()§]", rest[: pm.start()]):
-                    label = rest[: pm.start()].strip()
-            if label is None:
-                break
-            self.tok("HAND", label, lineno, col + pos)
-            p = pos + len(label) + 1
-            for k in range(ncols):
-                cm = PAYOUT_RE.match(s, p)
-                if not cm:
-                    if p >= len(s.rstrip()) and getattr(self, "is_last", False):
-                        self.problem("cut", f"page cut short in paytable row {label!r} ({k} of {ncols} payouts)",
-                                     lineno, col + p, label)
-                        return
-                    raise self.error(
-                        f"paytable row {label!r} has {k} payouts, the heading announces {ncols}",
-                        lineno, col + p)
-                self.tok("CELL", cm.group(0), lineno, col + p)
-                p = cm.end()
-                if p < len(s) and s[p] == " ":
-                    p += 1
-            pos = p
-            rows += 1
-        if rows == 0:
-            raise self.error("paytable without rows", lineno, col + pos)
-        rest = s[pos:]
-        if rest.strip():
-            lead = len(rest) - len(rest.lstrip())
-            self.content(rest.strip(), lineno, col + pos + lead, "")
-
-    def table_row(self, s: str, lineno: int, col: int) -> bool:
-        """One row of a table printed one row per line; False when the line is not a row."""
-        t = self.table
-        assert t is not None
-        n = t["ncols"]
-        if t["pipe"]:
-            cells = self.pipe_cells(s)
-            if cells is None or len(cells) != n + 1 or LABEL_RE.match(s) or len(cells[0][0]) > 100:
-                return False
-            if not any(PAYOUT_RE.fullmatch(c) or re.fullmatch(r"[$\d,.%*]+", c) for c, _ in cells[1:]):
-                return False  # a line of headings: the next table starts here
-            (lab, lc), rest = cells[0], cells[1:]
-            if t.get("group"):
-                self.tok("GROUP_MEMBER", "", lineno, col + lc)
-            self.tok("HAND", lab, lineno, col + lc)
-            for c, cc in rest:
-                self.tok("CELL", c, lineno, col + cc)
-            return True
-        rx = re.compile(rf"(?P<label>.*?)\s*(?P<cells>{ROW_CELLS}(?:\s*{ROW_CELLS}){{{n - 1}}})\s*$")
-        m = rx.match(s)
-        if m and m.group("label").strip():
-            label = m.group("label").strip()
-            if t.get("group") and col > t.get("group_col", 0):
-                self.tok("GROUP_MEMBER", "", lineno, col)
-            elif t.get("group"):
-                t["group"] = None
-            self.tok("HAND", label, lineno, col)
-            cells = m.group("cells")
-            base = m.start("cells")
-            for cm in PAYOUT_RE.finditer(cells):
-                self.tok("CELL", cm.group(0), lineno, col + base + cm.start())
-            return True
-        if s.endswith(":") and len(s) < 80 and not PAYOUT_RE.search(s):
-            # "Third card drawn:": the rows indented under it belong to it
-            t["group"] = s
-            t["group_col"] = col
-            self.tok("GROUP", s, lineno, col)
-            return True
-        if getattr(self, "is_last", False):
-            cm = list(PAYOUT_RE.finditer(s))
-            if cm and 0 < len(cm) < n:
-                self.tok("HAND", s[: cm[0].start()].strip(), lineno, col)
-                for c in cm:
-                    self.tok("CELL", c.group(0), lineno, col + c.start())
-                self.problem("cut", f"page cut short in a paytable row ({len(cm)} of {n} payouts)",
-                             lineno, col + len(s), s)
-                return True
-        return False
-
-    @staticmethod
-    def pipe_cells(s: str) -> list[tuple[str, int]] | None:
-        if "|" not in s:
-            return None
-        out = []
-        start = 0
-        for k, ch in enumerate(s + "|"):
-            if ch == "|":
-                seg = s[start:k]
-                lead = len(seg) - len(seg.lstrip())
-                out.append((seg.strip(), start + lead))
-                start = k + 1
-        if out and out[-1][0] == "":
-            out.pop()
-        return out
-
-    @staticmethod
-    def pipe_start(s: str) -> int | None:
-        """Where a pipe table glued after text starts: after the last ": " or ". " before the first "|"."""
-        first = s.find("|")
-        head = s[:first]
-        k = max(head.rfind(": "), head.rfind(". "))
-        if k < 0:
-            return None
-        return k + 2
-
-    def pipe_table(self, s: str, lineno: int, col: int) -> bool:
-        """A pipe-table heading ("Hand | Paytable A | Paytable B |"), possibly after text."""
-        k = self.pipe_start(s)
-        if k is not None and k > 0:
-            self.text_with_heading(s[:k].rstrip(), lineno, col, "UTEXT" if not LABEL_RE.match(s) else "TEXT")
-            return True
-        cells = self.pipe_cells(s)
-        if not cells or len(cells) < 2:
-            return False
-        (head, hc), cols = cells[0], cells[1:]
-        self.tok("TABLE_HEAD", head, lineno, col + hc)
-        for c, cc in cols:
-            self.tok("COLUMN", c, lineno, col + cc)
-        self.table = {"ncols": len(cols), "pipe": True}
-        return True
-
 
 def lex(text: str, path: str = "<input>") -> LexResult:
     if "\x00" in text:
         raise TextError("binary file, not a Bulletin or Code page", path, 1, 1)
-    return _Lexer(text, path).run()
+    read, layouts = unwrap(text)
+    result = _Lexer(read, path, text).run()
+    result.layouts = layouts
+    return result

@@ -26,6 +26,7 @@ class LexResult:
     format: str  # "bulletin" | "code"
     fragment: bool = False
     problems: list[tuple[str, str, int, int, str]] = field(default_factory=list)  # (kind, message, line, col, text)
+    layouts: list[str] = field(default_factory=list)  # "Markdown", "hard-wrapped": what was brought to lines
 
 
 WEEKDAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
@@ -36,9 +37,41 @@ SECTION_HEAD_MID_RE = re.compile(rf"\s§\s+({SEC_NUM})\.\s+([A-Z][^§]*?\.)\s*$"
 CHAPTER_RE = re.compile(r"CHAPTER\s+(\d+[a-z]?)\.\s+(.*)$")
 SEC_ENTRY_RE = re.compile(rf"({SEC_NUM})\.\s")
 ELISION_RE = re.compile(r"\*\s\*\s\*\s\*\s\*")
-# "Term—text" (the Code) or "Term-Text" (third-party copies drop the em dash)
-DEFINITION_RE = re.compile(r"([A-Z][A-Za-z0-9 ,'\u2019()/\-]{0,80}?)(?:\u2014|\s?-(?=[A-Z]))(.*)$")
-TERM_ONLY_RE = re.compile(r"[A-Z][A-Za-z0-9 ,'\u2019()/\-]{0,60}[A-Za-z)]$")
+# "Term—text" (the Code) or "Term-Text" (third-party copies drop the em dash).  A term runs to the
+# dash that ends it, with hyphens, apostrophes, digits and ampersands inside ("All-Six Bonus Wager",
+# "Five-Card Envy Bonus"): the em dash when the line has one, else the first hyphen after which a
+# sentence starts (a capitalised word and then a lower-case one: "Bonus-An additional ...").
+TERM_CHARS = r"[A-Za-z0-9 ,'\u2019()/&\-]"
+DEFINITION_EM_RE = re.compile(rf"([A-Z0-9]{TERM_CHARS}{{0,80}}?)\u2014(.*)$")
+DEFINITION_HYPHEN_RE = re.compile(rf"([A-Z0-9]{TERM_CHARS}{{0,80}}?)\s?-(?=[A-Z][A-Za-z'\u2019]*[\s,]+[a-z(\d])(.*)$")
+
+
+class _Definition:
+    """Match of a definition line: ``group(1)`` the term, ``group(2)``/``start(2)`` the text."""
+
+    def __init__(self, m: re.Match):
+        self._m = m
+
+    def group(self, k: int) -> str:
+        return self._m.group(k)
+
+    def start(self, k: int) -> int:
+        return self._m.start(k)
+
+
+class _DefinitionRE:
+    """``DEFINITION_RE.match(line)``: the term to the dash that ends it (see above)."""
+
+    @staticmethod
+    def match(s: str):
+        m = DEFINITION_EM_RE.match(s)
+        if m is None and "\u2014" not in s[:84]:
+            m = DEFINITION_HYPHEN_RE.match(s)
+        return _Definition(m) if m else None
+
+
+DEFINITION_RE = _DefinitionRE()
+TERM_ONLY_RE = re.compile(rf"[A-Z]{TERM_CHARS}{{0,60}}[A-Za-z0-9)]$")
 TABLE_HEAD_RE = re.compile(r"(Hand|Result)\s*((?:(?:" + COLUMN_RE.pattern + r")\s*)+)")
 ROW_CELLS = rf"(?:{PAYOUT_RE.pattern})"
 # a label glued after the end of a sentence ("... in the set.(2) Each tile", ": (1) Each set")
@@ -90,11 +123,15 @@ FURNITURE_ANY = re.compile("|".join(f"(?{'i' if rx.flags & re.I else ''}:{rx.pat
                                     else f"(?:{rx.pattern})" for _, rx in ALL_FURNITURE))
 NOTE_HEADINGS = {"Authority": "authority", "Source": "source", "Cross References": "cross_references",
                  "Notation": "notation", "Notes of Decisions": "notes_of_decisions"}
-NOTE_GLUED_RE = re.compile(r"(Authority|Source|Cross References)\s+(The\s.*|This\s.*)$")
+NOTE_GLUED_RE = re.compile(r"(Authority|Source|Cross References)\s*(The\s.*|This\s.*)$")
+# Cornell LII's title line: "58 Pa. Code § 633a.3 - Cards; number of decks; value of cards"
+LII_SECTION_RE = re.compile(rf"\d+ Pa\. Code §\s+({SEC_NUM}) - ([A-Z].*?)\s*$")
 SITE_CHAPTER_RE = re.compile(r"Chapter (\d+[a-z]?)(?: -|\.) (.*?)\s*\|?$")
 SITE_SECTION_RE = re.compile(rf"Section ({SEC_NUM}) - (.*)$")
 SITE_SECTION_GLUED_RE = re.compile(rf"Section ({SEC_NUM}) - (.*?)(?=\((?:a|1|i)\)\s[A-Z])")
 SITE_SEC_ENTRY_RE = re.compile(rf"Section ({SEC_NUM})\. (.*?)\s*\|$")
+# a chapter index without its "CHAPTER"/"Sec." lines (Justia): "- Section 623a.1 - Definitions"
+LIST_SEC_ENTRY_RE = re.compile(rf"[-*\u2022]\s+Section ({SEC_NUM}) - (.*?)\s*$")
 DOC_TITLE_RE = re.compile(r"Title \d+\u2014.*\[(\d+) Pa\.B\. (\d+)\]$")
 DATE_RE = re.compile(rf"\[(?:{WEEKDAYS}), ([A-Z][a-z]+ \d{{1,2}}, \d{{4}})\]")
 ANNEX_RE = re.compile(r"Annex ([A-Z])\b\s*")

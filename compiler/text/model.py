@@ -48,6 +48,8 @@ class Row:
     odds: tuple[Odds, ...]
     pos: Pos
     group: Optional[str] = None   # the group line above it ("Third card drawn:"), as printed
+    cells: tuple[Pos, ...] = ()   # where each payout is printed (a span of the page, checked against it)
+    doubt: Optional[str] = None   # why a payout of the row is not certain (the import leaves the row out)
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,10 @@ class PreambleLine:
     refs: tuple["CrossRef", ...] = ()
 
 
+# notices that are errors (``text parse`` exits 1): the rest are notes
+ERROR_KINDS = ("unread", "duplicate", "refused")
+
+
 @dataclass(frozen=True)
 class Notice:
     """Something the reader could not read, or a fact about the page it must say
@@ -149,7 +155,7 @@ class Notice:
     text: str = ""
 
     def format(self, path: str) -> str:
-        level = "error" if self.kind == "unread" else "note"
+        level = "error" if self.kind in ERROR_KINDS else "note"
         return f"{path}:{self.pos.line}:{self.pos.column}: {level}: {self.message}"
 
 
@@ -194,6 +200,11 @@ class Document:
     @property
     def unread(self) -> tuple[Notice, ...]:
         return tuple(n for n in self.notices if n.kind == "unread")
+
+    @property
+    def errors(self) -> tuple[Notice, ...]:
+        """What makes ``text parse`` fail: text not read, a term defined twice, a table refused."""
+        return tuple(n for n in self.notices if n.kind in ERROR_KINDS)
 
     def chapter(self, number: str) -> Optional[Chapter]:
         for c in self.chapters:

@@ -110,10 +110,12 @@ def _gap(stack: list[_Node], label: str) -> tuple[int, str] | None:
 
 
 def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], problem=None,
-          gap_ok=None) -> Section:
+          gap_ok=None, duplicate=None) -> Section:
     if problem is None:
         def problem(message, p, text=""):
             raise TextError(message, path, p.line, p.column)
+    if duplicate is None:
+        duplicate = problem
     intro: Optional[str] = None
     intro_pos = pos
     top: list[_Node] = []
@@ -130,6 +132,10 @@ def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], pr
             pending_elisions.append(it.pos)
             continue
         if it.kind == "def":
+            first = next((d for d in defs if d.label.casefold() == it.label.casefold()), None)
+            if first is not None:
+                duplicate(f"duplicate term {it.label!r} in § {number}: first defined at line {first.pos.line}, "
+                          "defined again here", it.pos, it.label)
             node = _Node(it.text and "" or "", None, it.text, it.pos, it.table[0], is_def=True)
             node.label = it.label  # the term
             defs.append(node)

@@ -19,6 +19,8 @@ from lark.exceptions import UnexpectedInput, VisitError
 from lark.lexer import Lexer, Token
 
 from .errors import TextError, read_input
+from .extent import last_text_cut, omitted_lists
+from .layouts import layout_name
 from .hands import hand_id, read_odds
 from .lexer import lex
 from compiler.text.markup import amendment_changes, has_markup, html_to_text, versions
@@ -64,14 +66,20 @@ def _pos(tok) -> Pos:
     return Pos(tok.line, tok.column)
 
 
+def _shape(label: str) -> str:
+    """A row label with its numbers and articles made alike: "Is an 8" and "Is a 9" -> "is a #"."""
+    return re.sub(r"\ban\b", "a", re.sub(r"\d+", "#", label.lower()))
+
+
 # ----------------------------------------------------------------- raw items
 
 class _Build(Transformer):
     """Parse tree -> dataclasses. Sections are nested by ``_nest``."""
 
-    def __init__(self, path: str, strict: bool = True):
+    def __init__(self, path: str, strict: bool = True, text: str = ""):
         super().__init__()
         self.path = path
+        self.raw = text  # the page as read: every payout kept is checked against it at its position
         self.strict = strict
         self.problems: list[Notice] = []
 
@@ -79,6 +87,12 @@ class _Build(Transformer):
         if self.strict:
             raise TextError(message, self.path, pos.line, pos.column)
         self.problems.append(Notice("unread", message, pos, text))
+
+    def duplicate(self, message: str, pos: Pos, text: str = "") -> None:
+        """A term defined twice: an error (a rulespec cannot hold both), never read as two terms."""
+        if self.strict:
+            raise TextError(message, self.path, pos.line, pos.column)
+        self.problems.append(Notice("duplicate", message, pos, text))
 
     # items
     def provision(self, c):
@@ -99,8 +113,24 @@ class _Build(Transformer):
             c = c[1:]
         label = c[0].value
         pays = tuple(t.value for t in c[1:])
+        doubt = next((d for d in (self.span_doubt(t) for t in c[1:]) if d), None)
         return Row(hand_id(label), label, pays, tuple(read_odds(p) for p in pays), _pos(c[0]),
-                   "" if member else None)
+                   "" if member else None, tuple(_pos(t) for t in c[1:]), doubt)
+
+    def span_doubt(self, tok) -> Optional[str]:
+        """A payout is kept only as a span of the page: the raw text at its position is the payout,
+        and no digit runs on before or after it (so "1 to 100" is never read as "1 to 10")."""
+        if not self.raw:
+            return None
+        a = tok.start_pos
+        b = a + len(tok.value)
+        if self.raw[a:b] != tok.value:
+            return f"payout {tok.value!r} is not what the page prints at line {tok.line}, column {tok.column}"
+        before = self.raw[a - 1] if a > 0 else " "
+        after = self.raw[b] if b < len(self.raw) else " "
+        if tok.value[:1].isdigit() and before.isdigit() or tok.value[-1:].isdigit() and after.isdigit():
+            return f"payout {tok.value!r} at line {tok.line}, column {tok.column} runs on into a digit of the page"
+        return None
 
     def group(self, c):
         return ("group", c[0])
@@ -124,15 +154,19 @@ class _Build(Transformer):
                 else:
                     group = None
                 rows.append(x)
-        for r in rows:
-            m = re.search(r"\b(?:a|an|the)$", r.label)
-            if m and r.odds and r.odds[0].kind in ("to", "for") and r.odds[0].numerator >= 10:
+        shapes = {_shape(r.label) for r in rows}
+        for k, r in enumerate(rows):
+            if not (r.odds and r.odds[0].kind in ("to", "for") and r.odds[0].numerator >= 10):
+                continue
+            alt = f"{r.label} {r.pays[0][0]}"
+            if re.search(r"\b(?:a|an|the)$", r.label) or _shape(alt) in shapes and _shape(r.label) not in shapes:
                 # "Is a 96 to 1": the cells of a printed row are glued to its label, so "Is a 9" +
-                # "6 to 1" and "Is a" + "96 to 1" read alike; the reader says which it took
-                self.problems.append(Notice(
-                    "ambiguous", f"paytable row '{r.label} {r.pays[0]}': read as '{r.label}' paying "
-                    f"'{r.pays[0]}'; the label may end with a digit glued to the payout "
-                    f"('{r.label} {r.pays[0][0]}' paying '{r.pays[0][1:]}')", r.pos, r.label))
+                # "6 to 1" and "Is a" + "96 to 1" read alike; the reader says it cannot tell, and the
+                # row's payout is not certain (the import leaves it out)
+                note = (f"paytable row '{r.label} {r.pays[0]}': read as '{r.label}' paying '{r.pays[0]}', but "
+                        f"the label may end with a digit glued to the payout ('{alt}' paying '{r.pays[0][1:]}')")
+                self.problems.append(Notice("ambiguous", note, r.pos, r.label))
+                rows[k] = replace(r, doubt=r.doubt or note)
             if r.pays and len(r.pays) != len(cols) or not r.pays and not r.label.endswith(":"):
                 self.problem(f"paytable row {r.label!r} has {len(r.pays)} payouts for {len(cols)} columns",
                              r.pos, r.label)
@@ -166,7 +200,7 @@ class _Build(Transformer):
     def _section(self, number, heading, pos, items):
         gap_ok = None if self.strict else (lambda m, p: self.problems.append(Notice("gap", m, p)))
         return _nest(self.path, number, heading, pos, [x for x in items if isinstance(x, _Item)], self.problem,
-                     gap_ok)
+                     gap_ok, self.duplicate)
 
     def sec_list(self, c):
         out = []
@@ -238,43 +272,12 @@ def _site_chapter_as_head(tokens) -> list:
     return out
 
 
-def _last_text_cut(tokens, furniture, problems, text: str) -> Optional[Notice]:
-    """A page cut short ends mid-sentence: its last line of regulation or preamble text
-    does not end with a full stop, colon, semicolon, dash or "and"/"or"."""
-    for kind, msg, line, col, txt in problems:
-        if kind == "cut":
-            return Notice("cut", msg, Pos(line, col), txt)
-    last_tok = None
-    for tok in tokens:
-        if tok.type in ("TEXT", "UTEXT", "PRE_TEXT", "PRE_HEADING", "CELL", "HAND", "SEC_ENTRY", "TERM") and \
-                (tok.value or tok.type == "TEXT"):
-            last_tok = tok
-    last_line = max((i + 1 for i, ln in enumerate(text.split("\n")) if ln.strip()), default=0)
-    last_furn = max((f.line for f in furniture), default=0)
-    if last_tok is not None and last_tok.line >= last_furn and last_tok.line == last_line \
-            and last_tok.type in ("TEXT", "UTEXT", "PRE_TEXT", "TERM"):
-        value = last_tok.value.rstrip()
-        if value and not TERMINAL.search(value):
-            return Notice("cut", f"page cut short: the text ends mid-sentence ({value[-30:]!r}); "
-                                 f"what follows is not on this page",
-                          Pos(last_tok.line, last_tok.column + len(value)), value)
-    # cut inside the page furniture (a disclaimer, a note): the regulation text is whole
-    for f in furniture:
-        if f.line == last_line and f.kind in ("disclaimer", "cited_in", "cross_references") \
-                and not TERMINAL.search(f.text.rstrip()):
-            return Notice("cut_furniture", f"page cut short in its {f.kind.replace('_', ' ')} note "
-                                           f"({f.text.rstrip()[-30:]!r}); the regulation text above is whole",
-                          Pos(f.line, f.column + len(f.text.rstrip())), f.text)
-    return None
-
-
-TERMINAL = re.compile(r"(?:[.:;\u2014]|\b(?:and|or))[\"\u201d\u2019')\]]*$")
-
-
 def parse_text(text: str, path: str = "<input>", strict: bool = False, version: str = "new") -> Document:
     """Read a page.  ``strict``: stop at the first thing that cannot be read (an error
     with its position); otherwise every such thing is a ``Notice`` of kind "unread" in
     ``Document.notices`` and the rest is read."""
+    # CRLF line ends read as LF: every line and column stays what it is in the file
+    text = text.replace("\r\n", "\n")
     marks: list[Notice] = []
     if has_markup(text):
         # a Bulletin amendment printed with its markup: read as it reads after the amendment
@@ -291,6 +294,9 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
         old_text, new_text = versions(text)
         text = old_text if version == "old" else new_text
     lexed = lex(text, path)
+    refused = [p for p in lexed.problems if p[0] == "refused"]
+    if strict and refused:
+        raise TextError(refused[0][1], path, refused[0][2], refused[0][3])
     tokens = _site_chapter_as_head(lexed.tokens)
     fragment = False
     if lexed.fragment and not any(t.type in ("SECTION_HEAD", "SITE_SECTION", "SEC_ENTRY") for t in tokens) \
@@ -302,9 +308,10 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
     has_preamble = any(t.type in ("PRE_HEADING", "PRE_TEXT") for t in tokens)
     if not has_rules and not (lexed.format == "bulletin" and has_preamble):
         raise TextError("no regulation text found (no section heading such as '§ 567.1. Definitions.', "
-                        "no chapter's list of sections, no Bulletin preamble)", path, 1, 1)
+                        "no chapter's list of sections, no Bulletin preamble) in this "
+                        + layout_name(lexed.furniture, lexed.format, lexed.layouts), path, 1, 1)
     gname = _grammar_for(tokens)
-    builder = _Build(path, strict)
+    builder = _Build(path, strict, text)
     skipped: list[Notice] = []
     try:
         while True:
@@ -385,15 +392,18 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
             history.extend(source_events(text_f, Pos(f.line, f.column)))
     affects = affected_chapters([f.text for f in lexed.furniture if f.kind in ("affects", "doc_title")])
 
-    notices: list[Notice] = list(builder.problems) + marks
+    layout = layout_name(lexed.furniture, lexed.format, lexed.layouts)
+    notices: list[Notice] = [replace(n, message=f"{n.message} (page layout: {layout})") if n.kind == "unread" else n
+                             for n in builder.problems] + marks
     for kind, msg, line, col, txt in lexed.problems:
         if kind != "cut":
             notices.append(Notice(kind, msg, Pos(line, col), txt))
-    cut = _last_text_cut(tokens, lexed.furniture, lexed.problems, text)
+    cut = last_text_cut(tokens, lexed.furniture, lexed.problems, text, lexed.format)
     if cut is not None:
         # an incomplete last row or provision is the cut, not something unread
         notices = [n for n in notices if n.pos.line != cut.pos.line]
         notices.append(cut)
+    notices.extend(omitted_lists(chapters, cut.pos if cut is not None and cut.kind == "cut" else None))
     if lexed.format == "code" and not fragment:
         # the Title when the page names it (its title line, its Universal Citation, a "58 Pa. Code"
         # citation in its notes); otherwise none is invented

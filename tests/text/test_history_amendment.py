@@ -213,7 +213,8 @@ def test_every_real_669a_670a_page_against_the_2015_bulletin():
     """The only amendment among the real pages of these chapters is § 669a.6(c); cut pages,
     site typography (’ for ', - for —) and third-party layouts are no change."""
     found = {}
-    for page in sorted(PAGES.glob("58-PaCode_6[67][90]a.*.txt")):
+    pages = [p for p in PAGES.glob("58-PaCode_6*.txt") if p.name.startswith(("58-PaCode_669a.", "58-PaCode_670a."))]
+    for page in sorted(pages):
         for cd in diff_files(str(BULLETIN_2015), str(page)).chapters:
             found[page.name] = [(c.kind, c.new_cite or c.old_cite) for c in cd.changes
                                 if c.kind not in ("unchanged", "no substantive change", "cut", "elided")]
