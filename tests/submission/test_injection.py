@@ -187,3 +187,5 @@ def test_every_value_put_in_a_style_element_goes_through_css_string_and_html_is_
                 assert expr.strip().endswith("|css_string"), (p.name, expr)
         assert re.findall(r"\|\s*safe\b", src) == (["|safe"] if p.name == "rules-submission.html.jinja" else []), p.name
         assert "pl.svg|safe" in src or "|safe" not in src
+        # opened from a file, a written document loads nothing from elsewhere (serve's pages: by a header)
+        assert p.name.endswith(".html") or re.search(r'<meta http-equiv="Content-Security-Policy" content="default-src \'none\';', src), p.name
