@@ -470,7 +470,11 @@ def port_number(text: str) -> int:
 
 
 def cmd_serve(args) -> int:
+    import werkzeug.serving
     from werkzeug.serving import make_server
+
+    if hasattr(werkzeug.serving, "_log_add_style"):  # plain request log lines (the CLI escapes ANSI codes)
+        werkzeug.serving._log_add_style = False
 
     wildcard = args.host in ("0.0.0.0", "::", "")
     hosts = LOCAL_HOSTS + (() if wildcard or args.host in LOCAL_HOSTS else (args.host,))
