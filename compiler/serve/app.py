@@ -50,6 +50,8 @@ MAX_PENDING = 8  # analyses waiting; more distinct selections meanwhile are told
 MAX_EDGES = 64  # results kept (least recently asked for dropped first)
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 TOKEN_HEADER = "X-Rulespec-Token"
+CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 
 
 class BadRequest(Exception):
@@ -373,6 +375,16 @@ def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
                 raise BadRequest("this server's form token is missing or wrong: only its own pages may "
                                  "send it changes (reload the page)", 403)
 
+    @app.after_request
+    def no_outside_resources(response):
+        # its pages and the documents it returns load nothing from elsewhere, are framed by no site,
+        # and post only to this server (its own scripts and styles are inline)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
     @app.errorhandler(BadRequest)
     def bad_request(e):
         if request.path.startswith("/api/"):
@@ -458,7 +470,11 @@ def port_number(text: str) -> int:
 
 
 def cmd_serve(args) -> int:
+    import werkzeug.serving
     from werkzeug.serving import make_server
+
+    if hasattr(werkzeug.serving, "_log_add_style"):  # plain request log lines (the CLI escapes ANSI codes)
+        werkzeug.serving._log_add_style = False
 
     wildcard = args.host in ("0.0.0.0", "::", "")
     hosts = LOCAL_HOSTS + (() if wildcard or args.host in LOCAL_HOSTS else (args.host,))

@@ -230,3 +230,12 @@ def test_a_port_that_cannot_be_bound_is_a_clear_error():
         s.listen()
         code, err = _cli(["serve", "--port", str(s.getsockname()[1])])
     assert code == 1 and "cannot listen on 127.0.0.1:" in err and "Traceback" not in err
+
+
+def test_every_answer_forbids_outside_resources_and_framing(site):
+    app, client, token = site
+    for r in (client.get("/"), client.get("/chapter/567-war"), client.get("/", headers={"Host": "evil.example"}),
+              client.post("/download/567-war.html", data={"values": json.dumps(EXAMPLE), "token": token})):
+        csp = r.headers["Content-Security-Policy"]
+        assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp and "form-action 'self'" in csp
+        assert r.headers["X-Frame-Options"] == "DENY" and r.headers["X-Content-Type-Options"] == "nosniff"

@@ -14,6 +14,9 @@ import zlib
 from contextlib import contextmanager
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from compiler.codegen.css import css_string
 from compiler.render.pdf import html_to_pdf
@@ -187,3 +190,35 @@ def test_every_value_put_in_a_style_element_goes_through_css_string_and_html_is_
                 assert expr.strip().endswith("|css_string"), (p.name, expr)
         assert re.findall(r"\|\s*safe\b", src) == (["|safe"] if p.name == "rules-submission.html.jinja" else []), p.name
         assert "pl.svg|safe" in src or "|safe" not in src
+        # opened from a file, a written document loads nothing from elsewhere (serve's pages: by a header)
+        assert p.name.endswith(".html") or re.search(r'<meta http-equiv="Content-Security-Policy" content="default-src \'none\';', src), p.name
+
+
+_HOSTILE_ALPHABET = list('ab "\'\\\n\r\t<>{}();@:/&%!*#-') + ["\x00", "\x1b", "\x85", "\u2028", "\u202e", "\ud800", "é", "§"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.sampled_from(_HOSTILE_ALPHABET), min_size=1, max_size=40), st.booleans())
+def test_fuzzed_facility_names_are_refused_positioned_or_stay_inside_the_css_string(war, facility, flow):
+    """A facility name of any of these characters, written as YAML escapes or raw: either a positioned
+    error at /facility, or the document's footer holds it in one CSS string and one <style>."""
+    from compiler.pipeline import ROOT
+    from compiler.spec.diagnostics import DiagnosticError
+    from compiler.submission.document import load_submission, render_html
+
+    text = (ROOT / EXAMPLE).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    i = next(i for i, t in enumerate(lines) if t.startswith("facility:"))
+    lines[i] = "facility: " + (json.dumps(facility) if flow else yaml.safe_dump(facility, allow_unicode=True,
+                                                                                width=10**6).split("\n...")[0].rstrip("\n"))
+    source = "\n".join(lines) + "\n"
+    try:
+        sub = load_submission("f.yaml", {"567": war}, source)
+    except DiagnosticError as e:
+        assert e.diagnostics and all(d.line >= 1 and d.col >= 1 for d in e.diagnostics)
+        assert any(d.pointer == "/facility" or d.line == i + 1 for d in e.diagnostics), [d.format() for d in e.diagnostics]
+        return
+    html = render_html(sub, "f.yaml")
+    assert html.count("</style>") == 1 and html.count("<style>") == 1
+    footer = next(t for t in html.splitlines() if "@bottom-left" in t)
+    assert re.fullmatch(r'\s*@bottom-left \{ content: "[^"\n\\]*(\\[0-9a-f]+ [^"\n\\]*)*"; font: [^"{}]*; color: #555; \}', footer), footer
