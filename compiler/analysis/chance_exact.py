@@ -1,8 +1,9 @@
 """Exact figures of a chapter by playing the compiled game once per chance outcome.
 
-The engine plays one round of one seat for every outcome of its chance: every die face, wheel pocket
-and random number (a :class:`BranchChance` answering ``table.chance.uniform(n, ...)`` along a path of
-choices, each of probability 1/n) and every card by rank (a shoe of one representative card per rank,
+The engine plays one round of one seat for every outcome of its chance: every wheel pocket and random
+number (a :class:`BranchChance` answering ``table.chance.uniform(n, ...)`` along a path of choices, each
+of probability 1/n), every roll of several dice as a multiset of faces with its multinomial probability
+(``BranchChance.dice``: every dice reading :data:`MODELS` declares is symmetric in the dice) and every card by rank (a shoe of one representative card per rank,
 each drawn with probability count / cards left; used only when every ranking is ``high_card``, which
 reads no suit). Walking every path (an odometer over the widths each path recorded) gives the exact
 distribution of each wager's net as :class:`fractions.Fraction`: products of the draws' probabilities.
@@ -18,6 +19,9 @@ makes :func:`unmodelled` name it, and :func:`analyze_chance` refuses with that n
 """
 from __future__ import annotations
 
+import functools
+import itertools
+import math
 from collections import defaultdict
 from decimal import Decimal
 from fractions import Fraction
@@ -45,6 +49,8 @@ MODELS: dict[str, Any] = {
     },
     "functions": {"hand", "best", "category", "at_least", "is_hand", "has", "placed", "wager", "flag", "option",
                   "offered", "active", "count", "dice_count", "hits", "matched", "picked"},
+    # dice.X, dice_count, hits, matched, picked and round.roll are symmetric in the dice: a reading of one
+    # die by its position must not be declared here unless BranchChance.dice stops rolling by multiset
     "references": {"player", "dealer", "community", "dice", "pocket", "round"},
     "round_attrs": {"roll", "first_after_shuffle", "new_dealer", "number"},
     "actions": {"win", "lose", "push", "surrender", "set", "clear", "note", "return", "end", "bonus"},
@@ -65,6 +71,22 @@ class BranchChance:
 
     def uniform(self, n: int, what: str) -> int:
         return self.track.pick(n, Fraction(1, n))
+
+    def dice(self, n: int, sides: int) -> list[int]:
+        """The faces of one roll of ``n`` dice as a multiset (every dice reading MODELS declares is
+        symmetric in the dice), with its multinomial probability: 56 branches for three dice, not 216."""
+        rolls = _multisets(n, sides)
+        faces = rolls[self.track.pick(len(rolls))]
+        ways = math.factorial(n)
+        for k in set(faces):
+            ways //= math.factorial(faces.count(k))
+        self.track.prob *= Fraction(ways, sides ** n)
+        return list(faces)
+
+
+@functools.lru_cache(maxsize=None)
+def _multisets(n: int, sides: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(itertools.combinations_with_replacement(range(sides), n))
 
 
 class _Track:

@@ -214,7 +214,11 @@ def roll(table, ctx, rnd, step, pending=None) -> None:
         raise RefusedError(f"{step.id}: the hand history gives no " + ("dice" if dice else "random number")
                            + f" for this round ({step.cite})")
     else:
-        vals = [1 + table.chance.uniform(sides, "die" if dice else "number") for _ in range(n)]
+        several = getattr(table.chance, "dice", None) if dice and n > 1 else None
+        if several is not None:  # a chance that gives a roll's faces at once (an analysis: by multiset)
+            vals = [1 + v for v in several(n, sides)]
+        else:
+            vals = [1 + table.chance.uniform(sides, "die" if dice else "number") for _ in range(n)]
         source = ""
     rnd._attrs["roll"] = sum(vals)
     rnd.rolled.append(list(vals))
