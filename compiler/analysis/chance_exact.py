@@ -27,13 +27,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping
 
-from compiler.analysis.model import Figure
+from compiler.analysis.model import Figure, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.chance import find_step, legal_sets
 from compiler.runtime.engine import Strategy, Table
 from compiler.runtime.money import money
 
-__all__ = ["MODELS", "Unmodelled", "unmodelled", "wanted", "analyze_chance", "walk_outcomes"]
+__all__ = ["MODELS", "Unmodelled", "unmodelled", "concerns", "wanted", "report", "analyze_chance", "walk_outcomes"]
 
 # what this method models: step kind -> the parameters it reads (any other parameter is refused)
 MODELS: dict[str, Any] = {
@@ -203,12 +203,35 @@ def _expr_unmodelled(n) -> str | None:
     return f"expression {type(n).__name__}"
 
 
-def wanted(game, chapter) -> bool:
-    """This method is the analysis of a chapter that spins or rolls, or requires no wager, when it models
-    every construct of it (otherwise the chapter's other routes are tried, as before)."""
+def concerns(game, chapter) -> bool:
+    """This method is the analysis of a chapter that spins or rolls, or requires no wager, unless its cards
+    are ranked by a kind it does not model (a pai gow chapter rolling for the first position keeps its
+    route). A construct it does not model is then refused by name (:func:`report`), never passed on to a
+    route that would divide by the required wagers or ask a hand history for dice."""
     kinds = {s.kind for s in _walk_ir(chapter.procedure)}
     chance = bool(kinds & {"roll", "spin"}) or not any(w.required for w in game.wagers.values())
-    return chance and bool(game.wagers) and unmodelled(game, chapter) is None
+    cards_ok = "deal" not in kinds or all(r.get("kind") in MODELS["rankings"] for r in game.rankings.values())
+    return chance and bool(game.wagers) and cards_ok
+
+
+def wanted(game, chapter) -> bool:
+    """:func:`concerns` the chapter and models every construct of it."""
+    return concerns(game, chapter) and unmodelled(game, chapter) is None
+
+
+def report(game, chapter, options, decks, settings, offered) -> Report:
+    """The chapter's report: a figure per wager, or every wager refused naming the construct not modelled."""
+    bad = unmodelled(game, chapter)
+    if bad:
+        rep = Report(game.chapter, game.title, settings, [])
+        for w, wd in game.wagers.items():
+            if offered(w):
+                rep.refuse(w, wd.name, f"the chance enumeration does not model {bad}, and no other route "
+                                       "analyses a chapter that rolls, spins or requires no wager")
+        return rep
+    return Report(game.chapter, game.title, settings, analyze_chance(game, chapter, options, decks, offered),
+                  ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
+                   "each wager per unit made, alone on its seat"])
 
 
 def _rank_counts(game, decks: int) -> dict[int, int]:

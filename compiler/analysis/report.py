@@ -182,11 +182,8 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
     if not game.wagers:
         return Report(game.chapter, game.title, settings, [],
                       ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to analyse"])
-    if chance_exact.wanted(game, chapter):  # dice, wheels, no required wager: every chance outcome played
-        return Report(game.chapter, game.title, settings, chance_exact.analyze_chance(
-            game, chapter, options, decks, Table(game, options, seed=0).offered),
-            ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
-             "each wager per unit made, alone on its seat"])
+    if chance_exact.concerns(game, chapter):  # dice, wheels, no required wager: every chance outcome played
+        return chance_exact.report(game, chapter, options, decks, settings, table.offered)
     if rank_level_ok(game):
         figs = analyze_engine(game, options, decks)
         return Report(game.chapter, game.title, settings, figs,

@@ -193,6 +193,10 @@ def test_refuses_a_step_kind_it_does_not_declare_naming_it(tmp_path):
     with pytest.raises(chance_exact.Unmodelled, match="does not model step kind 'decide'"):
         chance_exact.analyze_chance(mod.GAME, comp.chapter)
     assert not chance_exact.wanted(mod.GAME, comp.chapter)
+    # `analyze` refuses every wager naming the construct (no other route divides by a required wager)
+    rep = analyze(mod.GAME, comp.chapter)
+    assert not rep.figures and {n.wager for n in rep.not_computed} == {"dragon", "tiger", "tie"}
+    assert all("does not model step kind 'decide' (step look, § 944.6(a))" in n.reason for n in rep.not_computed)
 
 
 def test_refuses_a_function_added_to_the_registry_without_a_declaration(monkeypatch):
