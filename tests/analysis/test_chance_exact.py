@@ -206,3 +206,15 @@ def test_refuses_a_function_added_to_the_registry_without_a_declaration(monkeypa
     c = compile_spec("sb.yaml", text)
     assert c.ok, [d.format() for d in c.errors]
     assert chance_exact.unmodelled(None, c.chapter).startswith("function dummy() (step settle")
+
+
+def test_roulette_legal_sets_counted_on_a_12_by_3_layout(roulette):
+    """Rectangles of the layout: 12 x 2 + 11 x 3 splits (and 5 with the zeros), 12 streets (and 3), 11 x 2
+    corners, 11 lines; every straight-up number of the 38 pockets."""
+    from compiler.runtime.chance import find_step
+    from compiler.values.chance import legal_sets
+
+    game, _, _ = roulette
+    wheel = find_step(game.procedure, "spin").params["wheel"]
+    counts = {w: len(legal_sets(game.wagers[w].choose, wheel)) for w in ("straight_up", "split", "street", "corner", "line")}
+    assert counts == {"straight_up": 38, "split": 12 * 2 + 11 * 3 + 5, "street": 12 + 3, "corner": 11 * 2, "line": 11}
