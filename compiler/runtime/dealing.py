@@ -205,8 +205,10 @@ def roll(table, ctx, rnd, step, pending=None) -> None:
     dice, numbers = p.get("dice"), p.get("numbers")
     sides, n = (6, int(dice)) if dice else (int(numbers), 1)
     if rnd.rolls:
-        vals = [int(v) for v in rnd.rolls.pop(0)]
+        given = rnd.rolls.pop(0)
+        vals = [int(v) if isinstance(v, int) or (isinstance(v, str) and v.isdigit()) else 0 for v in given]
         if len(vals) != n or not all(1 <= v <= sides for v in vals):
+            vals = given
             raise RefusedError(f"{step.id}: expected {n} value{'s' if n > 1 else ''} from 1 to {sides}, got {vals} "
                                f"({step.cite})")
         source = "as recorded"
