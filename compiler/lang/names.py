@@ -36,6 +36,7 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "hits": ("wager",),
     "matched": ("wager",),
     "picked": ("wager", "expr"),
+    "suited": ("expr",),
 }
 OWNERS = ("player", "dealer", "community", "event", "round", "setting", "dice", "pocket")
 DICE_PARTS = tuple(DICE_ATTRS)  # what dice.X reads of the latest roll (compiler/values/chance.py)

@@ -161,6 +161,11 @@ class Context:
         """Whether ``value`` (a total, a face, a pocket's label) is among the wager's chosen numbers."""
         return str(value) in self._chosen(wager)
 
+    def suited(self, cards) -> bool:
+        """The cards (at least one, no joker) all of one suit (a Dragon Tiger suited tie)."""
+        cards = [c for c in cards if c is not None]
+        return bool(cards) and all(c < 52 for c in cards) and len({c % 4 for c in cards}) == 1
+
     def event_attr(self, name: str) -> Any:
         if name not in self.event:
             raise EngineError(f"event has no attribute {name!r}")

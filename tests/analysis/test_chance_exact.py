@@ -125,6 +125,11 @@ def test_dragon_tiger_3_7349_and_tie_32_7711_by_counting_ranks_of_8_decks():
     win = (1 - tie) / 2
     assert figs["dragon"].expected_return == win - win - tie / 2
     assert figs["tie"].expected_return == tie * 8 - (1 - tie)
+    # the Suited Tie reads suits (`suited(...)`): played by card, suits and all; the second card is one of
+    # the 7 other copies of the first card among the 415 left
+    suited = Fraction(8 - 1, n - 1)
+    assert figs["suited_tie"].expected_return == suited * 50 - (1 - suited)
+    assert "cards by card" in figs["suited_tie"].method and "cards by rank" in figs["tie"].method
 
 
 def test_big_six_per_segment_by_counting_the_segments():
@@ -166,7 +171,7 @@ def _simulate(game, bets, rounds, seed):
     ("roulette-00", {1: {"red": 1, "five_number": 1, "straight_up": {"amount": 1, "numbers": [7]}},
                      2: {"dozen_1": 1, "corner": {"amount": 1, "numbers": [1, 2, 4, 5]}}}),
     ("sic-bo", {1: {"small": 1, "single": {"amount": 1, "numbers": [3]}}, 2: {"big": 1, "any_triple": 1}}),
-    ("dragon-tiger", {1: {"dragon": 1, "tie": 1}}),
+    ("dragon-tiger", {1: {"dragon": 1, "tie": 1}, 2: {"suited_tie": 1}}),
     ("big-six", {1: {"one": 1, "five": 1}}),
 ])
 def test_seeded_simulation_within_4_standard_errors(name, bets):
@@ -195,7 +200,7 @@ def test_refuses_a_step_kind_it_does_not_declare_naming_it(tmp_path):
     assert not chance_exact.wanted(mod.GAME, comp.chapter)
     # `analyze` refuses every wager naming the construct (no other route divides by a required wager)
     rep = analyze(mod.GAME, comp.chapter)
-    assert not rep.figures and {n.wager for n in rep.not_computed} == {"dragon", "tiger", "tie"}
+    assert not rep.figures and {n.wager for n in rep.not_computed} == {"dragon", "tiger", "tie", "suited_tie"}
     assert all("does not model step kind 'decide' (step look, § 944.6(a))" in n.reason for n in rep.not_computed)
 
 
