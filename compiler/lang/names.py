@@ -107,7 +107,7 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
         if isinstance(n, Ref):
             owner = n.parts[0]
             if owner not in OWNERS:
-                bad(f"unknown name {owner!r}: card references start with one of {', '.join(OWNERS)}"
+                bad(f"unknown name {owner!r}: references start with one of {', '.join(OWNERS)}"
                     f"{_suggest(owner, OWNERS)}", n)
                 return
             if len(n.parts) > 2:
