@@ -223,3 +223,17 @@ def test_roulette_legal_sets_counted_on_a_12_by_3_layout(roulette):
     wheel = find_step(game.procedure, "spin").params["wheel"]
     counts = {w: len(legal_sets(game.wagers[w].choose, wheel)) for w in ("straight_up", "split", "street", "corner", "line")}
     assert counts == {"straight_up": 38, "split": 12 * 2 + 11 * 3 + 5, "street": 12 + 3, "corner": 11 * 2, "line": 11}
+
+
+def test_refuses_a_step_kind_added_to_the_registry_without_a_declaration():
+    """A kind the registry might gain later (here a dummy IR step) is named, not passed through."""
+    import dataclasses
+
+    _, chapter, _ = _load("big-six")
+    first = chapter.procedure[0]
+    dummy = dataclasses.replace(first, id="dummy_step", kind="dummy", params=())
+    changed = dataclasses.replace(chapter, procedure=(dummy, *chapter.procedure))
+    assert chance_exact.unmodelled(None, changed) == "step kind 'dummy' (step dummy_step, § 943.3)"
+    extra = dataclasses.replace(first, params=(*first.params, ("tilt", 1)))
+    changed = dataclasses.replace(chapter, procedure=(extra, *chapter.procedure[1:]))
+    assert chance_exact.unmodelled(None, changed) == "parameter 'tilt' of a spin step (step spin, § 943.3)"
