@@ -237,3 +237,24 @@ def test_refuses_a_step_kind_added_to_the_registry_without_a_declaration():
     extra = dataclasses.replace(first, params=(*first.params, ("tilt", 1)))
     changed = dataclasses.replace(chapter, procedure=(extra, *chapter.procedure[1:]))
     assert chance_exact.unmodelled(None, changed) == "parameter 'tilt' of a spin step (step spin, § 943.3)"
+
+
+def test_a_single_zero_wheel_is_the_same_machinery_with_other_data(tmp_path):
+    """No Python knows roulette: drop the 00 pocket from the wheel's data (and the sets naming it) and
+    every wager but the five-number one has the single-zero edge 1/37 = 2.7027% (Wizard of Odds,
+    https://wizardofodds.com/games/roulette/ : single-zero 2.70%)."""
+    text = (CH / "roulette-00.yaml").read_text(encoding="utf-8")
+    for old, new in (
+            ('      - {label: "00", number: 0, colour: green, column: 0, dozen: 0, parity: none, half: none}\n', ""),
+            ('also: [["0", "00"], ["0", 1], ["0", 2], ["00", 2], ["00", 3]]', 'also: [["0", 1], ["0", 2], ["0", 3]]'),
+            ('also: [["0", 1, 2], ["0", "00", 2], ["00", 2, 3]]', 'also: [["0", 1, 2], ["0", 2, 3]]')):
+        assert old in text
+        text = text.replace(old, new)
+    p = tmp_path / "roulette-0.yaml"
+    p.write_text(text, encoding="utf-8")
+    mod, comp = load_game(p)
+    figs = _figs(mod.GAME, comp.chapter)
+    for f in figs:
+        if f.wager != "five_number":
+            assert f.expected_return == Fraction(-1, 37), (f.wager, f.policy)
+    assert pct(next(f for f in figs if f.wager == "red").house_edge) == "2.7027%"
