@@ -193,7 +193,8 @@ ANALYSIS_BEFORE = {"535-pai-gow": 0.38, "567-war": 1.10, "669a-raise-it-up-stud-
                    "670a-six-card-fortune-pai-gow-poker": 0.99, "688a-face-up-pai-gow-poker": 0.33,
                    "caribbean-stud": 25.76, "casino-holdem": 0.09, "let-it-ride": 3.18, "mississippi-stud": 6.41}
 # targets of issue 24 (seconds of `rulespec analyze`, every wager exact)
-ANALYSIS_TARGETS = {"mini-baccarat": 10}
+ANALYSIS_TARGETS = {"mini-baccarat": 10, "roulette-00": 1.0, "sic-bo": 1.0, "big-six": 1.0, "dragon-tiger": 1.0}
+
 
 
 def chapter_analyses(quick: bool) -> None:

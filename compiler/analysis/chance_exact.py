@@ -1,15 +1,18 @@
 """Exact figures of a chapter by playing the compiled game once per chance outcome.
 
-The engine plays one round of one seat for every outcome of its chance: every die face, wheel pocket
-and random number (a :class:`BranchChance` answering ``table.chance.uniform(n, ...)`` along a path of
-choices, each of probability 1/n) and every card by rank (a shoe of one representative card per rank,
-each drawn with probability count / cards left; used only when every ranking is ``high_card``, which
-reads no suit). Walking every path (an odometer over the widths each path recorded) gives the exact
-distribution of each wager's net as :class:`fractions.Fraction`: products of the draws' probabilities.
+The engine plays one round of one seat for every outcome of its chance: every wheel pocket and random
+number (a :class:`BranchChance` answering ``table.chance.uniform(n, ...)`` along a path of choices, each
+of probability 1/n); every roll of several dice as a multiset of faces with its multinomial probability
+(``BranchChance.dice``: every dice reading :data:`MODELS` declares is symmetric in the dice); every card
+by rank (a shoe of one representative card per rank, each drawn with probability count / cards left;
+only where every ranking is ``high_card``, which reads no suit), or by card, suits and all, where a rule
+calls a function of ``MODELS["suit_functions"]`` (a suited tie). Walking every path (an odometer over the
+widths each path recorded) gives the exact distribution of each wager's net as
+:class:`fractions.Fraction`: products of the draws' probabilities.
 
 Figures are per unit of each wager made, alone on its seat (no wager is required: roulette, sic bo, the
-Big Six wheel, Dragon Tiger); a wager placed on chosen numbers is placed on the first of its legal sets
-(:func:`compiler.runtime.chance.legal_sets`), named in the figure's policy.
+Big Six wheel, Dragon Tiger); a wager placed on chosen numbers is played on every one of its legal sets
+(:func:`compiler.runtime.chance.legal_sets`), one figure per distinct result, its policy naming the sets.
 
 An allow-list, not a deny-list: :data:`MODELS` declares the step kinds, their parameters, the functions,
 the references and the outcomes this method models. Any other construct in the active procedure (a
@@ -18,18 +21,21 @@ makes :func:`unmodelled` name it, and :func:`analyze_chance` refuses with that n
 """
 from __future__ import annotations
 
+import functools
+import itertools
+import math
 from collections import defaultdict
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping
 
-from compiler.analysis.model import Figure, Policy
+from compiler.analysis.model import Figure, Policy, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.chance import find_step, legal_sets
 from compiler.runtime.engine import Strategy, Table
 from compiler.runtime.money import money
 
-__all__ = ["MODELS", "Unmodelled", "unmodelled", "wanted", "analyze_chance", "walk_outcomes"]
+__all__ = ["MODELS", "Unmodelled", "unmodelled", "concerns", "wanted", "report", "analyze_chance", "walk_outcomes"]
 
 # what this method models: step kind -> the parameters it reads (any other parameter is refused)
 MODELS: dict[str, Any] = {
@@ -44,7 +50,10 @@ MODELS: dict[str, Any] = {
         "block": {"steps"},
     },
     "functions": {"hand", "best", "category", "at_least", "is_hand", "has", "placed", "wager", "flag", "option",
-                  "offered", "active", "count", "dice_count", "hits", "matched", "picked"},
+                  "offered", "active", "count", "dice_count", "hits", "matched", "picked", "suited"},
+    "suit_functions": {"suited"},  # a rule calling one of these is played over cards with their suits
+    # dice.X, dice_count, hits, matched, picked and round.roll are symmetric in the dice: a reading of one
+    # die by its position must not be declared here unless BranchChance.dice stops rolling by multiset
     "references": {"player", "dealer", "community", "dice", "pocket", "round"},
     "round_attrs": {"roll", "first_after_shuffle", "new_dealer", "number"},
     "actions": {"win", "lose", "push", "surrender", "set", "clear", "note", "return", "end", "bonus"},
@@ -65,6 +74,22 @@ class BranchChance:
 
     def uniform(self, n: int, what: str) -> int:
         return self.track.pick(n, Fraction(1, n))
+
+    def dice(self, n: int, sides: int) -> list[int]:
+        """The faces of one roll of ``n`` dice as a multiset (every dice reading MODELS declares is
+        symmetric in the dice), with its multinomial probability: 56 branches for three dice, not 216."""
+        rolls = _multisets(n, sides)
+        faces = rolls[self.track.pick(len(rolls))]
+        ways = math.factorial(n)
+        for k in set(faces):
+            ways //= math.factorial(faces.count(k))
+        self.track.prob *= Fraction(ways, sides ** n)
+        return list(faces)
+
+
+@functools.lru_cache(maxsize=None)
+def _multisets(n: int, sides: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(itertools.combinations_with_replacement(range(sides), n))
 
 
 class _Track:
@@ -87,16 +112,20 @@ class _Track:
 
 
 class _RankShoe:
-    """Cards by rank (one representative card per rank; a high_card ranking reads ranks only)."""
+    """Cards by rank (one representative card per rank; a high_card ranking reads ranks only), or by card
+    (``counts`` per card). By card, the first card's suit is fixed to spades with the weight of its four
+    suits: every suit function MODELS declares is the same under a relabelling of the suits, so the
+    rounds that follow each suit are alike (52 x 52 deals of two cards become 13 x 52)."""
 
     cover_reached = False
     marker = None
     cut_at = None
 
-    def __init__(self, counts: Mapping[int, int], track: _Track):
+    def __init__(self, counts: Mapping[int, int], track: _Track, by_card: bool = False):
         self.counts, self.track = dict(counts), track
         self.index = 0
         self.cards: list = []
+        self.symmetric = by_card  # no card drawn yet: the suits are alike
 
     def shuffle(self) -> None:
         pass
@@ -104,10 +133,16 @@ class _RankShoe:
     def draw(self, target=None):
         if target is None or target[0] == "burn":
             return None  # unseen: by exchangeability the cards that follow are as if it were dealt
-        options = [c for c, n in sorted(self.counts.items()) if n > 0]
         total = sum(self.counts.values())
-        card = options[self.track.pick(len(options))]
-        self.track.prob *= Fraction(self.counts[card], total)
+        if self.symmetric:
+            self.symmetric = False
+            options = [c for c, n in sorted(self.counts.items()) if n > 0 and (c >= 52 or c % 4 == 0)]
+            card = options[self.track.pick(len(options))]
+            self.track.prob *= Fraction(self.counts[card] * (1 if card >= 52 else 4), total)
+        else:
+            options = [c for c, n in sorted(self.counts.items()) if n > 0]
+            card = options[self.track.pick(len(options))]
+            self.track.prob *= Fraction(self.counts[card], total)
         self.counts[card] -= 1
         self.index += 1
         return card
@@ -181,15 +216,71 @@ def _expr_unmodelled(n) -> str | None:
     return f"expression {type(n).__name__}"
 
 
-def wanted(game, chapter) -> bool:
-    """This method is the analysis of a chapter that spins or rolls, or requires no wager, when it models
-    every construct of it (otherwise the chapter's other routes are tried, as before)."""
+def concerns(game, chapter) -> bool:
+    """This method is the analysis of a chapter that spins or rolls, or requires no wager, unless its cards
+    are ranked by a kind it does not model (a pai gow chapter rolling for the first position keeps its
+    route). A construct it does not model is then refused by name (:func:`report`), never passed on to a
+    route that would divide by the required wagers or ask a hand history for dice."""
     kinds = {s.kind for s in _walk_ir(chapter.procedure)}
     chance = bool(kinds & {"roll", "spin"}) or not any(w.required for w in game.wagers.values())
-    return chance and bool(game.wagers) and unmodelled(game, chapter) is None
+    cards_ok = "deal" not in kinds or all(r.get("kind") in MODELS["rankings"] for r in game.rankings.values())
+    return chance and bool(game.wagers) and cards_ok
 
 
-def _rank_counts(game, decks: int) -> dict[int, int]:
+def wanted(game, chapter) -> bool:
+    """:func:`concerns` the chapter and models every construct of it."""
+    return concerns(game, chapter) and unmodelled(game, chapter) is None
+
+
+def report(game, chapter, options, decks, settings, offered) -> Report:
+    """The chapter's report: a figure per wager, or every wager refused naming the construct not modelled."""
+    bad = unmodelled(game, chapter)
+    if bad:
+        rep = Report(game.chapter, game.title, settings, [])
+        for w, wd in game.wagers.items():
+            if offered(w):
+                rep.refuse(w, wd.name, f"the chance enumeration does not model {bad}, and no other route "
+                                       "analyses a chapter that rolls, spins or requires no wager")
+        return rep
+    return Report(game.chapter, game.title, settings, analyze_chance(game, chapter, options, decks, offered),
+                  ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
+                   "each wager per unit made, alone on its seat"])
+
+
+def _calls_suits(n) -> bool:
+    if isinstance(n, Call):
+        return n.name in MODELS["suit_functions"] or any(_calls_suits(a) for a in n.args)
+    if isinstance(n, BinOp):
+        return _calls_suits(n.left) or _calls_suits(n.right)
+    if isinstance(n, BoolOp):
+        return any(_calls_suits(x) for x in n.items)
+    if isinstance(n, (Not, Neg)):
+        return _calls_suits(n.item)
+    return False
+
+
+def suit_wagers(game, chapter) -> set[str]:
+    """The wagers whose settlement may depend on suits: those a rule calling a function of
+    ``MODELS["suit_functions"]`` settles; every wager where such a rule sets a flag or settles all wagers,
+    or a step's condition reads suits. The others are played by rank (no result of theirs reads suits)."""
+    out: set[str] = set()
+    for s in _walk_ir(chapter.procedure):
+        if _calls_suits(s.when) or _calls_suits(s.players):
+            return set(game.wagers)
+        for r in s.rules:
+            if not (_calls_suits(r.when) or any(_calls_suits(a.value) for a in r.then)):
+                continue
+            for a in r.then:
+                if a.kind in ("set", "clear") or a.wager == "*":
+                    return set(game.wagers)
+                if a.wager:
+                    out.add(a.wager)
+    return out
+
+
+def _rank_counts(game, decks: int, suits: bool = False) -> dict[int, int]:
+    if suits:  # every card of the pack, ``decks`` of each
+        return {c: decks for c in range(52)} | ({52: game.cards.jokers * decks} if game.cards.jokers else {})
     counts = {r * 4: 4 * decks for r in range(13)}
     if game.cards.jokers:
         counts[52] = game.cards.jokers * decks
@@ -197,16 +288,16 @@ def _rank_counts(game, decks: int) -> dict[int, int]:
 
 
 def walk_outcomes(game, bets: Mapping[int, Mapping[str, Any]], options: Mapping[str, Any] | None = None,
-                  decks: int | None = None, max_paths: int = 1_000_000):
+                  decks: int | None = None, max_paths: int = 1_000_000, suits: bool = False):
     """Yield (probability, RoundResult) for every outcome of the round's chance (dice, pockets, numbers,
-    cards by rank). ``bets``: seat -> wagers, as :meth:`Table.play_round` takes them."""
+    cards by rank, or by card with ``suits``). ``bets``: seat -> wagers, as :meth:`Table.play_round` takes them."""
     n_decks = decks if decks is not None else Table(game, options, seed=0).shoe_decks()
-    counts = _rank_counts(game, n_decks)
+    counts = _rank_counts(game, n_decks, suits)
     path: list[int] = []
     paths = 0
     while True:
         track = _Track(path)
-        table = Table(game, options, seed=0, shoe=_RankShoe(counts, track), chance=BranchChance(path, track))
+        table = Table(game, options, seed=0, shoe=_RankShoe(counts, track, suits), chance=BranchChance(path, track))
         table.game_beginning = False
         res = table.play_round(bets, Strategy(), new_dealer=False)
         paths += 1
@@ -249,9 +340,13 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
     bad = unmodelled(game, chapter)
     if bad:
         raise Unmodelled(f"the chance enumeration does not model {bad}")
-    # every (wager, set) played alone on a seat; with no card dealt, seats do not interact (no function of
-    # other seats is modelled), so one round plays as many of them as the table has positions
-    per_round = 1 if any(s.kind == "deal" for s in _walk_ir(chapter.procedure)) else max(1, game.max_positions)
+    # every (wager, set) played alone on a seat; seats do not interact (no function of other seats is
+    # modelled) and, where no card is dealt to a player, see the same chance: one round plays as many of
+    # them as the table has positions
+    to_players = any(s.kind == "deal" and dict(s.params).get("to", "players") not in ("dealer", "community")
+                     for s in _walk_ir(chapter.procedure))
+    per_round = 1 if to_players else max(1, game.max_positions)
+    by_card = suit_wagers(game, chapter)
     plays: list[tuple[str, Any, Any]] = []  # (wager, its stake as play_round takes it, the amount)
     sets_of: dict[str, list | None] = {}
     for w, wd in game.wagers.items():
@@ -261,27 +356,13 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
         sets_of[w] = _sets(game, w)
         plays.extend((w, {"amount": amount, "numbers": x}, amount) for x in sets_of[w]) if sets_of[w] is not None \
             else plays.append((w, amount, amount))
-    results: list[tuple[Fraction, dict, dict, int]] = []
-    for i in range(0, len(plays), per_round):
-        chunk = plays[i:i + per_round]
-        seen = [defaultdict(Fraction) for _ in chunk]  # (net, outcomes) -> probability, per seat
-        paths = 0
-        for p, res in walk_outcomes(game, {k + 1: {w: b} for k, (w, b, _) in enumerate(chunk)}, options, decks):
-            paths += 1
-            mine: dict[int, list] = defaultdict(list)
-            for r in res.results:
-                mine[r.seat].append(r)
-            for k in range(len(chunk)):
-                rs = [r for r in mine.get(k + 1, ()) if r.wager == chunk[k][0]]
-                seen[k][(sum((r.net for r in rs), Decimal(0)), tuple(r.outcome for r in rs))] += p
-        for k, (w, _, amount) in enumerate(chunk):
-            outcomes: dict[str, Fraction] = defaultdict(Fraction)
-            nets: dict[Fraction, Fraction] = defaultdict(Fraction)
-            for (net, outs), p in seen[k].items():
-                nets[Fraction(net) / Fraction(amount)] += p
-                for o in outs:
-                    outcomes[o] += p
-            results.append((sum((n * p for n, p in nets.items()), Fraction(0)), dict(outcomes), dict(nets), paths))
+    results: list = [None] * len(plays)
+    for suits in (False, True):
+        these = [k for k, pl in enumerate(plays) if (pl[0] in by_card) == suits]
+        for i in range(0, len(these), per_round):
+            chunk = these[i:i + per_round]
+            for k, r in zip(chunk, _play(game, options, decks, suits, [plays[k] for k in chunk])):
+                results[k] = r
     figs = []
     start = 0
     for w, sets in sets_of.items():
@@ -302,5 +383,31 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
             figs.append(Figure((w,), game.wagers[w].name, Policy("none", policy), e, e, o.get("win", Fraction(0)),
                                dict(o),
                                f"exact: the engine played once per chance outcome ({paths} outcomes of dice, "
-                               f"pockets, numbers and cards by rank); per unit of the wager made", status="exact"))
+                               f"pockets, numbers and cards by {'card' if w in by_card else 'rank'}); per unit "
+                               f"of the wager made", status="exact"))
     return figs
+
+
+def _play(game, options, decks, suits: bool, chunk: list[tuple[str, Any, Any]]) -> list[tuple]:
+    """(expected net, outcomes, net distribution, paths) of each play of ``chunk``, each on its own seat."""
+    seen = [defaultdict(Fraction) for _ in chunk]  # (net, outcomes) -> probability, per seat
+    paths = 0
+    for p, res in walk_outcomes(game, {k + 1: {w: b} for k, (w, b, _) in enumerate(chunk)}, options, decks,
+                                suits=suits):
+        paths += 1
+        mine: dict[int, list] = defaultdict(list)
+        for r in res.results:
+            mine[r.seat].append(r)
+        for k in range(len(chunk)):
+            rs = [r for r in mine.get(k + 1, ()) if r.wager == chunk[k][0]]
+            seen[k][(sum((r.net for r in rs), Decimal(0)), tuple(r.outcome for r in rs))] += p
+    out = []
+    for k, (w, _, amount) in enumerate(chunk):
+        outcomes: dict[str, Fraction] = defaultdict(Fraction)
+        nets: dict[Fraction, Fraction] = defaultdict(Fraction)
+        for (net, outs), p in seen[k].items():
+            nets[Fraction(net) / Fraction(amount)] += p
+            for o in outs:
+                outcomes[o] += p
+        out.append((sum((n * p for n, p in nets.items()), Fraction(0)), dict(outcomes), dict(nets), paths))
+    return out

@@ -92,7 +92,7 @@ _OFFER = {"offer": {"wager": _ANY, "equal_to": _ANY}}
 _OPERATORS = ("==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "+", "-", "*", "/", "neg", "literal")
 _HANDS = ("hand", "best", "category", "at_least", "is_hand", "category_rank")
 _POINTS = ("total", "soft", "natural", "bust", "points", "card")  # hands valued by points
-_CHANCE = ("dice_count", "hits", "matched", "picked")  # dice faces, chosen numbers
+_CHANCE = ("dice_count", "hits", "matched", "picked", "suited")  # dice faces, chosen numbers, a suited hand
 _WAGERS = ("has", "placed", "wager", "flag", "chose", "option", "offered", "active", "count")
 _OUTCOMES = ("win", "win at odds", "win by paytable", "bonus by paytable", "lose", "push", "return", "surrender",
              "place", "set", "clear", "end", "note")

@@ -286,19 +286,16 @@ def _chance_fits(game, chapter, options) -> str | None:
     why = chance_exact.unmodelled(game, chapter)
     if why is not None:
         return f"it does not model {why}"
-    if not chance_exact.wanted(game, chapter):
+    if not chance_exact.concerns(game, chapter):
         return "no dice, wheel or random number decides the round, and a wager is required"
     return None
 
 
 def _run_chance(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
     try:
-        figs = chance_exact.analyze_chance(game, chapter, options, decks, Table(game, options, seed=0).offered)
+        return chance_exact.report(game, chapter, options, decks, settings, Table(game, options, seed=0).offered)
     except chance_exact.Unmodelled as e:
         raise contract.Refused(str(e)) from None
-    return Report(game.chapter, game.title, settings, figs,
-                  ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
-                   "each wager per unit made, alone on its seat"])
 
 
 METHODS: list[Method] = [

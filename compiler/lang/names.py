@@ -46,6 +46,7 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "hits": ("wager",),
     "matched": ("wager",),
     "picked": ("wager", "expr"),
+    "suited": ("expr",),
 }
 # functions that read a ranking's hands the way a poker-style ranking does: refused on a points ranking
 POKER_FUNCTIONS = ("best", "at_least", "is_hand", "rank", "groups")
@@ -151,7 +152,7 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
         if isinstance(n, Ref):
             owner = n.parts[0]
             if owner not in OWNERS:
-                bad(f"unknown name {owner!r}: card references start with one of {', '.join(OWNERS)}"
+                bad(f"unknown name {owner!r}: references start with one of {', '.join(OWNERS)}"
                     f"{_suggest(owner, OWNERS)}", n)
                 return
             if len(n.parts) > 2:

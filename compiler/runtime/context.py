@@ -161,10 +161,12 @@ class Context:
         return sum(1 for v in self.r.dice if v == face)
 
     def _chosen(self, wager: str) -> tuple[str, ...]:
-        w = self.seat.wagers.get(wager) if self.seat else None
-        if w is None:
-            raise EngineError(f"the numbers of a {wager!r} read where the player has none")
-        return w.on
+        """The numbers of the player's wager ``wager`` (none where the player has not placed it: as
+        ``wager(W)`` is 0, ``hits(W)`` is then 0 and ``picked(W, v)`` false)."""
+        if self.seat is None:
+            raise EngineError(f"the numbers of a {wager!r} read outside a player step")
+        w = self.seat.wagers.get(wager)
+        return w.on if w is not None else ()
 
     def hits(self, wager: str) -> int:
         """How many dice (or the pocket) of the latest roll or spin show one of the wager's chosen numbers."""
@@ -179,6 +181,11 @@ class Context:
     def picked(self, wager: str, value) -> bool:
         """Whether ``value`` (a total, a face, a pocket's label) is among the wager's chosen numbers."""
         return str(value) in self._chosen(wager)
+
+    def suited(self, cards) -> bool:
+        """The cards (at least one, no joker) all of one suit (a Dragon Tiger suited tie)."""
+        cards = [c for c in cards if c is not None]
+        return bool(cards) and all(c < 52 for c in cards) and len({c % 4 for c in cards}) == 1
 
     def event_attr(self, name: str) -> Any:
         if name not in self.event:

@@ -205,8 +205,10 @@ def roll(table, ctx, rnd, step, pending=None) -> None:
     dice, numbers = p.get("dice"), p.get("numbers")
     sides, n = (6, int(dice)) if dice else (int(numbers), 1)
     if rnd.rolls:
-        vals = [int(v) for v in rnd.rolls.pop(0)]
+        given = rnd.rolls.pop(0)
+        vals = [int(v) if isinstance(v, int) or (isinstance(v, str) and v.isdigit()) else 0 for v in given]
         if len(vals) != n or not all(1 <= v <= sides for v in vals):
+            vals = given
             raise RefusedError(f"{step.id}: expected {n} value{'s' if n > 1 else ''} from 1 to {sides}, got {vals} "
                                f"({step.cite})")
         source = "as recorded"
@@ -214,7 +216,11 @@ def roll(table, ctx, rnd, step, pending=None) -> None:
         raise RefusedError(f"{step.id}: the hand history gives no " + ("dice" if dice else "random number")
                            + f" for this round ({step.cite})")
     else:
-        vals = [1 + table.chance.uniform(sides, "die" if dice else "number") for _ in range(n)]
+        several = getattr(table.chance, "dice", None) if dice and n > 1 else None
+        if several is not None:  # a chance that gives a roll's faces at once (an analysis: by multiset)
+            vals = [1 + v for v in several(n, sides)]
+        else:
+            vals = [1 + table.chance.uniform(sides, "die" if dice else "number") for _ in range(n)]
         source = ""
     rnd._attrs["roll"] = sum(vals)
     rnd.rolled.append(list(vals))

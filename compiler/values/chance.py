@@ -64,7 +64,10 @@ def _pockets(wheel: Mapping[str, Any]) -> list[dict]:
 
 
 def legal_sets(choose: Mapping[str, Any], wheel: Mapping[str, Any] | None = None) -> list[tuple[str, ...]]:
-    """The sets (sorted tuples of labels) a wager with ``choose`` may be placed on, in a stable order."""
+    """The sets (sorted tuples of labels) a wager with ``choose`` may be placed on, in a stable order:
+    any ``size`` (default 1) distinct values of ``from``; with a ``wheel`` and no ``from``, any ``size``
+    pockets (unless only ``shapes`` or ``also`` are given); every rectangle ``[rows, columns]`` of
+    ``shapes`` in the wheel's ``grid``; and each set of ``also``."""
     seen: dict[tuple[str, ...], None] = {}
 
     def add(values) -> None:
@@ -74,7 +77,8 @@ def legal_sets(choose: Mapping[str, Any], wheel: Mapping[str, Any] | None = None
     if "from" in choose:
         for combo in itertools.combinations([str(v) for v in choose["from"]], size):
             add(combo)
-    if wheel is not None and "shapes" not in choose and "from" not in choose:
+    if wheel is not None and "from" not in choose and ("size" in choose or not (choose.get("shapes")
+                                                                                or choose.get("also"))):
         labels = list(dict.fromkeys(p["label"] for p in wheel_pockets(wheel)))
         for combo in itertools.combinations(labels, size):
             add(combo)

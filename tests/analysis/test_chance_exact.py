@@ -125,6 +125,11 @@ def test_dragon_tiger_3_7349_and_tie_32_7711_by_counting_ranks_of_8_decks():
     win = (1 - tie) / 2
     assert figs["dragon"].expected_return == win - win - tie / 2
     assert figs["tie"].expected_return == tie * 8 - (1 - tie)
+    # the Suited Tie reads suits (`suited(...)`): played by card, suits and all; the second card is one of
+    # the 7 other copies of the first card among the 415 left
+    suited = Fraction(8 - 1, n - 1)
+    assert figs["suited_tie"].expected_return == suited * 50 - (1 - suited)
+    assert "cards by card" in figs["suited_tie"].method and "cards by rank" in figs["tie"].method
 
 
 def test_big_six_per_segment_by_counting_the_segments():
@@ -166,7 +171,7 @@ def _simulate(game, bets, rounds, seed):
     ("roulette-00", {1: {"red": 1, "five_number": 1, "straight_up": {"amount": 1, "numbers": [7]}},
                      2: {"dozen_1": 1, "corner": {"amount": 1, "numbers": [1, 2, 4, 5]}}}),
     ("sic-bo", {1: {"small": 1, "single": {"amount": 1, "numbers": [3]}}, 2: {"big": 1, "any_triple": 1}}),
-    ("dragon-tiger", {1: {"dragon": 1, "tie": 1}}),
+    ("dragon-tiger", {1: {"dragon": 1, "tie": 1}, 2: {"suited_tie": 1}}),
     ("big-six", {1: {"one": 1, "five": 1}}),
 ])
 def test_seeded_simulation_within_4_standard_errors(name, bets):
@@ -193,6 +198,10 @@ def test_refuses_a_step_kind_it_does_not_declare_naming_it(tmp_path):
     with pytest.raises(chance_exact.Unmodelled, match="does not model step kind 'decide'"):
         chance_exact.analyze_chance(mod.GAME, comp.chapter)
     assert not chance_exact.wanted(mod.GAME, comp.chapter)
+    # `analyze` refuses every wager naming the construct (no other route divides by a required wager)
+    rep = analyze(mod.GAME, comp.chapter)
+    assert not rep.figures and {n.wager for n in rep.not_computed} == {"dragon", "tiger", "tie", "suited_tie"}
+    assert all("does not model step kind 'decide' (step look, § 944.6(a))" in n.reason for n in rep.not_computed)
 
 
 def test_refuses_a_function_added_to_the_registry_without_a_declaration(monkeypatch):
@@ -202,3 +211,50 @@ def test_refuses_a_function_added_to_the_registry_without_a_declaration(monkeypa
     c = compile_spec("sb.yaml", text)
     assert c.ok, [d.format() for d in c.errors]
     assert chance_exact.unmodelled(None, c.chapter).startswith("function dummy() (step settle")
+
+
+def test_roulette_legal_sets_counted_on_a_12_by_3_layout(roulette):
+    """Rectangles of the layout: 12 x 2 + 11 x 3 splits (and 5 with the zeros), 12 streets (and 3), 11 x 2
+    corners, 11 lines; every straight-up number of the 38 pockets."""
+    from compiler.runtime.chance import find_step
+    from compiler.values.chance import legal_sets
+
+    game, _, _ = roulette
+    wheel = find_step(game.procedure, "spin").params["wheel"]
+    counts = {w: len(legal_sets(game.wagers[w].choose, wheel)) for w in ("straight_up", "split", "street", "corner", "line")}
+    assert counts == {"straight_up": 38, "split": 12 * 2 + 11 * 3 + 5, "street": 12 + 3, "corner": 11 * 2, "line": 11}
+
+
+def test_refuses_a_step_kind_added_to_the_registry_without_a_declaration():
+    """A kind the registry might gain later (here a dummy IR step) is named, not passed through."""
+    import dataclasses
+
+    _, chapter, _ = _load("big-six")
+    first = chapter.procedure[0]
+    dummy = dataclasses.replace(first, id="dummy_step", kind="dummy", params=())
+    changed = dataclasses.replace(chapter, procedure=(dummy, *chapter.procedure))
+    assert chance_exact.unmodelled(None, changed) == "step kind 'dummy' (step dummy_step, § 943.3)"
+    extra = dataclasses.replace(first, params=(*first.params, ("tilt", 1)))
+    changed = dataclasses.replace(chapter, procedure=(extra, *chapter.procedure[1:]))
+    assert chance_exact.unmodelled(None, changed) == "parameter 'tilt' of a spin step (step spin, § 943.3)"
+
+
+def test_a_single_zero_wheel_is_the_same_machinery_with_other_data(tmp_path):
+    """No Python knows roulette: drop the 00 pocket from the wheel's data (and the sets naming it) and
+    every wager but the five-number one has the single-zero edge 1/37 = 2.7027% (Wizard of Odds,
+    https://wizardofodds.com/games/roulette/ : single-zero 2.70%)."""
+    text = (CH / "roulette-00.yaml").read_text(encoding="utf-8")
+    for old, new in (
+            ('      - {label: "00", number: 0, colour: green, column: 0, dozen: 0, parity: none, half: none}\n', ""),
+            ('also: [["0", "00"], ["0", 1], ["0", 2], ["00", 2], ["00", 3]]', 'also: [["0", 1], ["0", 2], ["0", 3]]'),
+            ('also: [["0", 1, 2], ["0", "00", 2], ["00", 2, 3]]', 'also: [["0", 1, 2], ["0", 2, 3]]')):
+        assert old in text
+        text = text.replace(old, new)
+    p = tmp_path / "roulette-0.yaml"
+    p.write_text(text, encoding="utf-8")
+    mod, comp = load_game(p)
+    figs = _figs(mod.GAME, comp.chapter)
+    for f in figs:
+        if f.wager != "five_number":
+            assert f.expected_return == Fraction(-1, 37), (f.wager, f.policy)
+    assert pct(next(f for f in figs if f.wager == "red").house_edge) == "2.7027%"

@@ -176,3 +176,20 @@ def test_rulespec_play_asks_the_numbers_of_a_chosen_wager_and_saves_them(tmp_pat
     rc, out, err = run("settle", str(CH / "roulette-00.yaml"), str(saved))
     assert rc == 0, err
     assert "Straight Up" in out
+
+
+def test_a_label_given_for_dice_is_an_error_naming_the_step(tmp_path):
+    def edit(h):
+        h["rolls"] = [["two", 2, 5]]
+    rc, err = _settle_edited(tmp_path, "sic-bo", "sic-bo-two-twos-and-a-five.yaml", edit)
+    assert rc == 1 and "shake: expected 3 values from 1 to 6, got ['two', 2, 5] (§ 942.3)" in err
+
+
+def test_hits_of_a_wager_the_player_has_not_placed_is_zero(tmp_path):
+    """A rule need not guard hits(W) with has(W): a seat without W reads 0 (as wager(W) reads 0)."""
+    text = (CH / "roulette-00.yaml").read_text(encoding="utf-8").replace(
+        "has(split) and hits(split) == 1", "hits(split) == 1")
+    spec = tmp_path / "roulette-00.yaml"
+    spec.write_text(text, encoding="utf-8")
+    rc, out, err = run("settle", "--check", str(spec), str(ROOT / "tests/fixtures/chance-rounds/roulette-00-seventeen.yaml"))
+    assert rc == 0, err
