@@ -293,9 +293,26 @@ def _check_counts(args, mod, compiled) -> list[str]:
     if policy is not None:
         choices = sorted({c.id for st in _all_steps(mod.GAME.procedure) if st.kind == "decide" for c in st.choices})
         if policy not in choices:
-            errors.append(f"--policy {policy!r}: " + (f"choices of Chapter {mod.CHAPTER} are {', '.join(choices)}"
-                                                     if choices else f"Chapter {mod.CHAPTER} has no player decision"))
+            decide = next((st for st in _all_steps(compiled.chapter.procedure) if st.kind == "decide"), None)
+            where = (f"{decide.src.path}:{decide.src.line}:{decide.src.col}" if decide is not None else
+                     str(getattr(args, "spec", "")))
+            errors.append(Positioned(where, f"--policy {policy!r}: " + (
+                f"no decision of Chapter {mod.CHAPTER} has this choice; its choices are {', '.join(choices)}"
+                if choices else f"Chapter {mod.CHAPTER} has no player decision")))
     return errors
+
+
+class Positioned(str):
+    """An error of an argument, shown at the place of the rulespec it is checked against."""
+
+    def __new__(cls, where: str, message: str):
+        obj = super().__new__(cls, message)
+        obj.where = where
+        return obj
+
+
+def _error_line(e) -> str:
+    return f"{e.where}: error: {e}" if isinstance(e, Positioned) else f"error: {e}"
 
 
 MAX_ROUNDS = 100_000_000
@@ -315,7 +332,7 @@ def cmd_analyze(args) -> int:
         return 1
     errors = _check_counts(args, mod, compiled)
     for e in errors:
-        print(f"error: {e}", file=sys.stderr)
+        print(_error_line(e), file=sys.stderr)
     if errors:
         return 1
 
@@ -378,7 +395,7 @@ def cmd_simulate(args) -> int:
         errors.append(f"Chapter {mod.CHAPTER} has no wager a player can place before the deal "
                       f"({compiled.chapter.data.get('completeness', '')}): there is nothing to simulate")
     for e in errors:
-        print(f"error: {e}", file=sys.stderr)
+        print(_error_line(e), file=sys.stderr)
     if errors:
         return 1
 

@@ -339,6 +339,8 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
             out.extend(_actions(c.then, cw))
         for _, e, _ in s.exprs:
             out.extend(_expr_constructs(e, w))
+    if len(_CACHE) > 64:  # it keeps its games alive (so no id is reused while cached): a small cache
+        _CACHE.clear()
     _CACHE[key] = (game, chapter, out)
     return out
 

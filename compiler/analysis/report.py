@@ -156,7 +156,7 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
                                       "cards and no solver models the decisions it depends on)")
     if analysed and simulate_refused and any(n.policy == "any" for n in rep.not_computed):
         from compiler.analysis.simulated import simulate_refused as fill
-        fill(rep, game, chapter, options, rounds, seed, precision)
+        fill(rep, game, chapter, options, rounds, seed, precision, decks)
     return rep
 
 
@@ -265,7 +265,7 @@ def _run_paigow(game, chapter, options, decks, settings, rounds, seed, precision
 
 def _run_simulated(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
     from compiler.analysis.simulated import analyze_simulated
-    return analyze_simulated(game, chapter, options, settings, rounds, seed, precision)
+    return analyze_simulated(game, chapter, options, settings, rounds, seed, precision, decks)
 
 
 def _run_cards(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:

@@ -45,8 +45,12 @@ def _needed(n: int, se: float, target: float) -> int:
     return n if not n or se <= target else int(math.ceil(n * (se / target) ** 2 / 1000.0)) * 1000
 
 
-def analyze_simulated(game, chapter, options, settings, rounds, seed, precision) -> Report:
+def analyze_simulated(game, chapter, options, settings, rounds, seed, precision,
+                      decks: int | None = None) -> Report:
     table = contract.offer_table(game, options)
+    if decks is not None and decks != table.shoe_decks():
+        raise contract.Refused(f"the simulation deals from the shoe the options give ({table.shoe_decks()} decks), "
+                               f"not {decks}")
     opts = dict(table.options)
     bets = {w: 1 for w, d in game.wagers.items()
             if d.placed != "during_round" and (d.required or table.offered(w))}
@@ -85,7 +89,8 @@ def analyze_simulated(game, chapter, options, settings, rounds, seed, precision)
     return rep
 
 
-def simulate_refused(rep: Report, game, chapter, options, rounds, seed, precision) -> None:
+def simulate_refused(rep: Report, game, chapter, options, rounds, seed, precision,
+                     decks: int | None = None) -> None:
     """Simulated figures for the wagers an exact method refused (``rep.not_computed``, any play): each
     simulated figure that covers one of them replaces their refusals, its method naming why no exact
     method applied. Nothing changes where the simulation does not model the chapter (the refusals stay,
@@ -100,7 +105,7 @@ def simulate_refused(rep: Report, game, chapter, options, rounds, seed, precisio
                 n.reason = f"{n.reason}; not simulated either: {why}"
         return
     try:
-        sim = analyze_simulated(game, chapter, options, {}, rounds, seed, precision)
+        sim = analyze_simulated(game, chapter, options, {}, rounds, seed, precision, decks)
     except contract.Refused as e:
         for n in refused.values():
             n.reason = f"{n.reason}; not simulated either: {e}"

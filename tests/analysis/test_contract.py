@@ -121,3 +121,31 @@ def test_a_new_parameter_value_is_refused(tcp):
     chapter = dataclasses.replace(chapter, procedure=(odd, *chapter.procedure[1:]))
     contract._CACHE.clear()
     assert all("parameter 'deal.to=everyone'" in contract.refusal(d, game, chapter) for d in DECLARED)
+
+
+def test_declarations_name_only_constructs_of_the_language():
+    """A typo in a declaration would declare nothing: every declared step kind, parameter, function and
+    reference exists in the registries today."""
+    from compiler.lang.names import OWNERS
+    for name, d in contract.METHODS.items():
+        assert set(d.steps) <= set(KINDS), name
+        for kind, params in d.steps.items():
+            assert set(params) <= set(KINDS[kind].params), (name, kind)
+        assert d.functions <= set(names.FUNCTIONS), name
+        assert d.references <= {*OWNERS, "name"}, name
+
+
+def test_rules_of_an_unoffered_wager_are_not_part_of_the_active_procedure(dummies):
+    """Let It Ride with a Three Card Bonus (tests/fixtures/chapters/let-it-ride-three-card-bonus.yaml, NOT
+    official text) whose side wager's rule uses a construct no method declares: not offered, every method
+    models the game; offered (or its offer not selected), every method names the construct."""
+    mod, comp = load_game(ROOT / "tests/fixtures/chapters/let-it-ride-three-card-bonus.yaml")
+    game, chapter = mod.GAME, comp.chapter
+    settle = next(s for s in chapter.procedure if s.kind == "settle")
+    rule = Rule("§ 908.8", Call("no_pair", (Ref(("player", "hand")),)), "no_pair(player.hand)",
+                (Action("lose", wager="three_card_bonus"),), "lose three_card_bonus", settle.src)
+    chapter = dataclasses.replace(chapter, procedure=tuple(
+        dataclasses.replace(s, rules=(rule, *s.rules)) if s is settle else s for s in chapter.procedure))
+    assert contract.refusal("deal classes", game, chapter, {"three_card_bonus": False}) is None
+    for options in ({"three_card_bonus": True}, {}):
+        assert "function 'no_pair' (§ 908.8" in contract.refusal("deal classes", game, chapter, options)

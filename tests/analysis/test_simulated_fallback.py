@@ -53,3 +53,14 @@ def test_a_wager_no_exact_method_models_is_simulated_naming_why():
     # the wagers an exact method computes keep their exact figures
     assert all(f.exact for f in rep.figures if f.stakes != ("ante",))
     assert isinstance(rnd.expected_return, Fraction)
+
+
+def test_the_simulation_never_gives_a_figure_for_a_shoe_it_does_not_deal():
+    """--decks changes the exact enumerations' shoe; the simulation deals the options' shoe: it refuses."""
+    import pytest
+
+    from compiler.analysis.contract import Refused
+
+    mod, comp = load_game(DICE)
+    with pytest.raises(Refused, match="not 2"):
+        analyze_simulated(mod.GAME, comp.chapter, {}, {}, 100, 1, 0.0005, decks=2)

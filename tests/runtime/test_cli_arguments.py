@@ -60,7 +60,8 @@ BAD_SIMULATE = [
     (["--seats", "8"], "--seats 8: Chapter 567's table has positions 1 to 7"),
     (["--rounds", "-5"], "--rounds -5: give a number of rounds from 1"),
     (["--rounds", "0"], "--rounds 0: give a number of rounds from 1"),
-    (["--policy", "banana"], "--policy 'banana': choices of Chapter 567 are surrender, war"),
+    (["--policy", "banana"], "567-war.yaml:174:5: error: --policy 'banana': no decision of Chapter 567 has this "
+                             "choice; its choices are surrender, war"),
 ]
 
 
