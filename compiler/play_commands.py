@@ -358,6 +358,9 @@ def cmd_analyze(args) -> int:
         with ticker, progress.reporting(bar):
             report = analyze(mod.GAME, compiled.chapter, opts, decks=args.decks, rounds=args.rounds,
                              seed=args.seed, precision=None if args.precision is None else args.precision / 100)
+    except UnsettledError as e:
+        print(_unsettled(compiled, e, "analyze"), file=sys.stderr)
+        return 1
     except (ValueError, EngineError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -379,6 +382,13 @@ def cmd_analyze(args) -> int:
             for known in sorted(report.strategy.level_options):
                 print(report.strategy.format_strategy(known, max_rows=3))
     return 0
+
+
+def _unsettled(compiled, e: UnsettledError, command: str) -> str:
+    """A path of the procedure on which no rule settles a wager: the error at the wager in the spec,
+    with the round and seat where it was found."""
+    return compiled.doc.diagnostic(f"/wagers/{e.wager}", f"{command}: {e}; the chapter has a path on which no "
+                                                         "rule settles this wager").format()
 
 
 def cmd_simulate(args) -> int:
@@ -406,9 +416,8 @@ def cmd_simulate(args) -> int:
         res = simulate(mod.GAME, opts, rounds=args.rounds, seats=args.seats, seed=args.seed, policy=args.policy,
                        workers=args.workers, cluster=args.cluster,
                        progress=Progress(args.rounds, stream=raw_stream(sys.stderr)))
-    except UnsettledError as e:  # a path of the procedure that settles no rule: at the wager, with its seat
-        print(compiled.doc.diagnostic(f"/wagers/{e.wager}", f"simulate: {e}; the chapter has a path on which no "
-                                                            "rule settles this wager").format(), file=sys.stderr)
+    except UnsettledError as e:
+        print(_unsettled(compiled, e, "simulate"), file=sys.stderr)
         return 1
     except EngineError as e:  # the selections do not let the procedure go on
         print(f"{args.spec}: error: {e}", file=sys.stderr)

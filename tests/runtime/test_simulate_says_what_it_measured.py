@@ -110,3 +110,15 @@ def test_both_routes_name_the_open_wager_its_round_and_seat(fast):
         simulate(mod.GAME, {}, rounds=500, fast=fast, chapter=compiled.chapter)
     # round 1 has a new dealer (its losing rule applies); the first lower card after it is left open
     assert e.value.wager == "bet" and e.value.seat == 1 and e.value.round >= 2
+
+
+def test_analyze_reports_the_open_wager_at_its_position_too():
+    text = (ROOT / OPEN).read_text(encoding="utf-8")
+    rc, out, err = run("analyze", str(ROOT / OPEN))
+    lines = text.splitlines()
+    line = next(i for i, ln in enumerate(lines, 1) if ln.startswith("  bet: {"))
+    col = lines[line - 1].index("{") + 1
+    assert rc == 1 and "Traceback" not in err
+    (msg,) = err.strip().splitlines()
+    assert msg.startswith(f"{ROOT / OPEN}:{line}:{col}: error: analyze: round ") and msg.endswith("[at /wagers/bet]")
+    assert "the Bet ('bet') is left unsettled" in msg
