@@ -148,7 +148,7 @@ METHODS: dict[str, Declaration] = {
     # dice, wheels, random numbers and cards by rank, every outcome with its probability, one wager per seat
     # (chance_exact.py; its own finer checks: chance_exact.unmodelled)
     "chance": _decl(
-        {"announce": {"text": _ANY}, "burn": {"count": _ANY}, "deal": _DEAL, "reveal": {"zone": _ANY, "to": _ANY},
+        {"announce": {"text": _ANY}, "burn": {"count": _ANY}, "deal": _DEAL, "reveal": {"zone": _ANY},
          "roll": {"dice": _ANY, "numbers": _ANY}, "spin": {"wheel": _ANY}, "settle": {"rules": _ANY},
          "block": {"steps": _ANY}},
         conditions=_conditions(("deal", "block", "settle", "reveal", "burn", "announce", "roll", "spin"), ("when",)),

@@ -198,10 +198,16 @@ def test_refuses_a_step_kind_it_does_not_declare_naming_it(tmp_path):
     with pytest.raises(chance_exact.Unmodelled, match="does not model step kind 'decide'"):
         chance_exact.analyze_chance(mod.GAME, comp.chapter)
     assert not chance_exact.wanted(mod.GAME, comp.chapter)
-    # `analyze` refuses every wager naming the construct (no other route divides by a required wager)
-    rep = analyze(mod.GAME, comp.chapter)
+    # no exact method: `analyze` refuses every wager naming the construct (no route divides by a required
+    # wager); by default the contract's simulation gives each a simulated figure instead, saying why
+    rep = analyze(mod.GAME, comp.chapter, simulate_refused=False)
     assert not rep.figures and {n.wager for n in rep.not_computed} == {"dragon", "tiger", "tie", "suited_tie"}
-    assert all("does not model step kind 'decide' (step look, § 944.6(a))" in n.reason for n in rep.not_computed)
+    assert all("step kind 'decide'" in n.reason and "§ 944.6(a)" in n.reason for n in rep.not_computed), \
+        [n.reason for n in rep.not_computed]
+    sim = analyze(mod.GAME, comp.chapter, rounds=2000, seed=1)
+    assert {f.wager for f in sim.figures} == {"dragon", "tiger", "tie", "suited_tie"}
+    assert all(f.status == "simulated" and "step kind 'decide'" in f.method for f in sim.figures), \
+        [f.method for f in sim.figures]
 
 
 def test_refuses_a_function_added_to_the_registry_without_a_declaration(monkeypatch):
