@@ -48,6 +48,7 @@ class _Builder:
         n.payouts.update((d.get("payouts") or {}).keys())
         n.paytables.update((d.get("paytables") or {}).keys())
         n.options.update((d.get("options") or {}).keys())
+        n.state.update((d.get("state") or {}).keys())
 
         n.owner_zones = {"player": set(), "dealer": set(), "community": set()}
         owners = {"players": ("player",), "dealer": ("dealer",), "community": ("community",),

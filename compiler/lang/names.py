@@ -31,7 +31,7 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "category_rank": ("expr",),
     "can": ("lambda",),
 }
-OWNERS = ("player", "dealer", "community", "event", "round", "setting")
+OWNERS = ("player", "dealer", "community", "event", "round", "setting", "state")
 SETTING_PARTS = ("high", "low", "cards")
 
 
@@ -52,6 +52,7 @@ class Names:
     # None: not known, every zone of `zones` is accepted for every owner
     owner_zones: dict[str, set[str]] | None = None
     flags: set[str] = field(default_factory=set)
+    state: set[str] = field(default_factory=set)  # the round state the chapter declares (`state:`)
     used: dict[str, set[str]] = field(default_factory=dict)
 
     def use(self, ns: str, name: str) -> None:
@@ -108,6 +109,15 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                 bad(f"no step deals {whom} a zone {n.parts[1]!r}, so {'.'.join(n.parts)} would always be empty", n)
             if owner in ("player", "dealer") and len(n.parts) == 1:
                 bad(f"{owner!r} needs a zone, e.g. {owner}.cards", n)
+            if owner == "state":
+                if len(n.parts) != 2:
+                    bad("'state' is followed by the name of a round state value, e.g. state.point", n)
+                elif n.parts[1] not in names.state:
+                    bad(f"unknown round state {n.parts[1]!r}{_suggest(n.parts[1], names.state)}: the chapter "
+                        "declares its round state under 'state:'", n)
+                else:
+                    names.use("state", n.parts[1])
+                return
             if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):
                 bad(f"'setting' is followed by one of {', '.join(SETTING_PARTS)} (the hands of a candidate setting)", n)
             return
@@ -174,6 +184,11 @@ def check_actions(actions, names: Names, problems: list[NameProblem]) -> None:
             check_expr(a.value, names, problems)
         if a.kind == "set":
             names.flags.add(a.name)
+        if a.kind == "set_state":
+            if a.name not in names.state:
+                bad(f"unknown round state {a.name!r}{_suggest(a.name, names.state)}: the chapter declares its "
+                    "round state under 'state:'")
+            names.use("state", a.name)
         if a.kind == "surrender" and not (0 < a.fraction <= 1):
             bad(f"surrender fraction {a.fraction} must be between 0 and 1")
 

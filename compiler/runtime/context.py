@@ -127,6 +127,11 @@ class Context:
     def round_attr(self, name: str) -> Any:
         return self.r.attr(name)
 
+    def state_attr(self, name: str) -> Any:
+        if name not in self.r.state:
+            raise EngineError(f"unknown round state {name!r}")
+        return self.r.state[name]
+
     def _each(self, fn) -> Iterable[bool]:
         saved = self.seat
         try:
@@ -254,6 +259,17 @@ class Context:
             self.seat.flags.add(name)
         else:
             self.r.flags.add(name)
+
+    def set_state(self, name: str, value: Any, cite: str) -> None:
+        """``set NAME = EXPR``: a value of the round state (declared in the chapter's ``state:``), logged."""
+        if name not in self.r.state:
+            raise EngineError(f"unknown round state {name!r} ({cite})")
+        if isinstance(value, Fraction) and value.denominator == 1:
+            value = int(value)
+        if self.r.state[name] == value and type(self.r.state[name]) is type(value):
+            return  # set again to the value it has (by the rule for another player): nothing changes
+        self.r.state[name] = value
+        self.r.log("state", cite, f"{name} = {'on' if value is True else 'off' if value is False else value}")
 
     def clear_flag(self, name: str, cite: str) -> None:
         (self.seat.flags if self.seat is not None else self.r.flags).discard(name)

@@ -170,6 +170,9 @@ class Round:
         self.unwagered: dict[int, dict[str, list]] = {}  # cards dealt to positions without a wager
         self.rolls: list = []  # dice / random numbers given by a hand history, in order
         self.rolled: list[list[int]] = []  # what every roll of this round showed, in order (saved by play)
+        # the round state the chapter declares (`state:`), at its initial values
+        self.state: dict[str, Any] = {k: v["initial"] for k, v in (getattr(getattr(table, "game", None), "state",
+                                                                           None) or {}).items()}
         self.players: dict[int, str] = {}  # seat -> player, where one player plays several positions
         self.dealer_setting: Any = None  # the dealer's setting as a hand history records it (pai gow)
 

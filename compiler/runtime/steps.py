@@ -10,6 +10,41 @@ def block(table, ctx, rnd, step, pending) -> None:
     table._run_steps(ctx, rnd, step.steps, pending)
 
 
+def repeat(table, ctx, rnd, step, pending) -> None:
+    """``do: repeat``: the steps again and again, while ``while`` holds (tested before each pass) or until
+    ``until`` holds (tested after each pass), at most ``bound`` passes. Each pass is logged with the step's §.
+    Reaching the bound is an irregularity logged with the step's §: the wagers still in action are returned
+    and the round goes no further. ``table.loop_observer`` (None at a table; an analysis sets it) is told
+    the start of every pass."""
+    bound = int(step.params["bound"])
+    cond_while, cond_until = step.exprs.get("while"), step.exprs.get("until")
+    observer = getattr(table, "loop_observer", None)
+    passes = 0
+    while True:
+        ctx.seat = None
+        if cond_while is not None and not cond_while(ctx):
+            return
+        if passes == bound:
+            rnd.log("irregularity", step.cite, f"{step.id}: the bound of {bound} pass{'es' if bound > 1 else ''} "
+                    "is reached and the condition to stop is not: the wagers still in action are returned")
+            for s in rnd.seats.values():
+                ctx.seat = s
+                ctx.void("*", step.cite)
+            ctx.seat = None
+            rnd.stopped = True
+            return
+        if observer is not None:
+            observer(step, rnd, passes)
+        passes += 1
+        rnd.log("repeat", step.cite, f"{step.id}: pass {passes}")
+        table._run_steps(ctx, rnd, step.steps, pending)
+        if rnd.stopped:
+            return
+        ctx.seat = None
+        if cond_until is not None and cond_until(ctx):
+            return
+
+
 EXECUTORS = {
     "announce": dealing.announce,
     "burn": dealing.burn,
@@ -23,4 +58,5 @@ EXECUTORS = {
     "set_hands": paigow.set_hands,
     "roll": dealing.roll,
     "collect_unwagered": dealing.collect_unwagered,
+    "repeat": repeat,
 }

@@ -1,0 +1,126 @@
+"""`do: repeat` (steps run while / until a condition, never beyond a declared bound) and round state
+(`state:` declared in the chapter, `set NAME = EXPR`, read as `state.NAME`), on the Craps test chapter
+(tests/fixtures/chapters/craps.yaml, not official text)."""
+from __future__ import annotations
+
+import contextlib
+import io
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+from compiler.pipeline import load_game
+
+ROOT = Path(__file__).resolve().parents[2]
+CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
+
+
+def _validate(path: Path) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(["validate", str(path)])
+    return rc, err.getvalue() + out.getvalue()
+
+
+def _variant(tmp_path: Path, old: str, new: str) -> Path:
+    text = CRAPS.read_text(encoding="utf-8")
+    assert old in text
+    p = tmp_path / "craps.yaml"
+    p.write_text(text.replace(old, new), encoding="utf-8")
+    return p
+
+
+def _table(path=CRAPS):
+    mod, _ = load_game(str(path))
+    return mod.new_table({}, seed=1)
+
+
+def _net(r) -> dict[str, Decimal]:
+    return {w.wager: w.net for w in r.results}
+
+
+def test_the_point_is_kept_between_rolls_and_the_line_wagers_stay_up_until_it_is_made():
+    r = _table().play_round({1: {"pass_line": 10, "dont_pass": 5, "place_6": 6, "field": 5}},
+                            rolls=[[4, 1], [5, 6], [3, 3], [1, 4]])
+    assert _net(r) == {"pass_line": Decimal(10), "dont_pass": Decimal(-5), "place_6": Decimal(7),
+                       "field": Decimal(-5)}
+    kinds = [(e.kind, e.cite) for e in r.log]
+    assert ("state", "§ 981.6(b)") in kinds  # point = 5, logged with its §
+    assert [e.text for e in r.log if e.kind == "state"] == ["point = 5"]
+    passes = [e for e in r.log if e.kind == "repeat"]
+    assert [e.cite for e in passes] == ["§ 981.6(c)"] * 3 and passes[-1].text.endswith("pass 3")
+    assert r.rolled == [[4, 1], [5, 6], [3, 3], [1, 4]]
+
+
+def test_the_loop_stops_on_a_seven_and_a_place_wager_loses_with_its_section():
+    r = _table().play_round({1: {"pass_line": 10, "place_8": 6}}, rolls=[[6, 4], [4, 4], [3, 4]])
+    assert _net(r) == {"pass_line": Decimal(-10), "place_8": Decimal(7)}
+    r = _table().play_round({1: {"dont_pass": 10, "place_8": 6}}, rolls=[[6, 4], [3, 4]])
+    assert _net(r) == {"dont_pass": Decimal(10), "place_8": Decimal(-6)}
+    lost = next(w for w in r.results if w.wager == "place_8")
+    assert lost.cites == ("§ 981.7(b)",)
+
+
+def test_no_point_no_pass_and_the_place_wagers_are_returned_not_pushed():
+    r = _table().play_round({1: {"pass_line": 10, "dont_pass": 10, "place_6": 6}}, rolls=[[6, 6]])
+    assert [e.kind for e in r.log].count("repeat") == 0  # the loop's `when` (a point) does not hold
+    res = {w.wager: (w.outcome, w.net) for w in r.results}
+    assert res == {"pass_line": ("lose", Decimal(-10)), "dont_pass": ("push", Decimal(0)),
+                   "place_6": ("void", Decimal(0))}
+
+
+def test_a_missing_roll_inside_the_loop_is_an_error_not_a_silent_end():
+    from compiler.runtime.engine import RefusedError
+    mod, _ = load_game(str(CRAPS))
+    t = mod.new_table({}, shoe=object())  # scripted: every roll must come from the hand history
+    with pytest.raises(RefusedError, match="gives no dice"):
+        t.play_round({1: {"pass_line": 10}}, rolls=[[4, 1], [5, 6]])
+
+
+def test_reaching_the_bound_is_an_irregularity_with_its_section_and_returns_the_wagers_in_action(tmp_path):
+    p = _variant(tmp_path, "bound: 1000", "bound: 2")
+    r = _table(p).play_round({1: {"pass_line": 10, "field": 5}}, rolls=[[4, 1], [5, 6], [3, 3]])
+    irr = [e for e in r.log if e.kind == "irregularity"]
+    assert len(irr) == 1 and irr[0].cite == "§ 981.6(c)" and "bound of 2 passes" in irr[0].text
+    res = {w.wager: (w.outcome, w.net) for w in r.results}
+    assert res == {"pass_line": ("void", Decimal(0)), "field": ("lose", Decimal(-5))}  # settled stays settled
+
+
+def test_while_is_tested_before_each_pass(tmp_path):
+    p = _variant(tmp_path, "    when: state.point != 0\n    until: round.roll == 7 or round.roll == state.point\n",
+                 "    while: state.point != 0\n")
+    p.write_text(p.read_text().replace(
+        "then: win pass_line; lose dont_pass}\n          - {cite: § 981.6(c), when: round.roll == 7, then: lose "
+        "pass_line; win dont_pass}",
+        "then: win pass_line; lose dont_pass; set point = 0}\n          - {cite: § 981.6(c), when: round.roll == 7, "
+        "then: lose pass_line; win dont_pass; set point = 0}"))
+    assert _validate(p)[0] == 0
+    r = _table(p).play_round({1: {"pass_line": 10}}, rolls=[[6, 6]])
+    assert [e.kind for e in r.log].count("repeat") == 0
+    r = _table(p).play_round({1: {"pass_line": 10}}, rolls=[[2, 2], [5, 5], [1, 3]])
+    assert [e.kind for e in r.log].count("repeat") == 2 and _net(r) == {"pass_line": Decimal(10)}
+    assert [e.text for e in r.log if e.kind == "state"] == ["point = 4", "point = 0"]
+
+
+def test_the_craps_chapter_validates():
+    rc, out = _validate(CRAPS)
+    assert rc == 0, out
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("    bound: 1000\n", "", "bound"),
+    ("    until: round.roll == 7 or round.roll == state.point\n", "", "missing required field 'while'"),
+    ("until: round.roll == 7 or round.roll == state.point", "until: round.roll == 7 or round.roll == state.pont",
+     "unknown round state 'pont' (did you mean 'point'?)"),
+    ("then: set point = round.roll", "then: set pointt = round.roll",
+     "unknown round state 'pointt' (did you mean 'point'?)"),
+    ("  point: {initial: 0, cite: § 981.6(b), title: the point (0 while none is set)}\n",
+     "  point: {initial: 0, cite: § 981.6(b), title: the point (0 while none is set)}\n  hot: {initial: 1.5, cite: § 981.6(b)}\n",
+     "/state/hot/initial"),
+])
+def test_validate_requires_the_bound_and_declared_state(tmp_path, old, new, message):
+    rc, out = _validate(_variant(tmp_path, old, new))
+    assert rc == 1 and message in out and "Traceback" not in out
+    assert "craps.yaml:" in out and ": error: " in out
