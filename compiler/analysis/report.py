@@ -10,7 +10,7 @@ import itertools
 import re
 from fractions import Fraction
 
-from compiler.analysis import paigow, poker_report, progress
+from compiler.analysis import markov, paigow, poker_report, progress
 from compiler.analysis.exact_engine import enumerate_round, rank_level_ok
 from compiler.analysis.model import DURING_CLAUSE, Figure, NotComputed, Report, dec, pct  # noqa: F401 (DURING_CLAUSE: callers)
 from compiler.runtime.engine import FixedStrategy, Table
@@ -182,6 +182,8 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision) -> Report:
     if not game.wagers:
         return Report(game.chapter, game.title, settings, [],
                       ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to analyse"])
+    if chapter is not None and markov.has_loop(chapter):  # a round that loops (roll until): a Markov chain
+        return markov.analyze(game, chapter, options, settings)
     if rank_level_ok(game):
         figs = analyze_engine(game, options, decks)
         return Report(game.chapter, game.title, settings, figs,
