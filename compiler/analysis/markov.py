@@ -29,14 +29,15 @@ from typing import Any
 
 from compiler.analysis.model import Figure, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
-from compiler.runtime.engine import Table
+from compiler.runtime.engine import FixedStrategy, Table
 
 # ---- what this method models (anything else is refused, by name) ------------------------------------
-STEP_KINDS = frozenset({"roll", "settle", "repeat", "block", "announce"})
+STEP_KINDS = frozenset({"roll", "settle", "repeat", "block", "announce", "offer"})
 FUNCTIONS = frozenset({"has", "placed", "wager", "option", "offered"})
 ROUND_ATTRIBUTES = frozenset({"roll"})  # round.NAME read by a rule; state.NAME: any declared round state
 ACTIONS = frozenset({"win", "lose", "push", "return", "set_state", "set", "clear", "note"})
-WAGER_FIELDS = "not required, requiring no other wager, no meter, placed before the round, any amount"
+WAGER_FIELDS = ("not required, requiring no other wager, no meter, any amount, placed before the round or offered "
+                "during it equal to another wager (`offer` with `equal_to`)")
 
 OUTCOMES = ("win", "lose", "push", "void")
 MAX_STATES = 5000  # a chain larger than this is refused (a budget, never a long silent run)
@@ -62,6 +63,9 @@ def refusal(game, chapter) -> str | None:
     for s in _walk(chapter.procedure):
         if s.kind not in STEP_KINDS:
             return f"step {s.id!r} ({s.cite}): the step kind {s.kind!r} is not modelled by the Markov chain method"
+        if s.kind == "offer" and dict(s.params).get("equal_to") is None:
+            return (f"step {s.id!r} ({s.cite}): an offer of no stated amount (no 'equal_to') is not modelled by the "
+                    "Markov chain method")
         exprs = [s.when, s.players, *(node for _, node, _ in s.exprs)]
         for r in s.rules:
             exprs.append(r.when)
@@ -75,10 +79,18 @@ def refusal(game, chapter) -> str | None:
             why = _expr_refusal(e)
             if why:
                 return f"step {s.id!r} ({s.cite}): {why}"
+    offers = _offers(chapter)
     for w, d in game.wagers.items():
-        if d.required or d.requires or d.progressive or d.placed != "before_deal" or d.amounts:
+        if d.required or d.requires or d.progressive or d.amounts or (
+                d.placed != "before_deal" and (d.placed != "during_round" or w not in offers)):
             return f"wager {w!r} ({d.cite}): the Markov chain method models wagers {WAGER_FIELDS}"
     return None
+
+
+def _offers(chapter) -> dict[str, str]:
+    """wager -> the wager it is offered equal to (``offer`` steps with ``equal_to``)."""
+    return {dict(s.params)["wager"]: dict(s.params)["equal_to"] for s in _walk(chapter.procedure)
+            if s.kind == "offer" and dict(s.params).get("equal_to")}
 
 
 def _expr_refusal(n) -> str | None:
@@ -145,8 +157,10 @@ class _Chain:
 
 
 class _Runner:
-    def __init__(self, game, options, bets, stake: int):
+    def __init__(self, game, options, bets, stake: int, offers: dict | None = None):
         self.game, self.bets, self.stake = game, bets, stake
+        self.strategy = FixedStrategy(offers=offers or {})
+        self.tracked = [*bets[1], *(offers or {})]
         self.table = Table(game, options, seed=0)
         self.table.loop_observer = self._observe
         self.chance: _PathChance | None = None
@@ -176,7 +190,7 @@ class _Runner:
         self.table.unfinished = None
         self.origin_len, self.seen_at_origin = origin_len, 0
         try:
-            res = self.table.play_round(self.bets)
+            res = self.table.play_round(self.bets, self.strategy)
         except _Need as e:
             return ("need", e.n)
         except _AtPass as e:
@@ -193,7 +207,7 @@ class _Runner:
                 raise Refused("replaying the path of a state of the chain does not reach that state")
             before = out[2]
         trans: dict = {}
-        reward = {w: [Fraction(0)] * 5 for w in self.bets[1]}
+        reward = {w: [Fraction(0)] * 5 for w in self.tracked}
         stack = [(list(origin_path), Fraction(1))]
         stay = Fraction(0)
         while stack:
@@ -265,6 +279,13 @@ class WagerChain:
     push: Fraction
     void: Fraction
     states: int  # transient states of its chain
+    base: str | None = None  # a wager offered during the round: the wager it is made equal to
+    base_net: Fraction | None = None  # that wager's expected net per unit, in the same rounds
+
+    @property
+    def made(self) -> Fraction:
+        """The chance the wager is made (1 for a wager placed before the round)."""
+        return self.win + self.lose + self.push + self.void
 
     @property
     def resolved(self) -> Fraction:
@@ -295,10 +316,15 @@ def chains(game, chapter, options: dict | None = None) -> tuple[dict[str, WagerC
     offered = Table(game, options, seed=0)
     out: dict[str, WagerChain] = {}
     stay = Fraction(0)
-    for w in game.wagers:
-        if not offered.offered(w):
+    offers = _offers(chapter)
+    for w, d in game.wagers.items():
+        base = offers.get(w) if d.placed == "during_round" else None
+        if not offered.offered(w) or (base is not None and not offered.offered(base)):
             continue
-        runner = _Runner(game, options, {1: {w: stake}}, stake)
+        if base is None:
+            runner = _Runner(game, options, {1: {w: stake}}, stake)
+        else:  # made whenever offered, equal to its base wager
+            runner = _Runner(game, options, {1: {base: stake}}, stake, {w: stake})
         chain = _Chain()
         runner.explore([], chain, None)
         todo = list(chain.rep)
@@ -310,8 +336,8 @@ def chains(game, chapter, options: dict | None = None) -> tuple[dict[str, WagerC
             done.add(k)
             runner.explore(chain.rep[k], chain, k)
             todo.extend(x for x in chain.trans[k] if x not in done)
-        v = _solve(chain, [w])[w]
-        out[w] = WagerChain(w, *v, states=len(chain.rep))
+        v = _solve(chain, runner.tracked)
+        out[w] = WagerChain(w, *v[w], states=len(chain.rep), base=base, base_net=v[base][0] if base else None)
         stay = max(stay, chain.stay)
     bounds = [int(dict(s.params).get("bound", 0)) for s in _walk(chapter.procedure) if s.kind == "repeat"]
     return out, {"stake": stake, "stay": stay, "bound": min(bounds) if bounds else None}
@@ -337,14 +363,20 @@ def analyze(game, chapter, options: dict | None, settings: dict) -> Report:
         bound_text = ""
     for w, c in res.items():
         d = game.wagers[w]
-        outcomes = {k: v for k, v in zip(OUTCOMES, (c.win, c.lose, c.push, c.void)) if v}
-        rep.figures.append(Figure(
-            w, d.name, "any (no decisions)", c.net, None, c.win, outcomes,
-            f"exact: absorbing Markov chain over the round state at each pass of the loop ({c.states} states; "
-            f"every die face 1/6; a stake of {facts['stake']} so no payout is rounded){bound_text}"))
-        if c.void or c.push:
-            pr = c.per_resolved
-            if pr is not None:
-                rep.notes.append(f"{d.name}: per bet resolved (pushes and returns left out) {pr} "
-                                 f"(house edge {float(-pr) * 100:.4f}%)")
+        method = (f"exact: absorbing Markov chain over the round state at each pass of the loop ({c.states} states; "
+                  f"every die face 1/6; a stake of {facts['stake']} so no payout is rounded){bound_text}")
+        outcomes = {k: v / c.made for k, v in zip(OUTCOMES, (c.win, c.lose, c.push, c.void)) if v}
+        if c.base is None:
+            rep.figures.append(Figure(w, d.name, "any (no decisions)", c.net, None, c.win, outcomes, method))
+            if (c.void or c.push) and c.per_resolved is not None:
+                rep.notes.append(f"{d.name}: per bet resolved (pushes and returns left out) {c.per_resolved} "
+                                 f"(house edge {float(-c.per_resolved) * 100:.4f}%)")
+            continue
+        bname = game.wagers[c.base].name
+        policy = f"made whenever offered, equal to the {bname}"
+        rep.figures.append(Figure(w, d.name, policy, c.net / c.made, None, c.win / c.made, outcomes,
+                                  f"{method}; per unit made (made in {c.made} of rounds with a {bname})"))
+        both = c.base_net + c.net
+        rep.figures.append(Figure(f"{c.base}+{w}", f"{bname} with {d.name}", policy, both, both / (1 + c.made), None,
+                                  {}, f"{method}; per unit of the {bname}", includes=(w,)))
     return rep

@@ -107,7 +107,8 @@ def test_fast_enough(solved):
 def test_analyze_routes_a_looping_chapter_to_the_chain(craps):
     rep = analyze(*craps)
     figs = {f.wager: f for f in rep.figures}
-    assert set(figs) == set(craps[0].wagers) and not rep.not_computed
+    covered = {w for f in rep.figures for w in (*f.wager.split("+"), *f.includes)}
+    assert covered == set(craps[0].wagers) and not rep.not_computed
     assert figs["pass_line"].exact and figs["pass_line"].expected_return == Fraction(-7, 495)
     assert "Markov chain" in figs["pass_line"].method and "1000 passes" in figs["pass_line"].method
     assert any(n.startswith("Place 6: per bet resolved") and "-1/66" in n for n in rep.notes)
@@ -135,3 +136,16 @@ def test_a_construct_the_chain_does_not_model_is_refused_by_name(tmp_path, old, 
 def test_a_step_kind_the_chain_does_not_declare_is_refused(craps, monkeypatch):
     monkeypatch.setattr(markov, "STEP_KINDS", markov.STEP_KINDS - {"settle"})
     assert "the step kind 'settle' is not modelled" in markov.refusal(*craps)
+
+
+def test_odds_behind_the_line_made_between_rolls_have_no_edge_and_dilute_the_line_wager(solved, craps):
+    res = solved[0]
+    odds = res["pass_odds"]
+    # made once a point is set (2/3 of rounds), paid at the true odds of the point against a 7
+    assert odds.made == 1 - p(2, 3, 7, 11, 12) == Fraction(2, 3) and odds.net == 0 and res["dont_odds"].net == 0
+    assert odds.win == sum(p(x) * p(x) / (p(x) + p(7)) for x in (4, 5, 6, 8, 9, 10))
+    # Pass Line with single odds: 0.848% per total wagered (Wizard of Odds, craps page, "Pass/Come with 1X odds")
+    figs = {f.wager: f for f in analyze(*craps).figures}
+    both = figs["pass_line+pass_odds"]
+    assert both.expected_return == Fraction(-7, 495) and both.per_total_wagered == Fraction(-7, 495) / (1 + odds.made)
+    assert f"{float(-both.per_total_wagered) * 100:.3f}" == "0.848"

@@ -59,9 +59,10 @@ def test_hand_histories_of_several_rolls_settle_as_expected(path):
     assert "settled as expected" in out + err
 
 
-def test_three_hand_histories_with_more_than_one_roll():
-    assert len(ROUNDS) == 3
-    assert sum(len(yaml.safe_load(p.read_text(encoding="utf-8"))["rolls"]) > 1 for p in ROUNDS) == 2
+def test_hand_histories_with_more_than_one_roll_and_odds_taken_between_rolls():
+    hs = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in ROUNDS]
+    assert len(hs) == 4 and sum(len(h["rolls"]) > 1 for h in hs) == 3
+    assert any(pos.get("offers") for h in hs for pos in h["positions"].values())
 
 
 def test_played_rounds_are_saved_with_every_roll_and_settle_replays_them(tmp_path):
@@ -69,7 +70,8 @@ def test_played_rounds_are_saved_with_every_roll_and_settle_replays_them(tmp_pat
     multi = 0
     for seed in range(12):
         table = prepare_table(mod.new_table({}, seed=seed))
-        bets = {1: {"pass_line": 10, "place_6": 6, "place_9": 5}, 4: {"dont_pass": 5, "field": 5, "eleven": 1}}
+        # RandomPlayer offers 0 or 5: odds equal to the line wager, or none
+        bets = {1: {"pass_line": 5, "place_6": 6, "place_9": 5}, 4: {"dont_pass": 5, "field": 5, "eleven": 1}}
         r = play_one(table, bets, RandomPlayer(random.Random(seed)))
         h = yaml.safe_load(history_yaml(r.history))
         assert h["rolls"] == r.result.rolled and all(len(x) == 2 for x in h["rolls"])
