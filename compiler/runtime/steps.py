@@ -18,7 +18,7 @@ def repeat(table, ctx, rnd, step, pending) -> None:
     the start of every pass."""
     bound = int(step.params["bound"])
     cond_while, cond_until = step.exprs.get("while"), step.exprs.get("until")
-    observer = getattr(table, "loop_observer", None)
+    observer = table.loop_observer
     passes = 0
     while True:
         ctx.seat = None

@@ -56,6 +56,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
         self.cover_card_on = None
         self.reshuffles: list[tuple[int, str]] = []
         self.unfinished: int | None = None  # the number of a round that raised before it was settled
+        self.loop_observer = None  # told the start of every pass of a `repeat` step (an analysis sets it)
 
     # -- data -------------------------------------------------------------------------------
     def ranking(self, rid: str) -> Ranking:
