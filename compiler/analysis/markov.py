@@ -179,7 +179,7 @@ class _Runner:
             return
         seat = rnd.seats[1]
         open_ = tuple(sorted((w.id, str(w.amount)) for w in seat.history if w.outcome is None))
-        key = (step.id, tuple(sorted(rnd.state.items())), tuple(sorted(rnd.flags)), tuple(sorted(seat.flags)), open_,
+        key = (step.id, rnd.turn, tuple(sorted(rnd.state.items())), tuple(sorted(rnd.flags)), tuple(sorted(seat.flags)), open_,
                None if self.bodies_roll.get(step.id) else rnd._attrs.get("roll"))
         raise _AtPass(key, _settled(seat))
 
@@ -226,7 +226,7 @@ class _Runner:
                 r[1 + OUTCOMES.index(outcome if outcome in OUTCOMES else "win")] += prob
             if out[0] == "pass":
                 key = out[1]
-                if not key[4]:  # no wager in action any more: nothing more can change (a wager is settled once)
+                if not key[5]:  # no wager in action any more: nothing more can change (a wager is settled once)
                     continue
                 if key not in chain.rep:
                     if len(chain.rep) >= MAX_STATES:

@@ -166,6 +166,7 @@ class Round:
         self.floor_reshuffle = False
         self.drawn = 0
         self.stopped = False
+        self.turn: int | None = None  # the seat a loop per player (`repeat` with `players`) is playing
         self._attrs = {"first_after_shuffle": first_after_shuffle, "new_dealer": new_dealer}
         self.unwagered: dict[int, dict[str, list]] = {}  # cards dealt to positions without a wager
         self.rolls: list = []  # dice / random numbers given by a hand history, in order

@@ -178,7 +178,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
     def _players(self, ctx: Context, rnd: Round, step: Step) -> list[Seat]:
         out = []
         for s in rnd.seats_in_round(step.order):
-            if s.ended:
+            if s.ended or (rnd.turn is not None and s.number != rnd.turn):
                 continue
             ctx.seat = s
             if step.players is None or step.players(ctx):

@@ -5,8 +5,9 @@ from compiler.steps import StepKind
 KIND = StepKind(
     "repeat",
     "runs its `steps` again and again: `while` (tested before each pass) holds, or `until` (tested after each "
-    "pass) holds; each pass is logged with the step's §. `bound` passes at most: reaching it is an irregularity "
-    "logged with the step's §, and the wagers still in action are returned",
+    "pass) holds; each pass is logged with the step's §. With `players`, for each player in turn (its conditions "
+    "read that player, its steps act on that player only). `bound` passes at most: reaching it is an irregularity "
+    "logged with the step's §, and the wagers still in action (of that player) are returned",
     params={"steps": {"type": "array", "items": {"$ref": "#/$defs/step"}, "minItems": 1},
             "bound": {"type": "integer", "minimum": 1, "maximum": 100000,
                       "description": "the most passes the chapter allows; reaching it is an irregularity"}},

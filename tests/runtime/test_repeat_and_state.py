@@ -124,3 +124,45 @@ def test_validate_requires_the_bound_and_declared_state(tmp_path, old, new, mess
     rc, out = _validate(_variant(tmp_path, old, new))
     assert rc == 1 and message in out and "Traceback" not in out
     assert "craps.yaml:" in out and ": error: " in out
+
+
+TCP = ROOT / "tests" / "fixtures" / "chapters" / "three-card-poker.yaml"
+
+
+def _per_player(tmp_path, bound=3, until="count(player.hand) == 3"):
+    text = TCP.read_text(encoding="utf-8")
+    old = "  - {id: deal_players, do: deal, to: players, zone: hand, count: 3, face: down, cite: § 905.6(a)}\n"
+    assert old in text
+    new = (f"  - id: draw_each\n    do: repeat\n    players: has(ante)\n    until: {until}\n    bound: {bound}\n"
+           "    cite: § 905.6(a)\n    steps:\n"
+           "      - {id: deal_players, do: deal, to: players, zone: hand, count: 1, face: down, cite: § 905.6(a)}\n")
+    said = "Three cards are dealt face down to each player and to the dealer."
+    assert said in text
+    text = text.replace(said, "Each player in turn is dealt one card at a time, face down, until holding three cards "
+                              "(at most three times); three cards are dealt face down to the dealer.")
+    p = tmp_path / "tcp.yaml"
+    p.write_text(text.replace(old, new), encoding="utf-8")
+    return p
+
+
+def test_a_loop_per_player_reads_that_player_and_deals_to_that_player_only(tmp_path):
+    p = _per_player(tmp_path)
+    assert _validate(p)[0] == 0
+    mod, _ = load_game(str(p))
+    r = mod.new_table({}, seed=3).play_round({1: {"ante": 5}, 4: {"ante": 5}})
+    deals = [e.seat for e in r.log if e.kind == "deal" and e.seat is not None]
+    assert deals == [1, 1, 1, 4, 4, 4]
+    passes = [(e.seat, e.text) for e in r.log if e.kind == "repeat"]
+    assert passes == [(1, "draw_each (seat 1): pass 1"), (1, "draw_each (seat 1): pass 2"),
+                      (1, "draw_each (seat 1): pass 3"), (4, "draw_each (seat 4): pass 1"),
+                      (4, "draw_each (seat 4): pass 2"), (4, "draw_each (seat 4): pass 3")]
+    assert all(len(x.cites) for x in r.results)
+
+
+def test_the_bound_of_a_loop_per_player_returns_that_players_wagers_only(tmp_path):
+    p = _per_player(tmp_path, bound=2)  # three cards are never reached in two passes
+    mod, _ = load_game(str(p))
+    r = mod.new_table({}, seed=3).play_round({1: {"ante": 5}, 4: {"ante": 5}})
+    irr = [e for e in r.log if e.kind == "irregularity"]
+    assert [e.seat for e in irr] == [1, 4] and all(e.cite == "§ 905.6(a)" for e in irr)
+    assert {(x.seat, x.outcome) for x in r.results} == {(1, "void"), (4, "void")}
