@@ -32,7 +32,7 @@ from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.engine import FixedStrategy, Table
 
 # ---- what this method models (anything else is refused, by name) ------------------------------------
-STEP_KINDS = frozenset({"roll", "settle", "repeat", "block", "announce", "offer"})
+STEP_KINDS = frozenset({"roll", "settle", "repeat", "block", "announce", "offer", "decide"})  # decide: by policy
 FUNCTIONS = frozenset({"has", "placed", "wager", "option", "offered"})
 ROUND_ATTRIBUTES = frozenset({"roll"})  # round.NAME read by a rule; state.NAME: any declared round state
 ACTIONS = frozenset({"win", "lose", "push", "return", "set_state", "set", "clear", "note"})
@@ -67,7 +67,7 @@ def refusal(game, chapter) -> str | None:
             return (f"step {s.id!r} ({s.cite}): an offer of no stated amount (no 'equal_to') is not modelled by the "
                     "Markov chain method")
         exprs = [s.when, s.players, *(node for _, node, _ in s.exprs)]
-        for r in s.rules:
+        for r in (*s.rules, *s.choices):
             exprs.append(r.when)
             for a in r.then:
                 if a.kind not in ACTIONS:
@@ -85,6 +85,33 @@ def refusal(game, chapter) -> str | None:
                 d.placed != "before_deal" and (d.placed != "during_round" or w not in offers)):
             return f"wager {w!r} ({d.cite}): the Markov chain method models wagers {WAGER_FIELDS}"
     return None
+
+
+def policies(chapter) -> list[tuple[str, dict[str, str]]]:
+    """The fixed policies a figure is given under: 'always C' for each choice C of each decide step (the
+    other decisions: their first choice); 'no decisions' when the procedure has none."""
+    steps = [s for s in _walk(chapter.procedure) if s.kind == "decide"]
+    out = []
+    for s in steps:
+        for c in s.choices:
+            pref = {x.id: x.choices[0].id for x in steps}
+            pref[s.id] = c.id
+            out.append((f"always {c.id} ({s.id}, {c.cite})", pref))
+    return out or [("no decisions", {})]
+
+
+def _touched(chapter) -> set[str] | None:
+    """The wagers a choice of a decide step acts on; None when a choice may act on any (``all``, or it
+    changes a flag or the round state, which later rules may read)."""
+    out: set[str] = set()
+    for s in _walk(chapter.procedure):
+        for c in s.choices:
+            for a in c.then:
+                if a.wager == "*" or a.kind in ("set", "clear", "set_state"):
+                    return None
+                if a.wager:
+                    out.add(a.wager)
+    return out
 
 
 def _offers(chapter) -> dict[str, str]:
@@ -157,9 +184,9 @@ class _Chain:
 
 
 class _Runner:
-    def __init__(self, game, options, bets, stake: int, offers: dict | None = None):
+    def __init__(self, game, options, bets, stake: int, offers: dict | None = None, prefer: dict | None = None):
         self.game, self.bets, self.stake = game, bets, stake
-        self.strategy = FixedStrategy(offers=offers or {})
+        self.strategy = FixedStrategy(prefer or {}, offers=offers or {})
         self.tracked = [*bets[1], *(offers or {})]
         self.table = Table(game, options, seed=0)
         self.table.loop_observer = self._observe
@@ -308,39 +335,50 @@ def _stake(game, chapter) -> int:
 
 
 def chains(game, chapter, options: dict | None = None) -> tuple[dict[str, WagerChain], dict]:
-    """Each wager on its own (one seat, one stake), its chain solved; and facts of the chains."""
+    """Each wager on its own (one seat, one stake), its chain solved under each policy. Returns the chains
+    under the first policy, and facts: the stake, the largest chance a pass does not end a chain, the
+    loops' smallest bound, and ``policies``: label -> {wager: chain}."""
     why = refusal(game, chapter)
     if why:
         raise Refused(why)
     stake = _stake(game, chapter)
     offered = Table(game, options, seed=0)
-    out: dict[str, WagerChain] = {}
+    by_policy: dict[str, dict[str, WagerChain]] = {}
     stay = Fraction(0)
     offers = _offers(chapter)
-    for w, d in game.wagers.items():
-        base = offers.get(w) if d.placed == "during_round" else None
-        if not offered.offered(w) or (base is not None and not offered.offered(base)):
-            continue
-        if base is None:
-            runner = _Runner(game, options, {1: {w: stake}}, stake)
-        else:  # made whenever offered, equal to its base wager
-            runner = _Runner(game, options, {1: {base: stake}}, stake, {w: stake})
-        chain = _Chain()
-        runner.explore([], chain, None)
-        todo = list(chain.rep)
-        done = set()
-        while todo:
-            k = todo.pop()
-            if k in done:
+    touched = _touched(chapter)
+    first: dict[str, WagerChain] = {}
+    for label, prefer in policies(chapter):
+        out = by_policy[label] = {}
+        for w, d in game.wagers.items():
+            base = offers.get(w) if d.placed == "during_round" else None
+            if not offered.offered(w) or (base is not None and not offered.offered(base)):
                 continue
-            done.add(k)
-            runner.explore(chain.rep[k], chain, k)
-            todo.extend(x for x in chain.trans[k] if x not in done)
-        v = _solve(chain, runner.tracked)
-        out[w] = WagerChain(w, *v[w], states=len(chain.rep), base=base, base_net=v[base][0] if base else None)
-        stay = max(stay, chain.stay)
+            if w in first and touched is not None and not ({w, base} & touched):
+                out[w] = first[w]  # no choice acts on it: the same chain under every policy
+                continue
+            if base is None:
+                runner = _Runner(game, options, {1: {w: stake}}, stake, prefer=prefer)
+            else:  # made whenever offered, equal to its base wager
+                runner = _Runner(game, options, {1: {base: stake}}, stake, {w: stake}, prefer)
+            chain = _Chain()
+            runner.explore([], chain, None)
+            todo = list(chain.rep)
+            done = set()
+            while todo:
+                k = todo.pop()
+                if k in done:
+                    continue
+                done.add(k)
+                runner.explore(chain.rep[k], chain, k)
+                todo.extend(x for x in chain.trans[k] if x not in done)
+            v = _solve(chain, runner.tracked)
+            out[w] = WagerChain(w, *v[w], states=len(chain.rep), base=base, base_net=v[base][0] if base else None)
+            first.setdefault(w, out[w])
+            stay = max(stay, chain.stay)
     bounds = [int(dict(s.params).get("bound", 0)) for s in _walk(chapter.procedure) if s.kind == "repeat"]
-    return out, {"stake": stake, "stay": stay, "bound": min(bounds) if bounds else None}
+    return next(iter(by_policy.values())), {"stake": stake, "stay": stay, "bound": min(bounds) if bounds else None,
+                                            "policies": by_policy}
 
 
 def analyze(game, chapter, options: dict | None, settings: dict) -> Report:
@@ -361,22 +399,39 @@ def analyze(game, chapter, options: dict | None, settings: dict) -> Report:
                       "times the largest net of a unit")
     else:
         bound_text = ""
-    for w, c in res.items():
-        d = game.wagers[w]
-        method = (f"exact: absorbing Markov chain over the round state at each pass of the loop ({c.states} states; "
-                  f"every die face 1/6; a stake of {facts['stake']} so no payout is rounded){bound_text}")
-        outcomes = {k: v / c.made for k, v in zip(OUTCOMES, (c.win, c.lose, c.push, c.void)) if v}
-        if c.base is None:
-            rep.figures.append(Figure(w, d.name, "any (no decisions)", c.net, None, c.win, outcomes, method))
-            if (c.void or c.push) and c.per_resolved is not None:
-                rep.notes.append(f"{d.name}: per bet resolved (pushes and returns left out) {c.per_resolved} "
-                                 f"(house edge {float(-c.per_resolved) * 100:.4f}%)")
-            continue
-        bname = game.wagers[c.base].name
-        policy = f"made whenever offered, equal to the {bname}"
-        rep.figures.append(Figure(w, d.name, policy, c.net / c.made, None, c.win / c.made, outcomes,
-                                  f"{method}; per unit made (made in {c.made} of rounds with a {bname})"))
-        both = c.base_net + c.net
-        rep.figures.append(Figure(f"{c.base}+{w}", f"{bname} with {d.name}", policy, both, both / (1 + c.made), None,
-                                  {}, f"{method}; per unit of the {bname}", includes=(w,)))
+    pols = facts["policies"]
+    decisions = sorted({lbl.split(" (", 1)[1].split(",", 1)[0] for lbl in pols if " (" in lbl})
+    for w in res:
+        found = [(label, chains_[w]) for label, chains_ in pols.items() if w in chains_]
+        same = all(_values(c) == _values(found[0][1]) for _, c in found)
+        if same:
+            label = "any (no decisions)" if not decisions else f"any choice at {', '.join(decisions)} (the same figure)"
+            found = [(label, found[0][1])]
+        for label, c in found:
+            _figures(rep, game, w, c, label, facts, bound_text)
     return rep
+
+
+def _values(c: WagerChain) -> tuple:
+    return c.net, c.win, c.lose, c.push, c.void, c.base_net
+
+
+def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, bound_text: str) -> None:
+    d = game.wagers[w]
+    method = (f"exact: absorbing Markov chain over the round state at each pass of the loop ({c.states} states; "
+              f"every die face 1/6; a stake of {facts['stake']} so no payout is rounded){bound_text}")
+    outcomes = {k: v / c.made for k, v in zip(OUTCOMES, (c.win, c.lose, c.push, c.void)) if v}
+    if c.base is None:
+        rep.figures.append(Figure(w, d.name, label, c.net, None, c.win, outcomes, method))
+        if (c.void or c.push) and c.per_resolved is not None:
+            note = f"{d.name}: per bet resolved (pushes and returns left out) {c.per_resolved} " \
+                   f"(house edge {float(-c.per_resolved) * 100:.4f}%)"
+            rep.notes.append(note if label.startswith("any") else f"{note} [{label}]")
+        return
+    bname = game.wagers[c.base].name
+    policy = f"made whenever offered, equal to the {bname}" + ("" if label.startswith("any") else f"; {label}")
+    rep.figures.append(Figure(w, d.name, policy, c.net / c.made, None, c.win / c.made, outcomes,
+                              f"{method}; per unit made (made in {c.made} of rounds with a {bname})"))
+    both = c.base_net + c.net
+    rep.figures.append(Figure(f"{c.base}+{w}", f"{bname} with {d.name}", policy, both, both / (1 + c.made), None,
+                              {}, f"{method}; per unit of the {bname}", includes=(w,)))

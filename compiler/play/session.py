@@ -126,7 +126,11 @@ class RecordingStrategy(Strategy):
 
     def choose(self, decision, choices, view):
         c = self.player.choose(self.seat, self.steps.get(decision), decision, list(choices), view)
-        self.choices[decision] = c
+        if decision in self.choices:  # taken again (a decide step in a loop): every choice, in order
+            prev = self.choices[decision]
+            self.choices[decision] = [*(prev if isinstance(prev, list) else [prev]), c]
+        else:
+            self.choices[decision] = c
         return c
 
     def offer(self, wager, view):

@@ -61,21 +61,42 @@ def test_hand_histories_of_several_rolls_settle_as_expected(path):
 
 def test_hand_histories_with_more_than_one_roll_and_odds_taken_between_rolls():
     hs = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in ROUNDS]
-    assert len(hs) == 4 and sum(len(h["rolls"]) > 1 for h in hs) == 3
+    assert len(hs) == 5 and sum(len(h["rolls"]) > 1 for h in hs) == 4
     assert any(pos.get("offers") for h in hs for pos in h["positions"].values())
+    assert any(isinstance(c, list) for h in hs for pos in h["positions"].values() for c in (pos.get("choices") or
+                                                                                        {}).values())
+
+
+@pytest.mark.parametrize("choices,message,pointer", [
+    ("[leave_up, take_down, leave_up]", "gives 3 choices for 'take_down'; the round asked for 2",
+     "/positions/1/choices/take_down/2"),
+    ("[leave_up]", "no choice for 'take_down' after the 1 it lists", "/positions/1/choices/take_down"),
+    ("[leave_up, pass]", "'pass' is not a choice at 'take_down' (§ 981.7(e))", "/positions/1/choices/take_down/1"),
+])
+def test_a_list_of_choices_of_a_repeated_decision_must_match_the_round(tmp_path, choices, message, pointer):
+    src = ROOT / "tests" / "fixtures" / "chapters" / "craps-rounds" / "take-down.yaml"
+    text = src.read_text(encoding="utf-8")
+    f = tmp_path / "r.yaml"
+    f.write_text(text.replace("[leave_up, take_down]", choices), encoding="utf-8")
+    rc, out, err = run("settle", CRAPS, f, "--check")
+    assert rc == 1 and message in err and f"[at {pointer}]" in err and "Traceback" not in err
 
 
 def test_played_rounds_are_saved_with_every_roll_and_settle_replays_them(tmp_path):
     mod, _ = load_game(str(CRAPS))
-    multi = 0
-    for seed in range(12):
+    multi, repeated = 0, 0
+    for seed in range(12, 24):
         table = prepare_table(mod.new_table({}, seed=seed))
         # RandomPlayer offers 0 or 5: odds equal to the line wager, or none
         bets = {1: {"pass_line": 5, "place_6": 6, "place_9": 5}, 4: {"dont_pass": 5, "field": 5, "eleven": 1}}
-        r = play_one(table, bets, RandomPlayer(random.Random(seed)))
+        player = RandomPlayer(random.Random(seed))
+        player.choose = lambda seat, step, decision, choices, view: choices[0]  # leaves the Place wagers up
+        r = play_one(table, bets, player)
         h = yaml.safe_load(history_yaml(r.history))
         assert h["rolls"] == r.result.rolled and all(len(x) == 2 for x in h["rolls"])
         multi += len(h["rolls"]) > 1
+        repeated += any(isinstance(c, list) for pos in h["positions"].values() for c in (pos.get("choices") or
+                                                                                       {}).values())
         f = tmp_path / f"r{seed}.yaml"
         f.write_text(history_yaml(r.history), encoding="utf-8")
         rc, out, err = run("settle", CRAPS, f, "--format", "json")
@@ -83,7 +104,7 @@ def test_played_rounds_are_saved_with_every_roll_and_settle_replays_them(tmp_pat
         got = {(x["seat"], x["wager"]): (x["outcome"], x["net"]) for x in json.loads(out)["results"]}
         played = {(x.seat, x.wager): (x.outcome, str(x.net)) for x in r.result.results}
         assert {k: (o, float(n)) for k, (o, n) in got.items()} == {k: (o, float(n)) for k, (o, n) in played.items()}
-    assert multi >= 3  # points were set and rolled for
+    assert multi >= 3 and repeated >= 1  # points were set and rolled for; a decision taken at several passes
 
 
 def test_the_text_renders():
