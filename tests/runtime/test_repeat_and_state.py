@@ -166,3 +166,28 @@ def test_the_bound_of_a_loop_per_player_returns_that_players_wagers_only(tmp_pat
     irr = [e for e in r.log if e.kind == "irregularity"]
     assert [e.seat for e in irr] == [1, 4] and all(e.cite == "§ 905.6(a)" for e in irr)
     assert {(x.seat, x.outcome) for x in r.results} == {(1, "void"), (4, "void")}
+
+
+def test_a_rule_naming_a_wager_an_earlier_rule_always_settled_first_is_an_error_with_both_positions(tmp_path):
+    """Issue 23 item 7: the later rule holds only when the earlier one held (its condition is part of the
+    later one's), and the earlier one settled the wager: the later action could never apply."""
+    old = "      - {cite: § 981.6(a), when: round.roll == 12, then: lose pass_line; push dont_pass}\n"
+    p = _variant(tmp_path, old, old + "      - {cite: § 981.6(a), when: round.roll == 12 and round.roll > 1, "
+                                       "then: note 'bar'; win dont_pass}\n")
+    rc, out = _validate(p)
+    text = p.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(text, 1) if line.startswith(old.rstrip("\n")))
+    assert rc == 1 and "'win dont_pass': this rule applies only when the rule at" in out
+    assert f"craps.yaml:{first}:9 (§ 981.6(a))" in out and f"craps.yaml:{first + 1}:" in out
+    assert "[at /procedure/1/rules/3/then]" in out
+
+
+@pytest.mark.parametrize("extra", [
+    "when: round.roll == 12 and has(dont_pass), then: win dont_pass",  # reads what settling changes
+    "when: round.roll == 11, then: win field at field_12",  # its condition does not contain the earlier one's
+])
+def test_a_later_rule_that_may_apply_on_its_own_is_not_refused(tmp_path, extra):
+    old = "      - {cite: § 981.7(c), when: round.roll != 12, then: lose twelve}\n"
+    p = _variant(tmp_path, old, old + "      - {cite: § 981.7(a), " + extra + "}\n")
+    rc, out = _validate(p)
+    assert "this rule applies only when" not in out
