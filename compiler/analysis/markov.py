@@ -206,7 +206,8 @@ class _Runner:
             return
         seat = rnd.seats[1]
         open_ = tuple(sorted((w.id, str(w.amount)) for w in seat.history if w.outcome is None))
-        key = (step.id, rnd.turn, tuple(sorted(rnd.state.items())), tuple(sorted(rnd.flags)), tuple(sorted(seat.flags)), open_,
+        key = (step.id, rnd.turn, tuple(sorted(rnd.state.items())), tuple(sorted(rnd.flags)),
+               (tuple(sorted(seat.flags)), tuple(sorted(seat.state.items()))), open_,
                None if self.bodies_roll.get(step.id) else rnd._attrs.get("roll"))
         raise _AtPass(key, _settled(seat))
 
@@ -384,7 +385,8 @@ def chains(game, chapter, options: dict | None = None) -> tuple[dict[str, WagerC
 def analyze(game, chapter, options: dict | None, settings: dict) -> Report:
     """The report of a chapter with a loop: a figure per offered wager, or every wager refused with the
     construct the method does not model."""
-    rep = Report(game.chapter, game.title, settings, [])
+    # no card is dealt in a chapter this method models: the shoe's decks say nothing of it
+    rep = Report(game.chapter, game.title, {k: v for k, v in settings.items() if k != "decks_in_shoe"}, [])
     try:
         res, facts = chains(game, chapter, options)
     except Refused as e:

@@ -42,6 +42,7 @@ class Seat:
     choices: dict[str, str] = field(default_factory=dict)
     bonuses: list["WagerResult"] = field(default_factory=list)
     ended: bool = False
+    state: dict[str, Any] = field(default_factory=dict)  # the round state kept per player (`per: player`)
 
     def cards(self) -> list:
         out: list = []
@@ -173,7 +174,8 @@ class Round:
         self.rolled: list[list[int]] = []  # what every roll of this round showed, in order (saved by play)
         # the round state the chapter declares (`state:`), at its initial values
         self.state: dict[str, Any] = {k: v["initial"] for k, v in (getattr(getattr(table, "game", None), "state",
-                                                                           None) or {}).items()}
+                                                                           None) or {}).items()
+                                      if v.get("per", "round") == "round"}
         self.players: dict[int, str] = {}  # seat -> player, where one player plays several positions
         self.dealer_setting: Any = None  # the dealer's setting as a hand history records it (pai gow)
 

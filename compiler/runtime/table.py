@@ -111,6 +111,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
             if not isinstance(seat_no, int) or not 1 <= seat_no <= game.max_positions:
                 raise RefusedError(f"seat {seat_no!r}: this table has positions 1 to {game.max_positions}")
             seat = rnd.seats[seat_no] = Seat(seat_no)
+            seat.state = {k: v["initial"] for k, v in game.state.items() if v.get("per") == "player"}
             placed = {k: money(v) for k, v in bets[seat_no].items() if money(v) != 0}
             for wid in placed:
                 wd = game.wagers.get(wid)

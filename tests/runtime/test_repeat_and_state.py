@@ -191,3 +191,23 @@ def test_a_later_rule_that_may_apply_on_its_own_is_not_refused(tmp_path, extra):
     p = _variant(tmp_path, old, old + "      - {cite: § 981.7(a), " + extra + "}\n")
     rc, out = _validate(p)
     assert "this rule applies only when" not in out
+
+
+def test_round_state_kept_per_player(tmp_path):
+    """`per: player`: one value for each player, read and set in a player step (a loop per player)."""
+    p = _per_player(tmp_path, until="state.drawn == 3")
+    text = p.read_text(encoding="utf-8")
+    text = text.replace("wagers:\n", "state:\n  drawn: {initial: 0, per: player, cite: § 905.6(a)}\nwagers:\n", 1)
+    text = text.replace(
+        "      - {id: deal_players, do: deal, to: players, zone: hand, count: 1, face: down, cite: § 905.6(a)}\n",
+        "      - {id: deal_players, do: deal, to: players, zone: hand, count: 1, face: down, cite: § 905.6(a)}\n"
+        "      - {id: count_drawn, do: settle, cite: § 905.6(a), rules: [{cite: § 905.6(a), "
+        "then: set drawn = state.drawn + 1}]}\n")
+    p.write_text(text, encoding="utf-8")
+    rc, out = _validate(p)
+    assert rc == 0, out
+    mod, _ = load_game(str(p))
+    r = mod.new_table({}, seed=3).play_round({1: {"ante": 5}, 4: {"ante": 5}})
+    assert [e.seat for e in r.log if e.kind == "deal" and e.seat is not None] == [1, 1, 1, 4, 4, 4]
+    assert [(e.seat, e.text) for e in r.log if e.kind == "state"] == [
+        (1, "drawn = 1"), (1, "drawn = 2"), (1, "drawn = 3"), (4, "drawn = 1"), (4, "drawn = 2"), (4, "drawn = 3")]
