@@ -132,8 +132,7 @@ def _expr_refusal(n) -> str | None:
     if isinstance(n, Call):
         if n.name not in FUNCTIONS:
             return f"the function {n.name}() is not modelled by the Markov chain method"
-        return next((w for w in map(_expr_refusal, n.args) if w), None) if n.name not in (
-            "has", "placed", "wager", "option", "offered") else None
+        return None  # each function of FUNCTIONS takes names (a wager, an option), not expressions
     if isinstance(n, BinOp):
         return _expr_refusal(n.left) or _expr_refusal(n.right)
     if isinstance(n, BoolOp):
