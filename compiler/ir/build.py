@@ -148,10 +148,7 @@ class _Builder:
                    self.actions(c.get("then"), f"{ptr}/choices/{i}/then"), c.get("then"), self.src(f"{ptr}/choices/{i}"))
             for i, c in enumerate(s.get("choices") or ()))
         steps = tuple(self.step(x, f"{ptr}/steps/{i}") for i, x in enumerate(s.get("steps") or ()))
-        for j, a, earlier in settled_by_an_earlier_rule(rules):
-            self.error(f"{ptr}/rules/{j}/then", f"'{_said(a)}': this rule applies only when the rule at "
-                       f"{earlier.src.path}:{earlier.src.line}:{earlier.src.col} ({earlier.cite}) has applied, and "
-                       f"that rule has settled {a.wager!r} already (a wager is settled once)", a.line, a.column)
+        self._settled_earlier(rules, ptr)
         for key, what in (STEP_KINDS[s["do"]].names.items() if s["do"] in STEP_KINDS else ()):
             self._named(s, ptr, key, what)
         if s.get("do") == "set_hands" and s.get("to", "players") == "dealer" and not (
@@ -167,6 +164,12 @@ class _Builder:
         return Step(s["id"], s["do"], s["cite"], self.src(ptr), self.expr(s.get("when"), ptr + "/when"), s.get("when"),
                     self.expr(s.get("players"), ptr + "/players"), s.get("players"), s.get("order", "clockwise"),
                     params, rules, choices, steps, s.get("title", ""), exprs)
+
+    def _settled_earlier(self, rules, ptr: str) -> None:
+        for j, a, earlier in settled_by_an_earlier_rule(rules):
+            self.error(f"{ptr}/rules/{j}/then", f"'{_said(a)}': this rule applies only when the rule at "
+                       f"{earlier.src.path}:{earlier.src.line}:{earlier.src.col} ({earlier.cite}) has applied, and "
+                       f"that rule has settled {a.wager!r} already (a wager is settled once)", a.line, a.column)
 
     def _named(self, s: dict, ptr: str, key: str, what: str) -> None:
         """A step parameter that names a wager, paytable, house way or option of the spec (compiler/steps/)."""
@@ -204,6 +207,8 @@ class _Builder:
                          tuple(self.rule(r, f"/irregularities/{i}/rules/{j}") for j, r in enumerate(x["rules"])),
                          self.src(f"/irregularities/{i}"))
             for i, x in enumerate(d.get("irregularities") or ()))
+        for i, irr in enumerate(irregs):  # an event's rules apply in order too
+            self._settled_earlier(irr.rules, f"/irregularities/{i}")
         constraints = tuple(
             Constraint(self.expr(c["require"], f"/constraints/{i}/require"), c["require"], c["message"], c["cite"],
                        self.src(f"/constraints/{i}"))

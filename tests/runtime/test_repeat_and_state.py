@@ -211,3 +211,13 @@ def test_round_state_kept_per_player(tmp_path):
     assert [e.seat for e in r.log if e.kind == "deal" and e.seat is not None] == [1, 1, 1, 4, 4, 4]
     assert [(e.seat, e.text) for e in r.log if e.kind == "state"] == [
         (1, "drawn = 1"), (1, "drawn = 2"), (1, "drawn = 3"), (4, "drawn = 1"), (4, "drawn = 2"), (4, "drawn = 3")]
+
+
+def test_the_same_holds_for_the_rules_of_an_irregularity(tmp_path):
+    p = _variant(tmp_path, "# numbers of the text no executable part states", "irregularities:\n"
+                 "  - id: no_roll\n    event: no_roll\n    title: dice not rolled\n    cite: § 981.6(a)\n    rules:\n"
+                 "      - {cite: § 981.6(a), then: return all}\n      - {cite: § 981.6(a), then: lose pass_line}\n"
+                 "# numbers of the text no executable part states")
+    rc, out = _validate(p)
+    assert rc == 1 and "'lose pass_line': this rule applies only when the rule at" in out
+    assert "[at /irregularities/0/rules/1/then]" in out
