@@ -205,8 +205,11 @@ class _Runner:
             return
         seat = rnd.seats[1]
         open_ = tuple(sorted((w.id, str(w.amount)) for w in seat.history if w.outcome is None))
+        # everything a later rule may read: the round state, flags, the wagers in action (has, wager) and
+        # the wagers made at all (placed), and the last roll unless the pass begins by rolling again
         key = (step.id, rnd.turn, tuple(sorted(rnd.state.items())), tuple(sorted(rnd.flags)),
-               (tuple(sorted(seat.flags)), tuple(sorted(seat.state.items()))), open_,
+               (tuple(sorted(seat.flags)), tuple(sorted(seat.state.items())),
+                tuple(sorted(w.id for w in seat.history))), open_,
                None if self.bodies_roll.get(step.id) else rnd._attrs.get("roll"))
         raise _AtPass(key, _settled(seat))
 
