@@ -64,7 +64,11 @@ ROUND_SCHEMA = {
                     # (a decide step in a `repeat` loop), in order
                     "choices": {"type": "object", "additionalProperties": {"oneOf": [
                         {"type": "string"}, {"type": "array", "minItems": 1, "items": {"type": "string"}}]}},
-                    "offers": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
+                    # wager -> amount; a list: the answers to an offer made again and again (in a `repeat`
+                    # loop), in order, 0 for one declined
+                    "offers": {"type": "object", "additionalProperties": {"oneOf": [
+                        {"type": ["integer", "number", "string"]},
+                        {"type": "array", "minItems": 1, "items": {"type": ["integer", "number", "string"]}}]}},
                     # pai gow: the player's setting (the cards of the low hand, or of the high hand),
                     # or 'house_way': the player had the hands set the way the house requires
                     "setting": {"oneOf": [
@@ -163,7 +167,18 @@ class RoundSpec:
                                        f"/positions/{seat}/setting")
                 return found
 
-            out[seat] = CallbackStrategy(choose, lambda w, view, of=of: of.get(w, 0), setting)
+            def offer(w, view, of=of, seat=seat):
+                a = of.get(w, 0)
+                if isinstance(a, list):  # one answer each time the wager is offered, in order
+                    i = self.taken.get((seat, "offer", w), 0)
+                    if i >= len(a):
+                        raise DecisionMissing(seat, f"offer of {w}", ["an amount", "0"], given=len(a),
+                                              pointer=f"/positions/{seat}/offers/{escape_token(w)}")
+                    self.taken[(seat, "offer", w)] = i + 1
+                    return a[i]
+                return a
+
+            out[seat] = CallbackStrategy(choose, offer, setting)
         return out
 
     def unused_choices(self) -> list[Diagnostic]:
@@ -176,6 +191,13 @@ class RoundSpec:
                     out.append(self.doc.diagnostic(f"/positions/{seat}/choices/{escape_token(did)}/{n}",
                                                    f"seat {seat}: the hand history gives {len(c)} choices for {did!r}; "
                                                    f"the round asked for {n}"))
+        for seat, of in self.offers.items():
+            for w, a in of.items():
+                n = self.taken.get((seat, "offer", w), 0)
+                if isinstance(a, list) and n < len(a):
+                    out.append(self.doc.diagnostic(f"/positions/{seat}/offers/{escape_token(w)}/{n}",
+                                                   f"seat {seat}: the hand history gives {len(a)} answers to the offer "
+                                                   f"of {w!r}; the round offered it {n} times"))
         return out
 
     def shoe(self) -> ScriptedShoe:
@@ -200,11 +222,12 @@ class SettingError(Exception):
 
 
 class DecisionMissing(Exception):
-    def __init__(self, seat, decision, options, given: int | None = None):
+    def __init__(self, seat, decision, options, given: int | None = None, pointer: str | None = None):
         more = "" if given is None else f" after the {given} it lists: the round asks for one more"
         super().__init__(f"seat {seat}: the round file gives no choice for {decision!r}{more} (one of {list(options)})")
         self.seat, self.decision, self.options = seat, decision, options
-        self.pointer = f"/positions/{seat}" if given is None else f"/positions/{seat}/choices/{escape_token(decision)}"
+        self.pointer = pointer or (f"/positions/{seat}" if given is None else
+                                   f"/positions/{seat}/choices/{escape_token(decision)}")
 
 
 def diagnostic_of(rs: "RoundSpec", exc: Exception) -> Diagnostic:
@@ -258,7 +281,8 @@ def load_round(path: str) -> RoundSpec:
         s = int(k)
         bets[s] = {w: stake(v, f"/positions/{k}/wagers/{escape_token(w)}") for w, v in pos["wagers"].items()}
         choices[s] = dict(pos.get("choices") or {})
-        offers[s] = {w: stake(v, f"/positions/{k}/offers/{escape_token(w)}")
+        offers[s] = {w: ([stake(x, f"/positions/{k}/offers/{escape_token(w)}/{i}") for i, x in enumerate(v)]
+                         if isinstance(v, list) else stake(v, f"/positions/{k}/offers/{escape_token(w)}"))
                      for w, v in (pos.get("offers") or {}).items()}
     dealt = {}
     seen: dict[int, str] = {}
@@ -375,9 +399,11 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
         if not 1 <= seat <= game.max_positions:
             errs.append(doc.diagnostic(base, f"seat {seat}: Chapter {ch}'s table has positions 1 to "
                                              f"{game.max_positions}", at_key=True))
-        for kind, amounts in (("wagers", rs.bets[seat]), ("offers", rs.offers.get(seat, {}))):
-            for wid, amount in amounts.items():
-                ptr = f"{base}/{kind}/{escape_token(wid)}"
+        offered = [(w, a, f"/{i}") for w, v in rs.offers.get(seat, {}).items()
+                   for i, a in (enumerate(v) if isinstance(v, list) else ((None, v),))]
+        for kind, items in (("wagers", [(w, a, "") for w, a in rs.bets[seat].items()]), ("offers", offered)):
+            for wid, amount, at in items:
+                ptr = f"{base}/{kind}/{escape_token(wid)}" + ("" if at == "/None" else at)
                 wd = game.wagers.get(wid)
                 if wd is None:
                     errs.append(doc.diagnostic(ptr, f"seat {seat}: Chapter {ch} has no wager {wid!r}; its wagers "

@@ -33,7 +33,7 @@ from compiler.runtime.engine import FixedStrategy, Table
 
 # ---- what this method models (anything else is refused, by name) ------------------------------------
 STEP_KINDS = frozenset({"roll", "settle", "repeat", "block", "announce", "offer", "decide"})  # decide: by policy
-FUNCTIONS = frozenset({"has", "placed", "wager", "option", "offered"})
+FUNCTIONS = frozenset({"has", "placed", "wager", "option", "offered", "any_player"})  # one seat is analysed
 ROUND_ATTRIBUTES = frozenset({"roll"})  # round.NAME read by a rule; state.NAME: any declared round state
 ACTIONS = frozenset({"win", "lose", "push", "return", "set_state", "set", "clear", "note"})
 WAGER_FIELDS = ("not required, requiring no other wager, no meter, any amount, placed before the round or offered "
@@ -132,7 +132,9 @@ def _expr_refusal(n) -> str | None:
     if isinstance(n, Call):
         if n.name not in FUNCTIONS:
             return f"the function {n.name}() is not modelled by the Markov chain method"
-        return None  # each function of FUNCTIONS takes names (a wager, an option), not expressions
+        if n.name == "any_player":  # an expression over the (one) player
+            return next((w for w in map(_expr_refusal, n.args) if w), None)
+        return None  # the other functions of FUNCTIONS take names (a wager, an option)
     if isinstance(n, BinOp):
         return _expr_refusal(n.left) or _expr_refusal(n.right)
     if isinstance(n, BoolOp):

@@ -61,7 +61,7 @@ def test_hand_histories_of_several_rolls_settle_as_expected(path):
 
 def test_hand_histories_with_more_than_one_roll_and_odds_taken_between_rolls():
     hs = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in ROUNDS]
-    assert len(hs) == 5 and sum(len(h["rolls"]) > 1 for h in hs) == 4
+    assert len(hs) == 6 and sum(len(h["rolls"]) > 1 for h in hs) == 5
     assert any(pos.get("offers") for h in hs for pos in h["positions"].values())
     assert any(isinstance(c, list) for h in hs for pos in h["positions"].values() for c in (pos.get("choices") or
                                                                                         {}).values())
@@ -84,7 +84,7 @@ def test_a_list_of_choices_of_a_repeated_decision_must_match_the_round(tmp_path,
 
 def test_played_rounds_are_saved_with_every_roll_and_settle_replays_them(tmp_path):
     mod, _ = load_game(str(CRAPS))
-    multi, repeated = 0, 0
+    multi, repeated, offers = 0, 0, 0
     for seed in range(12, 24):
         table = prepare_table(mod.new_table({}, seed=seed))
         # RandomPlayer offers 0 or 5: odds equal to the line wager, or none
@@ -97,6 +97,8 @@ def test_played_rounds_are_saved_with_every_roll_and_settle_replays_them(tmp_pat
         multi += len(h["rolls"]) > 1
         repeated += any(isinstance(c, list) for pos in h["positions"].values() for c in (pos.get("choices") or
                                                                                        {}).values())
+        offers += any(isinstance(a, list) for pos in h["positions"].values() for a in (pos.get("offers") or
+                                                                                     {}).values())
         f = tmp_path / f"r{seed}.yaml"
         f.write_text(history_yaml(r.history), encoding="utf-8")
         rc, out, err = run("settle", CRAPS, f, "--format", "json")
@@ -104,7 +106,8 @@ def test_played_rounds_are_saved_with_every_roll_and_settle_replays_them(tmp_pat
         got = {(x["seat"], x["wager"]): (x["outcome"], x["net"]) for x in json.loads(out)["results"]}
         played = {(x.seat, x.wager): (x.outcome, str(x.net)) for x in r.result.results}
         assert {k: (o, float(n)) for k, (o, n) in got.items()} == {k: (o, float(n)) for k, (o, n) in played.items()}
-    assert multi >= 3 and repeated >= 1  # points were set and rolled for; a decision taken at several passes
+    # points were set and rolled for; a decision taken at several passes; a Come wager declined, then made
+    assert multi >= 3 and repeated >= 1 and offers >= 1
 
 
 def test_the_text_renders():

@@ -48,7 +48,7 @@ def test_the_point_is_kept_between_rolls_and_the_line_wagers_stay_up_until_it_is
                        "field": Decimal(-5)}
     kinds = [(e.kind, e.cite) for e in r.log]
     assert ("state", "§ 981.6(b)") in kinds  # point = 5, logged with its §
-    assert [e.text for e in r.log if e.kind == "state"] == ["point = 5"]
+    assert [e.text for e in r.log if e.kind == "state"] == ["point = 5", "point = 0"]  # set, then turned off
     passes = [e for e in r.log if e.kind == "repeat"]
     assert [e.cite for e in passes] == ["§ 981.6(c)"] * 3 and passes[-1].text.endswith("pass 3")
     assert r.rolled == [[4, 1], [5, 6], [3, 3], [1, 4]]
@@ -89,13 +89,8 @@ def test_reaching_the_bound_is_an_irregularity_with_its_section_and_returns_the_
 
 
 def test_while_is_tested_before_each_pass(tmp_path):
-    p = _variant(tmp_path, "    when: state.point != 0\n    until: round.roll == 7 or round.roll == state.point\n",
-                 "    while: state.point != 0\n")
-    p.write_text(p.read_text().replace(
-        "then: win pass_line; lose dont_pass}\n          - {cite: § 981.6(c), when: round.roll == 7, then: lose "
-        "pass_line; win dont_pass}",
-        "then: win pass_line; lose dont_pass; set point = 0}\n          - {cite: § 981.6(c), when: round.roll == 7, "
-        "then: lose pass_line; win dont_pass; set point = 0}"))
+    p = _variant(tmp_path, "    when: state.point != 0\n    until: state.point == 0 and not any_player(has(come))\n",
+                 "    while: state.point != 0 or any_player(has(come))\n")
     assert _validate(p)[0] == 0
     r = _table(p).play_round({1: {"pass_line": 10}}, rolls=[[6, 6]])
     assert [e.kind for e in r.log].count("repeat") == 0
@@ -111,9 +106,8 @@ def test_the_craps_chapter_validates():
 
 @pytest.mark.parametrize("old,new,message", [
     ("    bound: 1000\n", "", "bound"),
-    ("    until: round.roll == 7 or round.roll == state.point\n", "", "missing required field 'while'"),
-    ("until: round.roll == 7 or round.roll == state.point", "until: round.roll == 7 or round.roll == state.pont",
-     "unknown round state 'pont' (did you mean 'point'?)"),
+    ("    until: state.point == 0 and not any_player(has(come))\n", "", "missing required field 'while'"),
+    ("until: state.point == 0 and", "until: state.pont == 0 and", "unknown round state 'pont' (did you mean 'point'?)"),
     ("then: set point = round.roll", "then: set pointt = round.roll",
      "unknown round state 'pointt' (did you mean 'point'?)"),
     ("  point: {initial: 0, cite: § 981.6(b), title: the point (0 while none is set)}\n",
