@@ -199,6 +199,11 @@ def cmd_settle(args) -> int:
     except (DecisionMissing, SettingError, EngineError) as e:
         print(diagnostic_of(rs, e).format(), file=sys.stderr)
         return 1
+    extra_choices = rs.unused_choices()  # a list of choices longer than the round's decisions
+    for d in extra_choices:
+        print(d.format(), file=sys.stderr)
+    if extra_choices:
+        return 1
     if getattr(args, "check", False):
         from compiler.round_file import check_expected
 

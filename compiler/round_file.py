@@ -68,8 +68,15 @@ ROUND_SCHEMA = {
                         {"type": "object", "additionalProperties": False, "required": ["amount", "numbers"], "properties": {
                             "amount": {"type": ["integer", "number", "string"]},
                             "numbers": {"type": "array", "minItems": 1, "items": {"type": ["integer", "string"]}}}}]}},
-                    "choices": {"type": "object", "additionalProperties": {"type": "string"}},
-                    "offers": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
+                    # decision step id -> choice; a list: the choices of a decision taken again and again
+                    # (a decide step in a `repeat` loop), in order
+                    "choices": {"type": "object", "additionalProperties": {"oneOf": [
+                        {"type": "string"}, {"type": "array", "minItems": 1, "items": {"type": "string"}}]}},
+                    # wager -> amount; a list: the answers to an offer made again and again (in a `repeat`
+                    # loop), in order, 0 for one declined
+                    "offers": {"type": "object", "additionalProperties": {"oneOf": [
+                        {"type": ["integer", "number", "string"]},
+                        {"type": "array", "minItems": 1, "items": {"type": ["integer", "number", "string"]}}]}},
                     # pai gow: the player's setting (the cards of the low hand, or of the high hand),
                     # or 'house_way': the player had the hands set the way the house requires
                     "setting": {"oneOf": [
@@ -135,6 +142,7 @@ class RoundSpec:
     settings: dict = field(default_factory=dict)  # seat -> 'house_way' | {'low': cards} | {'high': cards}
     rolls: list = field(default_factory=list)  # dice faces / random numbers, in the order of the roll steps
     dealer_setting: dict | None = None  # {'low': cards} | {'high': cards}
+    taken: dict = field(default_factory=dict)  # (seat, decision) -> how many of a list of choices were taken
     chosen: dict = field(default_factory=dict)  # seat -> {wager: the numbers / pockets it is placed on}
 
     def placed(self) -> dict[int, dict]:
@@ -144,13 +152,21 @@ class RoundSpec:
 
     def strategy(self) -> dict[int, Strategy]:
         out = {}
+        self.taken.clear()
         for seat in self.bets:
             ch = self.choices.get(seat, {})
             of = self.offers.get(seat, {})
 
             def choose(decision, options, view, ch=ch, seat=seat):
-                if decision in ch:
-                    return ch[decision]
+                c = ch.get(decision)
+                if isinstance(c, list):  # one choice each time the decision is taken, in order
+                    i = self.taken.get((seat, decision), 0)
+                    if i >= len(c):
+                        raise DecisionMissing(seat, decision, options, given=len(c))
+                    self.taken[(seat, decision)] = i + 1
+                    return c[i]
+                if c is not None:
+                    return c
                 raise DecisionMissing(seat, decision, options)
 
             def setting(step, candidates, view, seat=seat):
@@ -167,7 +183,37 @@ class RoundSpec:
                                        f"/positions/{seat}/setting")
                 return found
 
-            out[seat] = CallbackStrategy(choose, lambda w, view, of=of: of.get(w, 0), setting)
+            def offer(w, view, of=of, seat=seat):
+                a = of.get(w, 0)
+                if isinstance(a, list):  # one answer each time the wager is offered, in order
+                    i = self.taken.get((seat, "offer", w), 0)
+                    if i >= len(a):
+                        raise DecisionMissing(seat, f"offer of {w}", ["an amount", "0"], given=len(a),
+                                              pointer=f"/positions/{seat}/offers/{escape_token(w)}")
+                    self.taken[(seat, "offer", w)] = i + 1
+                    return a[i]
+                return a
+
+            out[seat] = CallbackStrategy(choose, offer, setting)
+        return out
+
+    def unused_choices(self) -> list[Diagnostic]:
+        """A list of choices the round did not take to its end: more choices than the round asked for."""
+        out = []
+        for seat, ch in self.choices.items():
+            for did, c in ch.items():
+                n = self.taken.get((seat, did), 0)
+                if isinstance(c, list) and n < len(c):
+                    out.append(self.doc.diagnostic(f"/positions/{seat}/choices/{escape_token(did)}/{n}",
+                                                   f"seat {seat}: the hand history gives {len(c)} choices for {did!r}; "
+                                                   f"the round asked for {n}"))
+        for seat, of in self.offers.items():
+            for w, a in of.items():
+                n = self.taken.get((seat, "offer", w), 0)
+                if isinstance(a, list) and n < len(a):
+                    out.append(self.doc.diagnostic(f"/positions/{seat}/offers/{escape_token(w)}/{n}",
+                                                   f"seat {seat}: the hand history gives {len(a)} answers to the offer "
+                                                   f"of {w!r}; the round offered it {n} times"))
         return out
 
     def shoe(self) -> ScriptedShoe:
@@ -192,10 +238,12 @@ class SettingError(Exception):
 
 
 class DecisionMissing(Exception):
-    def __init__(self, seat, decision, options):
-        super().__init__(f"seat {seat}: the round file gives no choice for {decision!r} (one of {list(options)})")
+    def __init__(self, seat, decision, options, given: int | None = None, pointer: str | None = None):
+        more = "" if given is None else f" after the {given} it lists: the round asks for one more"
+        super().__init__(f"seat {seat}: the round file gives no choice for {decision!r}{more} (one of {list(options)})")
         self.seat, self.decision, self.options = seat, decision, options
-        self.pointer = f"/positions/{seat}"
+        self.pointer = pointer or (f"/positions/{seat}" if given is None else
+                                   f"/positions/{seat}/choices/{escape_token(decision)}")
 
 
 def diagnostic_of(rs: "RoundSpec", exc: Exception) -> Diagnostic:
@@ -251,7 +299,8 @@ def load_round(path: str) -> RoundSpec:
                             + ("/amount" if isinstance(v, dict) else "")) for w, v in pos["wagers"].items()}
         chosen[s] = {w: list(v["numbers"]) for w, v in pos["wagers"].items() if isinstance(v, dict)}
         choices[s] = dict(pos.get("choices") or {})
-        offers[s] = {w: stake(v, f"/positions/{k}/offers/{escape_token(w)}")
+        offers[s] = {w: ([stake(x, f"/positions/{k}/offers/{escape_token(w)}/{i}") for i, x in enumerate(v)]
+                         if isinstance(v, list) else stake(v, f"/positions/{k}/offers/{escape_token(w)}"))
                      for w, v in (pos.get("offers") or {}).items()}
     dealt = {}
     seen: dict[int, str] = {}
@@ -368,9 +417,11 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
         if not 1 <= seat <= game.max_positions:
             errs.append(doc.diagnostic(base, f"seat {seat}: Chapter {ch}'s table has positions 1 to "
                                              f"{game.max_positions}", at_key=True))
-        for kind, amounts in (("wagers", rs.bets[seat]), ("offers", rs.offers.get(seat, {}))):
-            for wid, amount in amounts.items():
-                ptr = f"{base}/{kind}/{escape_token(wid)}"
+        offered = [(w, a, f"/{i}") for w, v in rs.offers.get(seat, {}).items()
+                   for i, a in (enumerate(v) if isinstance(v, list) else ((None, v),))]
+        for kind, items in (("wagers", [(w, a, "") for w, a in rs.bets[seat].items()]), ("offers", offered)):
+            for wid, amount, at in items:
+                ptr = f"{base}/{kind}/{escape_token(wid)}" + ("" if at == "/None" else at)
                 wd = game.wagers.get(wid)
                 if wd is None:
                     errs.append(doc.diagnostic(ptr, f"seat {seat}: Chapter {ch} has no wager {wid!r}; its wagers "
@@ -395,15 +446,18 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
                         if amount and not rs.bets[seat].get(req):
                             errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} requires a "
                                                             f"{game.wagers[req].name} ({wd.cite})"))
-        for did, choice in rs.choices.get(seat, {}).items():
+        for did, given in rs.choices.get(seat, {}).items():
             ptr = f"{base}/choices/{escape_token(did)}"
             if did not in decide:
                 errs.append(doc.diagnostic(ptr, f"seat {seat}: Chapter {ch}'s procedure has no decision {did!r}; "
                                                 f"its decisions are {', '.join(sorted(decide)) or 'none'}", at_key=True))
-            elif choice not in [c.id for c in decide[did].choices]:
-                errs.append(doc.diagnostic(ptr, f"seat {seat}: {choice!r} is not a choice at {did!r} "
-                                                f"({decide[did].cite}); choices are "
-                                                f"{', '.join(c.id for c in decide[did].choices)}"))
+                continue
+            for i, choice in (enumerate(given) if isinstance(given, list) else ((None, given),)):
+                if choice not in [c.id for c in decide[did].choices]:
+                    errs.append(doc.diagnostic(ptr if i is None else f"{ptr}/{i}",
+                                               f"seat {seat}: {choice!r} is not a choice at {did!r} "
+                                               f"({decide[did].cite}); choices are "
+                                               f"{', '.join(c.id for c in decide[did].choices)}"))
     for who in (doc.data.get("dealt") or {}):
         if who.isdigit() and not 1 <= int(who) <= game.max_positions:
             errs.append(doc.diagnostic(f"/dealt/{who}", f"seat {who}: Chapter {ch}'s table has positions 1 to "

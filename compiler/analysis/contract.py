@@ -156,21 +156,33 @@ METHODS: dict[str, Declaration] = {
         references=("player", "dealer", "community", "dice", "pocket", "round", "name"),
         outcomes=("win", "win at odds", "win by paytable", "lose", "push", "surrender", "set", "clear", "note",
                   "return", "end", "bonus by paytable")),
+    # a round that loops (repeat: roll until a 7 or the point): an absorbing Markov chain over the round state,
+    # its transitions from the compiled loop replayed once per die face, one seat (markov.py; its own finer
+    # checks: markov.refusal)
+    "markov": _decl(
+        {"announce": {"text": _ANY}, "roll": {"dice": _ANY, "numbers": _ANY}, "settle": {"rules": _ANY},
+         "block": {"steps": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY, "while": _ANY, "until": _ANY},
+         "offer": {"wager": _ANY, "equal_to": _ANY}, "decide": {"choices": _ANY}},
+        conditions=_conditions(("announce", "roll", "settle", "block", "repeat", "offer", "decide"),
+                               ("when", "players")),
+        functions=("has", "placed", "wager", "option", "offered", "any_player"), operators=_OPERATORS,
+        references=("player", "round", "state", "name"),
+        outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note")),
     # seeded simulation of whole rounds by the engine (simulated.py): every construct the engine executes
     # today; a construct added to the language is simulated only once declared here
     "simulation": _decl(
         {**_STEPS, **_OFFER, **_ENVY, "collect_unwagered": {}, "roll": {"dice": _ANY, "numbers": _ANY},
-         "spin": {"wheel": _ANY},
+         "spin": {"wheel": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY, "while": _ANY, "until": _ANY},
          "deal": {**_DEAL, "to": frozenset({"players", "dealer", "community", "positions"}), "count_order": _ANY,
                   "stack": _ANY},
          "set_hands": {p: _ANY for p in ("to", "zone", "face", "high", "low", "flag", "foul", "house_way",
                                          "house_way_option", "larger_first")}},
         conditions=_conditions(("announce", "burn", "deal", "reveal", "decide", "offer", "settle", "block", "envy",
-                                "set_hands", "roll", "spin", "collect_unwagered"), ("when", "players")),
+                                "set_hands", "roll", "spin", "repeat", "collect_unwagered"), ("when", "players")),
         functions=(*_HANDS, *_WAGERS, "any_player", "count_players", "rank", "groups", "can", *_POINTS, *_CHANCE),
         operators=_OPERATORS, references=("player", "dealer", "community", "event", "round", "setting", "dice",
-                                          "pocket", "name"),
-        outcomes=(*_OUTCOMES, "void round", "discard card", "use card", "reshuffle", "remove deck")),
+                                          "pocket", "state", "name"),
+        outcomes=(*_OUTCOMES, "set state", "void round", "discard card", "use card", "reshuffle", "remove deck")),
 }
 
 

@@ -14,7 +14,7 @@ def dec(x: Fraction, places: int = 10) -> str:
     with localcontext() as c:
         c.prec = 60
         d = Decimal(x.numerator) / Decimal(x.denominator)
-        return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+        return format(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP), "f")  # 0 as 0.0000000000
 
 
 def pct(x: Fraction, places: int = 4) -> str:

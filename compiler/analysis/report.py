@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from compiler.analysis import chance_exact, contract, paigow, points_exact, poker_report, progress
+from compiler.analysis import chance_exact, contract, markov, paigow, points_exact, poker_report, progress
 from compiler.analysis.exact_engine import PathLimit, enumerate_round, rank_level_ok
 from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
                                      dec, pct)  # (DURING_CLAUSE: callers)
@@ -298,7 +298,22 @@ def _run_chance(game, chapter, options, decks, settings, rounds, seed, precision
         raise contract.Refused(str(e)) from None
 
 
+def _markov_fits(game, chapter, options) -> str | None:
+    if not markov.has_loop(chapter):
+        return "no repeat step (a round that loops)"
+    return markov.refusal(game, chapter)
+
+
+def _run_markov(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    rep = markov.analyze(game, chapter, options, settings)
+    if not rep.figures and rep.not_computed:  # it found out while building the chain: the next method
+        raise contract.Refused(rep.not_computed[0].reason)
+    return rep
+
+
 METHODS: list[Method] = [
+    # a round that loops (roll until a 7 or the point): an absorbing Markov chain over the round state (markov.py)
+    Method("markov", ("markov",), _markov_fits, _run_markov),
     # hands valued by points (baccarat): the dealing walked over card classes (points_exact.py)
     Method("points", ("points",), _points_fits, _run_points),
     # dice, wheels and random numbers, every outcome with its probability (chance_exact.py)

@@ -264,6 +264,8 @@ def game_context(ch: Chapter) -> dict:
         },
         "procedure": procedure,
         "house_ways": house_ways,
+        "state": {k: {"initial": v["initial"], "cite": v["cite"], **({"per": v["per"]} if v.get("per") else {})}
+                  for k, v in (d.get("state") or {}).items()},
         "irregularities": irregularities,
         "positions": {"max": positions_max, "adjacent": bool(ppp.get("adjacent", False)), "cite": ppp.get("cite", "")},
         "constraints": [{"cite": c.cite, "message": c.message,

@@ -60,6 +60,7 @@ class _Builder:
         n.payouts.update((d.get("payouts") or {}).keys())
         n.paytables.update((d.get("paytables") or {}).keys())
         n.options.update((d.get("options") or {}).keys())
+        n.state.update((d.get("state") or {}).keys())
 
         n.owner_zones = {"player": set(), "dealer": set(), "community": set()}
         owners = {"players": ("player",), "dealer": ("dealer",), "community": ("community",),
@@ -178,6 +179,7 @@ class _Builder:
                    self.actions(c.get("then"), f"{ptr}/choices/{i}/then"), c.get("then"), self.src(f"{ptr}/choices/{i}"))
             for i, c in enumerate(s.get("choices") or ()))
         steps = tuple(self.step(x, f"{ptr}/steps/{i}") for i, x in enumerate(s.get("steps") or ()))
+        self._settled_earlier(rules, ptr)
         for key, what in (STEP_KINDS[s["do"]].names.items() if s["do"] in STEP_KINDS else ()):
             self._named(s, ptr, key, what)
         if s.get("do") == "set_hands" and s.get("to", "players") == "dealer" and not (
@@ -201,6 +203,12 @@ class _Builder:
         finally:
             self.names.event = ""
         return Irregularity(x["id"], x["event"], x.get("title", ""), x["cite"], rules, self.src(f"/irregularities/{i}"))
+
+    def _settled_earlier(self, rules, ptr: str) -> None:
+        for j, a, earlier in settled_by_an_earlier_rule(rules):
+            self.error(f"{ptr}/rules/{j}/then", f"'{_said(a)}': this rule applies only when the rule at "
+                       f"{earlier.src.path}:{earlier.src.line}:{earlier.src.col} ({earlier.cite}) has applied, and "
+                       f"that rule has settled {a.wager!r} already (a wager is settled once)", a.line, a.column)
 
     def _named(self, s: dict, ptr: str, key: str, what: str) -> None:
         """A step parameter that names a wager, paytable, house way or option of the spec (compiler/steps/)."""
@@ -234,6 +242,8 @@ class _Builder:
                 self.error(st.src.pointer + "/id", f"duplicate step id {st.id!r} (first at {seen[st.id]})")
             seen.setdefault(st.id, str(st.src))
         irregs = tuple(self.irregularity(x, i) for i, x in enumerate(d.get("irregularities") or ()))
+        for i, irr in enumerate(irregs):  # an event's rules apply in order too
+            self._settled_earlier(irr.rules, f"/irregularities/{i}")
         constraints = tuple(
             Constraint(self.expr(c["require"], f"/constraints/{i}/require"), c["require"], c["message"], c["cite"],
                        self.src(f"/constraints/{i}"))
@@ -380,6 +390,52 @@ def settled_twice(actions) -> list[NameProblem]:
         else:
             settled[a.wager] = a
     return problems
+
+
+# what a condition may read that a settle step changes while it runs: the wagers' state, flags, round state
+_CHANGING_READS = frozenset({"has", "placed", "wager", "active", "flag"})
+_CHANGING_ACTIONS = frozenset({"set", "clear", "set_state", "place", "end", "void_round", "reshuffle",
+                               "remove_deck", "discard_card", "use_card", "bonus"})
+
+
+def _conjuncts(rule) -> frozenset | None:
+    """The conjuncts of a rule's condition as rule-language text (None: a condition that did not parse, or
+    reads what a settle step changes while it runs, so it may hold at one rule and not at a later one)."""
+    from compiler.lang.syntax import BoolOp, Call, Ref, nodes, source
+
+    node = rule.when
+    if node is None:
+        return frozenset() if rule.when_text is None else None
+    if any((isinstance(n, Call) and n.name in _CHANGING_READS) or (isinstance(n, Ref) and n.parts[0] == "state")
+           for n in nodes(node)):
+        return None
+    items = node.items if isinstance(node, BoolOp) and node.op == "and" else (node,)
+    return frozenset(source(x) for x in items)
+
+
+def settled_by_an_earlier_rule(rules) -> list[tuple[int, object, Rule]]:
+    """(index, action, earlier rule) for each action of a settle rule naming a wager that an earlier rule of
+    the same step always settles first: the earlier rule's condition is part of this one's (so it held
+    too, and nothing between them changed what it reads), and it settles that wager (or ``all``). The
+    action could never apply: issue 23 item 7 (a lost split hand hidden by a silently skipped rule)."""
+    out = []
+    for j, b in enumerate(rules):
+        cb = _conjuncts(b)
+        if cb is None:
+            continue
+        for act in b.then:
+            if act.kind not in SETTLES or act.wager in (None, "*"):
+                continue
+            for i in range(j - 1, -1, -1):
+                a = rules[i]
+                if any(x.kind in _CHANGING_ACTIONS for x in a.then):
+                    break
+                ca = _conjuncts(a)
+                if ca is not None and ca <= cb and any(x.kind in SETTLES and x.wager in (act.wager, "*")
+                                                       for x in a.then):
+                    out.append((j, act, a))
+                    break
+    return out
 
 
 def _walk(steps):

@@ -30,6 +30,8 @@ def closure(n: Node) -> Fn:
             return lambda ctx: ctx.event_attr(attr)
         if owner == "round":
             return lambda ctx: ctx.round_attr(attr)
+        if owner == "state":
+            return lambda ctx: ctx.state_attr(attr)
         raise ValueError(f"cannot compile reference {n.parts!r}")
     if isinstance(n, Call):
         sig = FUNCTIONS[n.name]

@@ -35,6 +35,8 @@ def compile_expr(n: Node) -> str:
             return f"ctx.pocket_attr({attr!r})"
         if owner == "round":
             return f"ctx.round_attr({attr!r})"
+        if owner == "state":
+            return f"ctx.state_attr({attr!r})"
         raise ValueError(f"cannot compile reference {n.parts!r}")
     if isinstance(n, Call):
         sig = FUNCTIONS[n.name]
@@ -87,6 +89,8 @@ def compile_action(a: Action, cite: str) -> str:
         return f"ctx.place({w}, {compile_expr(a.value)}, {c})"
     if k == "set":
         return f"ctx.set_flag({a.name!r}, {c})"
+    if k == "set_state":
+        return f"ctx.set_state({a.name!r}, {compile_expr(a.value)}, {c})"
     if k == "clear":
         return f"ctx.clear_flag({a.name!r}, {c})"
     if k == "note":

@@ -50,7 +50,7 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
 }
 # functions that read a ranking's hands the way a poker-style ranking does: refused on a points ranking
 POKER_FUNCTIONS = ("best", "at_least", "is_hand", "rank", "groups")
-OWNERS = ("player", "dealer", "community", "event", "round", "setting", "dice", "pocket")
+OWNERS = ("player", "dealer", "community", "event", "round", "setting", "dice", "pocket", "state")
 DICE_PARTS = tuple(DICE_ATTRS)  # what dice.X reads of the latest roll (compiler/values/chance.py)
 # the attributes of `round` the engine gives (compiler/runtime/state.py: Round.attr; `roll` is the
 # total of the round's `roll` step)
@@ -84,6 +84,7 @@ class Names:
     dice: bool | None = None
     pocket_attrs: set[str] | None = None
     choose_wagers: set[str] | None = None  # wagers declared with `choose` (None: not known)
+    state: set[str] = field(default_factory=set)  # the round state the chapter declares (`state:`)
     used: dict[str, set[str]] = field(default_factory=dict)
     # whether the procedure has a `roll` step (round.roll); None: not known, accepted
     rolls: bool | None = None
@@ -182,6 +183,15 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
                 pool = names.pocket_attrs
                 bad(f"no spun wheel's pockets have an attribute {n.parts[1]!r}" + (
                     _suggest(n.parts[1], pool) if pool else " (no step spins a wheel)"), n)
+            if owner == "state":
+                if len(n.parts) != 2:
+                    bad("'state' is followed by the name of a round state value, e.g. state.point", n)
+                elif n.parts[1] not in names.state:
+                    bad(f"unknown round state {n.parts[1]!r}{_suggest(n.parts[1], names.state)}: the chapter "
+                        "declares its round state under 'state:'", n)
+                else:
+                    names.use("state", n.parts[1])
+                return
             if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):
                 bad(f"'setting' is followed by one of {', '.join(SETTING_PARTS)} (the hands of a candidate setting)", n)
             return
@@ -315,6 +325,11 @@ def check_actions(actions, names: Names, problems: list[NameProblem]) -> None:
             check_expr(a.value, names, problems)
         if a.kind == "set":
             names.flags.add(a.name)
+        if a.kind == "set_state":
+            if a.name not in names.state:
+                bad(f"unknown round state {a.name!r}{_suggest(a.name, names.state)}: the chapter declares its "
+                    "round state under 'state:'")
+            names.use("state", a.name)
         if a.kind == "surrender" and not (0 < a.fraction <= 1):
             bad(f"surrender fraction {a.fraction} must be between 0 and 1")
 

@@ -268,6 +268,9 @@ class _ToAst(Transformer):
     def place(self, meta, c):
         return Action("place", wager=str(c[0]), value=c[1], **_pos(meta))
 
+    def set_state(self, meta, c):
+        return Action("set_state", name=str(c[0]), value=c[1], **_pos(meta))
+
     def set_flag(self, meta, c):
         return Action("set", name=str(c[0]), **_pos(meta))
 

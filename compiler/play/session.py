@@ -122,15 +122,21 @@ class RecordingStrategy(Strategy):
         self.seat, self.player, self.steps = seat, player, steps
         self.choices: dict[str, str] = {}
         self.offers: dict[str, Decimal] = {}
+        self.offer_log: dict[str, list[Decimal]] = {}
         self.setting_: Any = None
 
     def choose(self, decision, choices, view):
         c = self.player.choose(self.seat, self.steps.get(decision), decision, list(choices), view)
-        self.choices[decision] = c
+        if decision in self.choices:  # taken again (a decide step in a loop): every choice, in order
+            prev = self.choices[decision]
+            self.choices[decision] = [*(prev if isinstance(prev, list) else [prev]), c]
+        else:
+            self.choices[decision] = c
         return c
 
     def offer(self, wager, view):
         a = Decimal(self.player.offer(self.seat, wager, view) or 0)
+        self.offer_log.setdefault(wager, []).append(a)  # every answer, declined ones too (an offer in a loop)
         if a:
             self.offers[wager] = a
         return a
@@ -212,8 +218,9 @@ def _history(table, result, bets, strategies, events, first_after_shuffle, new_d
         pos: dict[str, Any] = {"wagers": {w: _stake_out(a) for w, a in bets[seat].items() if _amount(a) != 0}}
         if st.choices:
             pos["choices"] = dict(st.choices)
-        if st.offers:
-            pos["offers"] = {w: _money_out(a) for w, a in st.offers.items()}
+        if st.offers:  # an offer made more than once (in a loop): every answer in order, 0 for declined
+            pos["offers"] = {w: (_money_out(a) if len(st.offer_log.get(w, ())) < 2 else
+                                 [_money_out(x) for x in st.offer_log[w]]) for w, a in st.offers.items()}
         if st.setting_ is not None:
             pos["setting"] = st.setting_
         positions[str(seat)] = pos

@@ -195,6 +195,20 @@ class Context:
     def round_attr(self, name: str) -> Any:
         return self.r.attr(name)
 
+    def _state_of(self, name: str, cite: str = "") -> dict:
+        """The values ``name`` is kept in: the round's, or the current player's (``per: player``)."""
+        if name in self.r.state:
+            return self.r.state
+        if (self.game.state.get(name) or {}).get("per") == "player":
+            if self.seat is None:
+                raise EngineError(f"state.{name} is kept per player: it is read or set in a player step only"
+                                  + (f" ({cite})" if cite else ""))
+            return self.seat.state
+        raise EngineError(f"unknown round state {name!r}" + (f" ({cite})" if cite else ""))
+
+    def state_attr(self, name: str) -> Any:
+        return self._state_of(name)[name]
+
     def _each(self, fn) -> Iterable[bool]:
         saved = self.seat
         try:
@@ -322,6 +336,17 @@ class Context:
             self.seat.flags.add(name)
         else:
             self.r.flags.add(name)
+
+    def set_state(self, name: str, value: Any, cite: str) -> None:
+        """``set NAME = EXPR``: a value of the round state (declared in the chapter's ``state:``), logged."""
+        held = self._state_of(name, cite)
+        if isinstance(value, Fraction) and value.denominator == 1:
+            value = int(value)
+        if held[name] == value and type(held[name]) is type(value):
+            return  # set again to the value it has (by the rule for another player): nothing changes
+        held[name] = value
+        self.r.log("state", cite, f"{name} = {'on' if value is True else 'off' if value is False else value}",
+                   seat=self.seat.number if held is not self.r.state else None)
 
     def clear_flag(self, name: str, cite: str) -> None:
         (self.seat.flags if self.seat is not None else self.r.flags).discard(name)

@@ -140,6 +140,7 @@ class GameDefinition:
     positions_adjacent: bool = False
     positions_cite: str = ""
     house_ways: Mapping[str, "HouseWay"] = field(default_factory=dict)
+    state: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # round state: name -> {initial, cite}
 
     def defaults(self) -> dict[str, Any]:
         return {k: v.get("default") for k, v in self.options.items() if "default" in v}

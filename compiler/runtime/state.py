@@ -44,6 +44,7 @@ class Seat:
     choices: dict[str, str] = field(default_factory=dict)
     bonuses: list["WagerResult"] = field(default_factory=list)
     ended: bool = False
+    state: dict[str, Any] = field(default_factory=dict)  # the round state kept per player (`per: player`)
 
     def cards(self) -> list:
         out: list = []
@@ -168,6 +169,7 @@ class Round:
         self.floor_reshuffle = False
         self.drawn = 0
         self.stopped = False
+        self.turn: int | None = None  # the seat a loop per player (`repeat` with `players`) is playing
         self._attrs = {"first_after_shuffle": first_after_shuffle, "new_dealer": new_dealer}
         self.unwagered: dict[int, dict[str, list]] = {}  # cards dealt to positions without a wager
         self.rolls: list = []  # dice / random numbers given by a hand history, in order
@@ -175,6 +177,10 @@ class Round:
         self.dice: list[int] | None = None  # the faces of the latest roll of dice (`dice.total`, ...)
         self.pocket: dict | None = None  # the pocket of the latest spin (`pocket.number`, ...)
         self.showing: list[str] = []  # what the latest roll or spin shows (dice faces, or the pocket's label)
+        # the round state the chapter declares (`state:`), at its initial values
+        self.state: dict[str, Any] = {k: v["initial"] for k, v in (getattr(getattr(table, "game", None), "state",
+                                                                           None) or {}).items()
+                                      if v.get("per", "round") == "round"}
         self.players: dict[int, str] = {}  # seat -> player, where one player plays several positions
         self.dealer_setting: Any = None  # the dealer's setting as a hand history records it (pai gow)
 

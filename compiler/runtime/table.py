@@ -56,6 +56,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
         self.cover_card_on = None
         self.reshuffles: list[tuple[int, str]] = []
         self.unfinished: int | None = None  # the number of a round that raised before it was settled
+        self.loop_observer = None  # told the start of every pass of a `repeat` step (an analysis sets it)
 
     # -- data -------------------------------------------------------------------------------
     def ranking(self, rid: str) -> Ranking:
@@ -146,6 +147,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
         for seat_no in sorted(bets):
             placed = self.check_bets(seat_no, bets[seat_no])
             seat = rnd.seats[seat_no] = Seat(seat_no)
+            seat.state = {k: v["initial"] for k, v in game.state.items() if v.get("per") == "player"}
             chosen = {k: v.get("numbers") for k, v in bets[seat_no].items() if isinstance(v, Mapping)}
             for wid, amt in placed.items():
                 self.place(rnd, seat, wid, amt, game.wagers[wid].cite, chosen.get(wid))
@@ -202,7 +204,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
     def _players(self, ctx: Context, rnd: Round, step: Step) -> list[Seat]:
         out = []
         for s in rnd.seats_in_round(step.order):
-            if s.ended:
+            if s.ended or (rnd.turn is not None and s.number != rnd.turn):
                 continue
             ctx.seat = s
             if step.players is None or step.players(ctx):
