@@ -142,8 +142,8 @@ class RoundSpec:
     settings: dict = field(default_factory=dict)  # seat -> 'house_way' | {'low': cards} | {'high': cards}
     rolls: list = field(default_factory=list)  # dice faces / random numbers, in the order of the roll steps
     dealer_setting: dict | None = None  # {'low': cards} | {'high': cards}
-    taken: dict = field(default_factory=dict)  # (seat, decision) -> how many of a list of choices were taken
     chosen: dict = field(default_factory=dict)  # seat -> {wager: the numbers / pockets it is placed on}
+    taken: dict = field(default_factory=dict)  # (seat, decision) -> how many of a list of choices were taken
 
     def placed(self) -> dict[int, dict]:
         """The bets as the table takes them: a wager on chosen numbers as {"amount": A, "numbers": [...]}."""

@@ -161,7 +161,7 @@ METHODS: dict[str, Declaration] = {
     # checks: markov.refusal)
     "markov": _decl(
         {"announce": {"text": _ANY}, "roll": {"dice": _ANY, "numbers": _ANY}, "settle": {"rules": _ANY},
-         "block": {"steps": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY, "while": _ANY, "until": _ANY},
+         "block": {"steps": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY},
          "offer": {"wager": _ANY, "equal_to": _ANY}, "decide": {"choices": _ANY}},
         conditions=_conditions(("announce", "roll", "settle", "block", "repeat", "offer", "decide"),
                                ("when", "players")),
@@ -172,7 +172,7 @@ METHODS: dict[str, Declaration] = {
     # today; a construct added to the language is simulated only once declared here
     "simulation": _decl(
         {**_STEPS, **_OFFER, **_ENVY, "collect_unwagered": {}, "roll": {"dice": _ANY, "numbers": _ANY},
-         "spin": {"wheel": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY, "while": _ANY, "until": _ANY},
+         "spin": {"wheel": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY},
          "deal": {**_DEAL, "to": frozenset({"players", "dealer", "community", "positions"}), "count_order": _ANY,
                   "stack": _ANY},
          "set_hands": {p: _ANY for p in ("to", "zone", "face", "high", "low", "flag", "foul", "house_way",

@@ -76,9 +76,14 @@ def test_every_seeded_and_test_chapter_is_modelled_by_some_method():
 
 def test_a_new_step_kind_is_refused_by_every_method_by_name(tcp, dummies):
     game, chapter = _draw_while(*tcp)
+    contract._CACHE.clear()
+    items = contract.constructs(game, chapter, {})
     for d in DECLARED:
         why = contract.refusal(d, game, chapter)
-        assert why is not None and why.startswith("step kind 'draw_while' (§ 905.6(a)"), (d, why)
+        unmodelled = [c for c in items if not contract.METHODS[d].models(c)]
+        assert why is not None and any(c.category == "step kind" and c.name == "draw_while" for c in unmodelled)
+        if not any(c.category == "step kind" and c.name == "deal" for c in unmodelled):  # it models the deal
+            assert why.startswith("step kind 'draw_while' (§ 905.6(a)"), (d, why)
     for m in METHODS:
         assert m.refusal(game, chapter, {}) is not None, m.name
 
@@ -120,7 +125,10 @@ def test_a_new_parameter_value_is_refused(tcp):
     odd = dataclasses.replace(deal, params=tuple((k, "everyone" if k == "to" else v) for k, v in deal.params))
     chapter = dataclasses.replace(chapter, procedure=(odd, *chapter.procedure[1:]))
     contract._CACHE.clear()
-    assert all("parameter 'deal.to=everyone'" in contract.refusal(d, game, chapter) for d in DECLARED)
+    dealing = [d for d in DECLARED if "deal" in contract.METHODS[d].steps]  # the methods that deal cards
+    assert len(dealing) >= 5
+    assert all("parameter 'deal.to=everyone'" in contract.refusal(d, game, chapter) for d in dealing)
+    assert all(contract.refusal(d, game, chapter) is not None for d in DECLARED)
 
 
 def test_declarations_name_only_constructs_of_the_language():
