@@ -91,6 +91,9 @@ class Figure:
     target: float | None = None
     standard_deviation: float | None = None  # of the net per unit, where the method measures it
     status: Status = field(default=None, kw_only=True)  # type: ignore[assignment]  # required: checked below
+    # where a figure read from a record came from (its file, key, the run that made it): shown by
+    # ``rulespec analyze`` and in its JSON, never in a filed document (``method`` is the plain description)
+    provenance: str | None = field(default=None, kw_only=True)
 
     def __post_init__(self):
         if isinstance(self.stakes, str) or not self.stakes or not all(isinstance(w, str) and w for w in self.stakes):
@@ -148,6 +151,8 @@ class Figure:
             "method": self.method,
             "kind": self.kind,
         }
+        if self.provenance:
+            d["provenance"] = self.provenance
         if self.per_total_wagered is not None:
             d["per_total_wagered"] = {"fraction": str(self.per_total_wagered), "decimal": dec(self.per_total_wagered)}
         if self.includes:
@@ -238,6 +243,8 @@ class Report:
                 lines.append(f"  includes the wagers it leads to: {', '.join(f.includes)}")
             lines.append("  outcomes: " + ", ".join(f"{k}: {dec(v, 6)}" for k, v in f.outcomes.items()))
             lines.append(f"  method: {f.method}")
+            if f.provenance:
+                lines.append(f"  provenance: {f.provenance}")
         for n in self.not_computed:
             lines.append("")
             lines.append(f"{n.name}  [{n.policy}]")

@@ -386,7 +386,7 @@ def _exact_house_way(rep, game, chapter, options, m) -> dict | None:
     where = (f"record {pr.record_path(chapter).name} (key {rec['key'][:12]}, computed in "
              f"{int(rec['seconds']) // 60} min by `{rec['command']}`)")
     method = (f"exact: all {deals:,} deals (player hand x dealer hand) by card-removal counting against every "
-              f"hand set by the house way, with suit symmetry; {where}")
+              "hand set by the house way, with suit symmetry")
 
     def outcomes(by_net):
         return {("+" if Fraction(k) > 0 else "") + k: Fraction(c, deals) for k, c in by_net.items()}
@@ -394,27 +394,29 @@ def _exact_house_way(rep, game, chapter, options, m) -> dict | None:
     f = rec["figures"]
     rep.figures.append(Figure((m.main,), name, Policy("house way", HOUSE_WAY), Fraction(f["main"]), None,
                               Fraction(rec["main_counts"]["win"], deals), outcomes(rec["main_by_net"]), method,
-                              status="exact"))
+                              status="exact", provenance=where))
     if m.double and "double_always" in f:
         rep.figures.append(Figure((m.double,), dname, Policy("house way", DOUBLE_ALWAYS), Fraction(f["double_always"]),
                                   None, Fraction(rec["double_always_counts"]["win"], deals),
-                                  outcomes(rec["double_always_by_net"]), method, status="exact"))
+                                  outcomes(rec["double_always_by_net"]), method, status="exact",
+                                  provenance=where))
         share = Fraction(f["double_optimal_share"])
         if share:
             rep.figures.append(Figure((m.double,), dname, Policy("optimal", DOUBLE_OPTIMAL),
                                       Fraction(f["double_optimal_per_made"]), None,
-                                      None, {"made in a share of rounds": share}, method, status="exact"))
+                                      None, {"made in a share of rounds": share}, method, status="exact",
+                                      provenance=where))
         main = Fraction(f["main"])
         rep.notes.append(f"{HOUSE_WAY}: per unit {name}, with the {dname} always made {main + Fraction(f['double_always'])}"
                          f" = {float(main + Fraction(f['double_always'])):+.10f}; made when its exact expectation "
                          f"is positive {main + Fraction(f['double_optimal_per_round'])} = "
                          f"{float(main + Fraction(f['double_optimal_per_round'])):+.10f} (exact)")
     if "main_optimal" in f:
-        _exact_optimal(rep, game, m, rec, deals, method, outcomes)
+        _exact_optimal(rep, game, m, rec, deals, method, outcomes, where)
     return rec
 
 
-def _exact_optimal(rep, game, m, rec, deals, method, outcomes) -> None:
+def _exact_optimal(rep, game, m, rec, deals, method, outcomes, where) -> None:
     """The player's optimal setting (and doubling) against the house way, from the same record."""
     f = rec["figures"]
     name = game.wagers[m.main].name
@@ -422,7 +424,7 @@ def _exact_optimal(rep, game, m, rec, deals, method, outcomes) -> None:
                          "setting the player may choose")
     rep.figures.append(Figure((m.main,), name, Policy("optimal", MAIN_OPTIMAL), Fraction(f["main_optimal"]), None,
                               Fraction(rec["main_optimal_counts"]["win"], deals), outcomes(rec["main_optimal_by_net"]),
-                              how, status="exact"))
+                              how, status="exact", provenance=where))
     gain, share = Fraction(f["optimal_gain"]), Fraction(f["optimal_differs_share"])
     rep.notes.append(f"{MAIN_OPTIMAL}: {name} {f['main_optimal']} = {float(Fraction(f['main_optimal'])):+.10f} "
                      f"per unit (exact), {float(gain) * 100:+.4f} points against the house way; the player's best "
@@ -432,7 +434,8 @@ def _exact_optimal(rep, game, m, rec, deals, method, outcomes) -> None:
         dshare = Fraction(f["double_optimal_setting_share"])
         rep.figures.append(Figure((m.double,), dname, Policy("optimal", DOUBLE_BOTH_OPTIMAL),
                                   Fraction(f["double_optimal_setting_per_made"]),
-                                  None, None, {"made in a share of rounds": dshare}, how, status="exact"))
+                                  None, None, {"made in a share of rounds": dshare}, how, status="exact",
+                                  provenance=where))
         rnd = Fraction(f["round_optimal"])
         rep.notes.append(f"{DOUBLE_BOTH_OPTIMAL}: per unit {name}, the round (both wagers) {rnd} = {float(rnd):+.10f} "
                          f"(exact); the {dname} is made in {float(dshare) * 100:.4f}% of rounds")

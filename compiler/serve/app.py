@@ -39,10 +39,12 @@ from compiler.pipeline import ROOT
 from compiler.spec.diagnostics import DiagnosticError
 from compiler.spec.loader import load_document
 from compiler.spec.text import text_problem
+from compiler.serve.words import _rules_submission_cite
 from compiler.submission.formats import BY_EXT, FORMATS
 
 HEADER = ("certificate_holder", "facility", "effective_date")
-CONTACT = ("name", "title", "phone")
+CONTACT = ("name", "title", "phone", "email")
+EXTRA = ("game.edition", "attachments")  # the schema's other fields: the edition followed, attachments (one a line)
 
 MAX_BODY = 1_000_000  # bytes of a request body (a form is a few kilobytes)
 ANALYSIS_THREADS = 1  # analyses are CPU-bound: one runs, the others wait
@@ -146,6 +148,10 @@ def form_values(data: dict | None) -> dict:
     contact = data.get("contact") if isinstance(data.get("contact"), dict) else {}
     for k in CONTACT:
         v[f"contact.{k}"] = str(contact.get(k, ""))
+    game = data.get("game") if isinstance(data.get("game"), dict) else {}
+    v["game.edition"] = str(game.get("edition", "") or "")
+    attachments = data.get("attachments") if isinstance(data.get("attachments"), dict) else {}
+    v["attachments"] = "".join(f"{k}: {a}\n" for k, a in attachments.items())
     selections = data.get("selections") if isinstance(data.get("selections"), dict) else {}
     for oid, val in selections.items():
         if isinstance(val, bool):
@@ -165,6 +171,8 @@ def submission_yaml(stem: str, schema: dict, values: dict) -> tuple[str, list[st
     for k in HEADER[:2]:
         d[k] = values.get(k, "")
     d["game"] = {"chapter": chapter_key(schema), "title": _title(schema)}
+    if values.get("game.edition", "").strip():
+        d["game"]["edition"] = values["game.edition"].strip()
     d["effective_date"] = values.get("effective_date", "")
     d["contact"] = {k: values.get(f"contact.{k}", "") for k in CONTACT if values.get(f"contact.{k}", "")}
     sel: dict[str, Any] = {}
@@ -188,6 +196,17 @@ def submission_yaml(stem: str, schema: dict, values: dict) -> tuple[str, list[st
         else:
             sel[f["id"]] = raw.strip()
     d["selections"] = sel
+    attachments: dict[str, str] = {}
+    for n, line in enumerate(str(values.get("attachments", "") or "").splitlines(), 1):
+        if not line.strip():
+            continue
+        key, sep, what = line.partition(":")
+        if not sep or not key.strip() or not what.strip():
+            problems.append(f"Attachments, line {n}: write each attachment as 'A: what it is' ({line.strip()[:60]!r})")
+            continue
+        attachments[key.strip()] = what.strip()
+    if attachments:
+        d["attachments"] = attachments
     text = (f"# yaml-language-server: $schema=../../generated/schemas/{stem}-submission.schema.json\n"
             + dump_yaml(d))
     return text, problems
@@ -203,7 +222,7 @@ def _title(schema: dict) -> str:
 
 def field_names(schema: dict) -> set[str]:
     """The names of the form's fields: a request may send these and no others."""
-    return ({*HEADER} | {f"contact.{k}" for k in CONTACT} | {f"sel.{f['id']}" for f in fields_of(schema)})
+    return ({*HEADER, *EXTRA} | {f"contact.{k}" for k in CONTACT} | {f"sel.{f['id']}" for f in fields_of(schema)})
 
 
 def parse_values(text: str, schema: dict) -> dict[str, str]:
@@ -265,16 +284,16 @@ class Checker:
         schema = self.schemas[stem]
         text, problems = submission_yaml(stem, schema, values)
         name = f"{stem}-submission.yaml"
-        diags = [{"text": f"{name}: error: {p}", "severity": "error", "line": 0, "col": 0, "pointer": ""}
+        diags = [{"text": f"{name}: error: {p}", "severity": "error", "line": 0, "col": 0, "pointer": "", "plain": p}
                  for p in problems]
         try:
             doc = load_document(name, text)
         except DiagnosticError as e:
-            return text, None, diags + [_diag(d) for d in e.diagnostics]
+            return text, None, diags + [_diag(d, schema) for d in e.diagnostics]
         sub, more = check_submission(doc, self.chapters(chapter_key(schema)))
         if problems:
             sub = None
-        return text, sub, diags + [_diag(d) for d in more]
+        return text, sub, diags + [_diag(d, schema) for d in more]
 
     def edges(self, sub) -> dict:
         """{"status": "computing"} until the analysis of these selections is done, then the rows;
@@ -331,9 +350,15 @@ class Checker:
         state.update(rows=[{k: r[k] for k in keep} for r in rows], status="done")
 
 
-def _diag(d) -> dict:
-    return {"text": d.format(), "severity": d.severity, "line": d.line, "col": d.col,
-            "pointer": getattr(d, "pointer", "") or ""}
+def _diag(d, schema: dict | None = None) -> dict:
+    """A diagnostic for the page: the CLI's line, and the same in plain words with the § (compiler/serve/words.py)."""
+    from compiler.serve.words import plain
+
+    pointer = getattr(d, "pointer", "") or ""
+    out = {"text": d.format(), "severity": d.severity, "line": d.line, "col": d.col, "pointer": pointer}
+    if schema is not None:
+        out["plain"] = plain(d.message, pointer, schema)
+    return out
 
 
 def host_allowed(host: str, server_port: str, names=LOCAL_HOSTS) -> bool:
@@ -413,7 +438,8 @@ def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
         values = form_values(example) if request.args.get("example") == "1" else {}
         return render_template("chapter.html", stem=stem, chapter=chapter_key(sc), title=_title(sc),
                                fields=fields_of(sc), values=values, has_example=example is not None,
-                               contact=CONTACT, formats=FORMATS, token=token, skipped=skipped)
+                               contact=CONTACT, formats=FORMATS, token=token, skipped=skipped,
+                               rs_cite=_rules_submission_cite())
 
     def _values(stem: str) -> dict:
         if request.is_json:
@@ -436,6 +462,36 @@ def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
         if sub is not None:
             out["edges"] = checker.edges(sub)
         return jsonify(out)
+
+    @app.post("/api/load/<stem>")
+    def api_load(stem):
+        """A saved Rules Submission (YAML, as downloaded) back into the form: its values, and what of
+        it the form does not hold (said, not dropped silently)."""
+        if stem not in checker.schemas:
+            abort(404)
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("yaml"), str):
+            raise BadRequest("send the saved file as {\"yaml\": \"...\"}")
+        name = str(body.get("name") or "upload.yaml")[:100]
+        try:
+            data = load_document(name, body["yaml"]).data
+        except DiagnosticError as e:
+            raise BadRequest("; ".join(d.format() for d in e.diagnostics[:3])) from None
+        sc = checker.schemas[stem]
+        game = data.get("game") if isinstance(data, dict) else None
+        got = str(game.get("chapter")) if isinstance(game, dict) else None
+        if got != chapter_key(sc):
+            raise BadRequest(f"{name} is not a Rules Submission for Chapter {chapter_key(sc)}"
+                             + (f" (it is for Chapter {got})" if got and got != "None" else " (no game.chapter)"))
+        values = form_values(data)
+        known = field_names(sc)
+        left = [k for k in values if k not in known]  # a selection this chapter's form has no field for
+        contact = data.get("contact") if isinstance(data.get("contact"), dict) else {}
+        left += [f"contact.{k}" for k in contact if k not in CONTACT]
+        left += [k for k in data if k not in (*HEADER, "rules_submission", "game", "contact", "selections",
+                                               "attachments")]
+        return jsonify({"values": {k: v for k, v in values.items() if k in known},
+                        "left_out": sorted(left)})
 
     @app.post("/download/<stem>.<kind>")
     def download(stem, kind):

@@ -43,7 +43,7 @@ def status(browser) -> str:
 
 
 def messages(browser) -> list[str]:
-    return [li.text for li in browser.find_elements("css selector", "#messages li")]
+    return [c.text for c in browser.find_elements("css selector", "#messages li code.cli")]  # the CLI's lines
 
 
 def edges_settled(browser) -> bool:
@@ -103,9 +103,13 @@ def test_567_live_validation_shows_the_cli_messages_and_edges_follow_the_selecti
     wait_for(browser, lambda d: status(d).startswith("valid"), "the example is valid")
     wait_for(browser, lambda d: d.find_elements("id", "edge-table"), "house edges of the example")
 
-    def edge_rows():
-        return [[td.text for td in tr.find_elements("tag name", "td")]
-                for tr in browser.find_elements("css selector", "#edge-table tbody tr")]
+    def edge_rows():  # [wager, house edge %, its exact fraction (shown beneath it), hit frequency]
+        rows = []
+        for tr in browser.find_elements("css selector", "#edge-table tbody tr"):
+            name, edge, hit = tr.find_elements("tag name", "td")
+            frac = edge.find_element("css selector", ".frac").text
+            rows.append([name.text, edge.text.replace(frac, "").strip(), frac, hit.text])
+        return rows
 
     eight = edge_rows()
     decks = browser.find_element("id", "f-decks")
