@@ -19,6 +19,7 @@ import yaml
 from compiler.cli import main
 from compiler.pipeline import load_game
 from compiler.play.session import history_yaml, play_one, prepare_table
+from compiler.runtime.audit import audit_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 BLACKJACK = ROOT / "tests" / "fixtures" / "chapters" / "blackjack.yaml"
@@ -55,6 +56,29 @@ def test_it_validates_without_untied_values_no_unrolling_and_no_rule_over_300_ch
     repeats = [s for s in data["procedure"] if s["do"] == "repeat"]
     assert [(s["id"], s["bound"]) for s in repeats] == [("player_draws", 20), ("dealer_draws", 20)]
     assert "players" in repeats[0] and "option(hit_soft_17)" in repeats[1]["while"]
+    (split,) = [s for s in data["procedure"] if s["do"] == "split"]
+    assert split["hands"] == 4 and split["wager"] == "initial"
+
+
+def test_split_hands_are_named_in_the_results_and_the_log():
+    path = ROOT / "tests" / "fixtures" / "chapters" / "blackjack-rounds" / "split-aces-resplit.yaml"
+    rc, out, err = run("settle", BLACKJACK, path, "--log")
+    assert rc == 0, err
+    assert "Blackjack wager (hand 3)" in out and "seat 2 hand 3: dealt 9S face up (hand)  [§ 961.9(a)]" in out
+    assert "seat 2: splits the pair in hand: seat 2 hand 2 is made with AH  [§ 961.9(a)]" in out
+    rc, out, err = run("settle", BLACKJACK, path, "--format", "json")
+    got = [(x["seat"], x.get("hand", 1), x["outcome"], x["net"]) for x in json.loads(out)["results"]]
+    assert got == [(2, 1, "win", "10.00"), (2, 2, "lose", "-10.00"), (2, 3, "win", "10.00")]
+
+
+def test_an_expectation_on_the_wrong_hand_is_an_error(tmp_path):
+    src = ROOT / "tests" / "fixtures" / "chapters" / "blackjack-rounds" / "split-aces-resplit.yaml"
+    f = tmp_path / "r.yaml"
+    f.write_text(src.read_text(encoding="utf-8").replace("hand: 2, wager: initial, outcome: lose, net: -10",
+                                                          "hand: 2, wager: initial, outcome: win, net: 10"),
+                 encoding="utf-8")
+    rc, out, err = run("settle", BLACKJACK, f, "--check")
+    assert rc == 1 and "seat 2 hand 2, initial" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("path", ROUNDS, ids=[p.stem for p in ROUNDS])
@@ -81,7 +105,7 @@ class _Player(RandomPlayer):
 def test_played_rounds_are_saved_with_every_card_and_settle_replays_them(tmp_path):
     mod, _ = load_game(str(BLACKJACK))
     seen: set[tuple[str, str]] = set()
-    hits = 0
+    hits, hands = 0, 1
     for seed in range(40):
         table = prepare_table(mod.new_table({}, seed=seed))
         r = play_one(table, {1: {"initial": 10}, 3: {"initial": 10}}, _Player(random.Random(seed)))
@@ -91,14 +115,20 @@ def test_played_rounds_are_saved_with_every_card_and_settle_replays_them(tmp_pat
         f.write_text(history_yaml(r.history), encoding="utf-8")
         rc, out, err = run("settle", BLACKJACK, f, "--format", "json")
         assert rc == 0, err
-        got = {(x["seat"], x["wager"]): (x["outcome"], float(x["net"])) for x in json.loads(out)["results"]}
-        played = {(x.seat, x.wager): (x.outcome, float(x.net)) for x in r.result.results}
+        got = {(x["seat"], x.get("hand", 1), x["wager"]): (x["outcome"], float(x["net"]))
+               for x in json.loads(out)["results"]}
+        played = {(x.seat, x.hand, x.wager): (x.outcome, float(x.net)) for x in r.result.results}
         assert got == played
         seen.update((x.wager, x.outcome) for x in r.result.results)
+        hands = max(hands, max(x.hand for x in r.result.results))
+        audit = audit_rounds([r.result])  # the money of every hand, read from the log alone
+        assert not audit.problems and not audit.unsettled, audit.problems
+        assert audit.players == sum(x.net for x in r.result.results)
         # money: every settled wager's net is a multiple the chapter pays (1 to 1, 3 to 2, 2 to 1, or nothing)
         for x in r.result.results:
             assert x.net in (0, 10, -10, 15, 5, -5) or (x.wager == "insurance" and x.net in (10, -5))
     assert hits >= 1  # a hand drew more than once
+    assert hands >= 3  # a pair split, and split again
     assert {("initial", "win"), ("initial", "lose"), ("initial", "push"), ("double", "win"), ("double", "lose"),
             ("insurance", "lose")} <= seen
 
