@@ -155,3 +155,14 @@ def test_a_rules_submission_document(tmp_path):
     assert s is not None and not spec_diags, [d.format() for d in [*diags, *spec_diags]]
     md = render_formats(document_context(s, str(f)), ("md",))["md"]
     assert "Blackjack" in md and "hits a soft 17" in md
+
+
+def test_a_split_step_without_the_choice_split_is_refused_at_its_choices(tmp_path):
+    f = tmp_path / "b.yaml"
+    f.write_text(BLACKJACK.read_text(encoding="utf-8").replace("{id: split, cite: § 961.9(a), then: set split}",
+                                                               "{id: divide, cite: § 961.9(a), then: set split}"),
+                 encoding="utf-8")
+    rc, out, err = run("validate", f)
+    assert rc == 1 and "Traceback" not in err
+    assert ("error: the split step 'split_pairs' has no choice 'split' (its choices: keep, divide)" in err
+            and "[at /procedure/7/choices]" in err)
