@@ -3,8 +3,8 @@ NOT official text), checked by an independent route.
 
 No exact method models the chapter (a decision inside a loop per player, the dealer drawing until 17): the
 contract's seeded simulation plays it, each decision taking its first choice. That policy is "never insure,
-always stand on the first two cards" (the choices are ordered no_insurance, insure and stand, hit), and the
-Double Down is never made (an offer is declined by the fixed policy). It is not basic strategy, and the figure
+never split, always stand on the first two cards" (the choices are ordered no_insurance, insure; keep, split;
+stand, hit), and the Double Down is never made (an offer is declined by the fixed policy). It is not basic strategy, and the figure
 says so in its policy; its status is simulated (a mean with its standard error), never exact.
 
 Independent route: the same policy computed exactly on an infinite deck (every card 1/13, tens 4/13) with
@@ -17,8 +17,8 @@ Published figure for these rules under basic strategy, for the record (not what 
 dealer stands on soft 17, 3 to 2, double on any two cards, double after split, one card to split aces, no
 surrender: house edge about 0.42%, from the additive rule-effect table of "The Color of Blackjack"
 (http://www.thecolorofblackjack.com/solution_one.html: baseline single deck -0.02%, six decks -0.53%,
-double after split +0.13%). The chapter has no split yet (issue 23.3), and the simulated policy is not basic
-strategy, so the tool does not give that figure; this test claims no such agreement.
+double after split +0.13%). The simulated policy is not basic strategy (no method here plays an optimal or
+declared strategy table), so the tool does not give that figure; this test claims no such agreement.
 """
 from __future__ import annotations
 
@@ -87,6 +87,7 @@ def test_analyze_gives_a_simulated_figure_that_agrees_with_the_independent_route
     (fig,) = [f for f in rep["figures"] if f["wager"] == "initial"]
     assert fig["status"] != "exact" and "simulation: 8,000 rounds" in fig["method"]
     assert fig["policy"].startswith("always no_insurance") and "stand (hit_or_stand" in fig["policy"]
+    assert "keep (split_pairs" in fig["policy"]
     mean, se = float(fig["expected_return"]["decimal"]), float(fig["expected_return"]["standard_error"])
     assert 0.005 < se < 0.015
     assert abs(mean - float(always_stand_infinite_deck())) < 4 * se + 0.005
