@@ -166,3 +166,14 @@ def test_a_split_step_without_the_choice_split_is_refused_at_its_choices(tmp_pat
     assert rc == 1 and "Traceback" not in err
     assert ("error: the split step 'split_pairs' has no choice 'split' (its choices: keep, divide)" in err
             and "[at /procedure/7/choices]" in err)
+
+
+def test_a_simulation_that_splits_every_pair_keeps_the_money_balanced():
+    """`simulate --policy split`: every pair split (to 4 hands); each hand's wager is a wager made, and the
+    players' net, the house's and the meters' add up to zero."""
+    rc, out, err = run("simulate", BLACKJACK, "--policy", "split", "--rounds", "400", "--seats", "2", "--workers", "1",
+                       "--format", "json")
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["money"]["balance"] == "0.00"
+    assert res["wagers"]["initial"]["n"] > res["base_game"]["n"] == 800  # more hands than seats played
