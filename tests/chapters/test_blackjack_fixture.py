@@ -177,3 +177,14 @@ def test_a_simulation_that_splits_every_pair_keeps_the_money_balanced():
     res = json.loads(out)
     assert res["money"]["balance"] == "0.00"
     assert res["wagers"]["initial"]["n"] > res["base_game"]["n"] == 800  # more hands than seats played
+
+
+def test_a_hand_history_without_the_split_decision_of_a_pair_is_an_error_at_the_position(tmp_path):
+    src = ROOT / "tests" / "fixtures" / "chapters" / "blackjack-rounds" / "split-aces-resplit.yaml"
+    f = tmp_path / "r.yaml"
+    f.write_text(src.read_text(encoding="utf-8").replace("choices: {split_pairs: [split, split]}",
+                                                          "choices: {split_pairs: [split]}"), encoding="utf-8")
+    rc, out, err = run("settle", BLACKJACK, f, "--check")
+    assert rc == 1 and "Traceback" not in err
+    assert "seat 2: the round file gives no choice for 'split_pairs' after the 1 it lists" in err
+    assert "[at /positions/2/choices/split_pairs]" in err
