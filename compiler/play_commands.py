@@ -245,7 +245,8 @@ def cmd_settle(args) -> int:
         rows = [["SEAT", "WAGER", "AMOUNT", "RESULT", "NET", "PROVISIONS"]]
         for r in result.results:
             net = fmt_money(r.net, signed=True) if r.priced else "not known"  # payout odds not in the sources
-            rows.append([str(r.seat), r.name, fmt_money(r.amount), r.outcome, net, "; ".join(r.cites)])
+            name = r.name if getattr(r, "hand", 1) == 1 else f"{r.name} (hand {r.hand})"  # a hand made by a split
+            rows.append([str(r.seat), name, fmt_money(r.amount), r.outcome, net, "; ".join(r.cites)])
         print(text_table(rows, right=(0, 2, 4)))  # columns as wide as the longest wager name
         for seat, net in sorted(result.net_by_seat().items()):
             print(f"seat {seat} net {fmt_money(net, signed=True)}"
@@ -296,9 +297,9 @@ def _check_counts(args, mod, compiled) -> list[str]:
         errors.append(f"--precision {precision}: give a standard error in percentage points, above 0 and at most 100")
     policy = getattr(args, "policy", None)
     if policy is not None:
-        choices = sorted({c.id for st in _all_steps(mod.GAME.procedure) if st.kind == "decide" for c in st.choices})
+        choices = sorted({c.id for st in _all_steps(mod.GAME.procedure) if st.kind in ("decide", "split") for c in st.choices})
         if policy not in choices:
-            decide = next((st for st in _all_steps(compiled.chapter.procedure) if st.kind == "decide"), None)
+            decide = next((st for st in _all_steps(compiled.chapter.procedure) if st.kind in ("decide", "split")), None)
             where = (f"{decide.src.path}:{decide.src.line}:{decide.src.col}" if decide is not None else
                      str(getattr(args, "spec", "")))
             errors.append(Positioned(where, f"--policy {policy!r}: " + (

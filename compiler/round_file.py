@@ -114,7 +114,8 @@ ROUND_SCHEMA = {
             "void": {"type": "boolean"},
             "results": {"type": "array", "items": {
                 "type": "object", "required": ["seat", "wager", "outcome", "net", "cite"], "additionalProperties": False,
-                "properties": {"seat": {"type": "integer"}, "wager": {"type": "string"}, "outcome": {"type": "string"},
+                "properties": {"seat": {"type": "integer"}, "hand": {"type": "integer", "minimum": 1},
+                               "wager": {"type": "string"}, "outcome": {"type": "string"},
                                "net": {"type": ["integer", "number", "string", "null"]}, "cite": {"type": "string"},
                                "why": {"type": "string"}}}},
             "net_by_seat": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
@@ -410,7 +411,7 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
                                            f"the selections break {cite}: {message}"))
 
     # seats, wagers, choices
-    decide = {sid: st for sid, st in _steps(game.procedure, {}).items() if st.kind == "decide"}
+    decide = {sid: st for sid, st in _steps(game.procedure, {}).items() if st.kind in ("decide", "split")}
     steps = _steps(game.procedure, {})
     for seat in rs.bets:
         base = f"/positions/{seat}"
@@ -550,9 +551,9 @@ def check_expected(rs: "RoundSpec", result) -> list[Diagnostic]:
     actual = list(result.results)
     used: set[int] = set()
     for i, e in enumerate(exp.get("results") or ()):
-        seat, wager = e["seat"], e["wager"]
-        where = f"{path}: seat {seat}, {wager}, {e['cite']}"
-        k = next((j for j, r in enumerate(actual) if j not in used and r.seat == seat and r.wager == wager), None)
+        seat, wager, hand = e["seat"], e["wager"], e.get("hand", 1)  # hand: one made by a split (2, 3, ...)
+        where = f"{path}: seat {seat}{'' if hand == 1 else f' hand {hand}'}, {wager}, {e['cite']}"
+        k = next((j for j, r in enumerate(actual) if j not in used and (r.seat, r.wager, r.hand) == (seat, wager, hand)), None)
         if k is None:
             out.append(doc.diagnostic(f"/expect/results/{i}", f"{where}: expected {e['outcome']}, but the wager "
                                                               "was not settled"))

@@ -31,7 +31,7 @@ def _first_choices(game) -> Policy:
 
     def walk(ss):
         for s in ss:
-            if s.kind == "decide" and s.choices:
+            if s.kind in ("decide", "split") and s.choices:
                 out.append((s.id, s.choices[0].id, s.cite))
             walk(s.steps)
     walk(game.procedure)

@@ -68,7 +68,7 @@ class _Builder:
 
         def walk(steps):
             for s in steps or ():
-                if s.get("do") == "decide":
+                if s.get("do") in ("decide", "split"):
                     n.decisions[s["id"]] = {c["id"] for c in s.get("choices") or ()}
                 if s.get("zone"):
                     n.zones.add(s["zone"])

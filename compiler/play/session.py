@@ -83,7 +83,7 @@ def layout_of(table, chapter_data: Mapping | None = None) -> Layout:
     wagers = [(w.id, w.name, w.cite, w.placed, table.offered(w.id)) for w in g.wagers.values()]
     decisions, offers, settings = [], [], []
     for s in walk_steps(g.procedure):
-        if s.kind == "decide":
+        if s.kind in ("decide", "split"):
             decisions.append((s.id, s.cite, [(c.id, c.cite) for c in s.choices]))
         elif s.kind == "offer" and table.offered(s.params["wager"]):
             offers.append((s.id, g.wagers[s.params["wager"]].name, s.cite))

@@ -59,9 +59,9 @@ def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None =
                     a.problems.append(f"round {rnd.number}: a stake of {e.amount} placed")
                     continue
                 a.placed += e.amount
-                open_.setdefault((e.seat, e.wager), []).append([e.amount, None])
+                open_.setdefault((e.seat, getattr(e, "hand", 1), e.wager), []).append([e.amount, None])
             elif e.kind in SETTLEMENTS and e.wager is not None:
-                entries = open_.get((e.seat, e.wager)) or []
+                entries = open_.get((e.seat, getattr(e, "hand", 1), e.wager)) or []
                 net = e.net if e.net is not None else Decimal(0)  # a win without a known amount
                 logged[e.seat] = logged.get(e.seat, Decimal(0)) + net
                 entry = next((x for x in reversed(entries) if x[1] is None), None)
@@ -84,7 +84,7 @@ def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None =
             elif e.kind == "reversal":
                 net = e.net if e.net is not None else Decimal(0)
                 logged[e.seat] = logged.get(e.seat, Decimal(0)) + net
-                entries = open_.get((e.seat, e.wager)) or []
+                entries = open_.get((e.seat, getattr(e, "hand", 1), e.wager)) or []
                 entry = next((x for x in reversed(entries) if x[1] is not None and x[0] == e.amount), None)
                 if entry is None or not e.cite:
                     a.problems.append(f"round {rnd.number}: seat {e.seat} {e.wager}: a reversal "
@@ -98,7 +98,7 @@ def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None =
                 a.bonuses += e.net or Decimal(0)
                 if e.seat is not None:
                     logged[e.seat] = logged.get(e.seat, Decimal(0)) + (e.net or Decimal(0))
-        for (seat, wager), entries in open_.items():
+        for (seat, _hand, wager), entries in open_.items():
             for stake, returned in entries:
                 if returned is None:
                     a.unsettled.append(f"round {rnd.number}: seat {seat} {wager} {stake}")

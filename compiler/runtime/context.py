@@ -25,6 +25,16 @@ class Context:
         self.setting: tuple | None = None  # (high, low) of a candidate setting (pai gow)
         self.setting_pool: list | None = None
 
+    @property
+    def seat(self) -> Seat | None:
+        return self._seat
+
+    @seat.setter
+    def seat(self, s: Seat | None) -> None:  # the hand acted on names itself in the log (a split hand)
+        self._seat = s
+        if self.r is not None:
+            self.r.acting = s
+
     # -- reading ------------------------------------------------------------------------------
     def zone(self, owner: str, zone: str | None) -> list:
         if owner == "player":

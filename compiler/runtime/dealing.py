@@ -171,7 +171,7 @@ def deal(table, ctx: Context, rnd: Round, step: Step, pending) -> None:
             c = table._draw(rnd, ("player", s.number, zone))
             s.zones.setdefault(zone, []).append(c)
             rnd.log("deal", step.cite, f"dealt {card_str(c) if c is not None else 'a card'} face {face} ({zone})",
-                    seat=s.number)
+                    seat=s.number, hand=s.hand)
     else:
         holder = rnd.dealer if to == "dealer" else rnd.community
         for _ in range(n):

@@ -5,7 +5,8 @@ from compiler.runtime.context import Context
 from compiler.runtime.definition import Step
 from compiler.runtime.errors import RefusedError
 from compiler.runtime.money import money
-from compiler.runtime.state import Round
+from compiler.runtime.state import Round, Seat
+from compiler.runtime.cards import card_str
 from compiler.runtime.strategy import view_of
 
 
@@ -49,4 +50,62 @@ def offer(table, ctx: Context, rnd: Round, step: Step, pending) -> None:
             raise RefusedError(f"seat {s.number}: the {table.game.wagers[wager].name} must equal the "
                                f"{table.game.wagers[equal_to].name} ({step.cite})")
         table.place(rnd, s, wager, amt, step.cite)
+    ctx.seat = None
+
+
+def split(table, ctx: Context, rnd: Round, step: Step, pending) -> None:
+    """Each hand meeting ``players`` picks a choice; ``split`` makes its second card of ``zone`` a new hand of
+    the position (the hand's flags, per-player state and choices, and a copy of ``wager``), and each of the
+    two hands is dealt one card. A hand is offered the split again while it meets ``players``, up to
+    ``hands`` hands a position; the hands made are offered it after the hand they came from."""
+    p = step.params
+    zone, wager, most = p["zone"], p["wager"], int(p["hands"])
+    queue = list(table._players(ctx, rnd, step))
+    i = 0
+    while i < len(queue):
+        s = queue[i]
+        i += 1
+        at = i
+        while not s.ended and sum(h.number == s.number for h in rnd.seats.values()) < most:
+            ctx.seat = s
+            if step.players is not None and not step.players(ctx):
+                break
+            avail = [c for c in step.choices if c.when is None or c.when(ctx)]
+            if not avail:
+                break
+            ids = [c.id for c in avail]
+            choice = table._strategies(s.number).choose(step.id, ids, view_of(rnd, s))
+            if choice not in ids:
+                raise RefusedError(f"{s.who}: {choice!r} is not a choice at {step.id!r} ({step.cite}); "
+                                   f"choices are {ids}")
+            c = avail[ids.index(choice)]
+            s.choices[step.id] = choice
+            rnd.log("decision", c.cite, f"chooses {choice} ({step.id})", seat=s.number)
+            if c.then is not None:
+                ctx.cite = c.cite
+                c.then(ctx)
+            if choice != "split" or rnd.stopped:
+                break
+            cards, stake = s.zones.get(zone) or [], s.wagers.get(wager)
+            if len(cards) < 2 or stake is None or stake.outcome is not None:
+                raise RefusedError(f"{s.who}: a split needs two cards in {zone!r} and an open {wager!r} "
+                                   f"({step.cite})")
+            new = Seat(s.number, hand=max(h.hand for h in rnd.seats.values() if h.number == s.number) + 1)
+            new.flags, new.state, new.choices = set(s.flags), dict(s.state), dict(s.choices)
+            new.zones[zone] = [cards.pop(1)]
+            rnd.seats[new.key] = new
+            rnd.log("split", c.cite, f"splits the pair in {zone}: {new.who} is made with "
+                    f"{card_str(new.zones[zone][0])}", seat=s.number)
+            ctx.seat = new
+            table.place(rnd, new, wager, stake.amount, c.cite)
+            for h in (s, new):
+                ctx.seat = h
+                card = table._draw(rnd, ("player", h.number, zone))
+                h.zones[zone].append(card)
+                rnd.log("deal", c.cite, f"dealt {card_str(card) if card is not None else 'a card'} face up ({zone})",
+                        seat=h.number)
+            queue.insert(at, new)
+            at += 1
+            if rnd.stopped:
+                return
     ctx.seat = None

@@ -45,6 +45,16 @@ class Seat:
     bonuses: list["WagerResult"] = field(default_factory=list)
     ended: bool = False
     state: dict[str, Any] = field(default_factory=dict)  # the round state kept per player (`per: player`)
+    hand: int = 1  # a hand of the position made by a `split` step: 2, 3, ... (1: the hand dealt)
+
+    @property
+    def key(self):
+        """The seat's key in ``Round.seats``: the position, or (position, hand) for a hand made by a split."""
+        return self.number if self.hand == 1 else (self.number, self.hand)
+
+    @property
+    def who(self) -> str:
+        return f"seat {self.number}" if self.hand == 1 else f"seat {self.number} hand {self.hand}"
 
     def cards(self) -> list:
         out: list = []
@@ -64,11 +74,14 @@ class Event:
     wager: str | None = None
     amount: Decimal | None = None
     net: Decimal | None = None
+    hand: int = 1  # the hand of the position (a split hand: 2, 3, ...)
 
     def to_json(self) -> dict:
         d = {"kind": self.kind, "cite": self.cite, "text": self.text}
         if self.seat is not None:
             d["seat"] = self.seat
+        if self.hand != 1:
+            d["hand"] = self.hand
         if self.wager is not None:
             d["wager"] = self.wager
         if self.amount is not None:
@@ -78,7 +91,8 @@ class Event:
         return d
 
     def format(self) -> str:
-        who = f"seat {self.seat}: " if self.seat is not None else ""
+        who = (f"seat {self.seat}{'' if self.hand == 1 else f' hand {self.hand}'}: " if self.seat is not None
+               else "")
         return f"{who}{self.text}  [{self.cite}]" if self.cite else f"{who}{self.text}"
 
 
@@ -93,10 +107,12 @@ class WagerResult:
     cites: tuple[str, ...]
     detail: str = ""
     priced: bool = True  # False: a win whose amount is not determined (payout odds not in the sources)
+    hand: int = 1  # the hand of the position the wager was on (a split hand: 2, 3, ...)
 
     def to_json(self) -> dict:
         d = {
             "seat": self.seat,
+            **({"hand": self.hand} if self.hand != 1 else {}),
             "wager": self.wager,
             "name": self.name,
             "amount": str(self.amount),
@@ -156,7 +172,8 @@ class Round:
     def __init__(self, table: "Any", number: int, first_after_shuffle: bool, new_dealer: bool):
         self.table = table
         self.number = number
-        self.seats: dict[int, Seat] = {}
+        self.seats: dict[Any, Seat] = {}  # position -> Seat; (position, hand) -> a hand made by a split
+        self.acting: Seat | None = None  # the hand a player step is acting on (names the hand in the log)
         self.dealer: dict[str, list] = {}
         self.community: dict[str, list] = {}
         self.revealed: set[str] = set()
@@ -192,10 +209,13 @@ class Round:
         raise EngineError(f"unknown round attribute {name!r}")
 
     def log(self, kind: str, cite: str, text: str, **kw) -> None:
+        a = self.acting
+        if a is not None and a.hand != 1 and kw.get("seat") == a.number and "hand" not in kw:
+            kw["hand"] = a.hand
         self.events.append(Event(kind, cite, text, **kw))
 
     def seats_in_round(self, order: str = "clockwise") -> list[Seat]:
-        seats = sorted(self.seats.values(), key=lambda s: s.number, reverse=(order == "counterclockwise"))
+        seats = sorted(self.seats.values(), key=lambda s: (s.number, s.hand), reverse=(order == "counterclockwise"))
         return seats
 
     def void_round(self, cite: str) -> None:

@@ -24,7 +24,7 @@ def repeat(table, ctx, rnd, step, pending) -> None:
     saved = rnd.turn
     try:
         for s in table._players(ctx, rnd, step):
-            rnd.turn = s.number
+            rnd.turn = s.key
             _passes(table, ctx, rnd, step, pending, s)
             if rnd.stopped:
                 return
@@ -38,7 +38,7 @@ def _passes(table, ctx, rnd, step, pending, seat) -> None:
     cond_while, cond_until = step.exprs.get("while"), step.exprs.get("until")
     observer = table.loop_observer
     passes = 0
-    who = "" if seat is None else f" (seat {seat.number})"
+    who = "" if seat is None else f" ({seat.who})"
     while True:
         ctx.seat = seat
         if cond_while is not None and not cond_while(ctx):
@@ -72,6 +72,7 @@ EXECUTORS = {
     "deal": dealing.deal,
     "reveal": dealing.reveal,
     "decide": decisions.decide,
+    "split": decisions.split,
     "offer": decisions.offer,
     "settle": settlement.settle,
     "block": block,

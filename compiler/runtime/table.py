@@ -177,7 +177,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
         dealt = {"dealer": {z: [card_str(c) for c in v if c is not None] for z, v in rnd.dealer.items()},
                  "community": {z: [card_str(c) for c in v if c is not None] for z, v in rnd.community.items()}}
         for s in rnd.seats_in_round():
-            dealt[f"seat {s.number}"] = {z: [card_str(c) for c in v if c is not None] for z, v in s.zones.items()}
+            dealt[s.who] = {z: [card_str(c) for c in v if c is not None] for z, v in s.zones.items()}
         return RoundResult(rnd.number, results, rnd.events, rnd.void, reshuffled, dealt, list(rnd.rolled))
 
     def _run_steps(self, ctx: Context, rnd: Round, steps: Sequence[Step], pending: list[dict]) -> None:
@@ -204,7 +204,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
     def _players(self, ctx: Context, rnd: Round, step: Step) -> list[Seat]:
         out = []
         for s in rnd.seats_in_round(step.order):
-            if s.ended or (rnd.turn is not None and s.number != rnd.turn):
+            if s.ended or (rnd.turn is not None and s.key != rnd.turn):
                 continue
             ctx.seat = s
             if step.players is None or step.players(ctx):

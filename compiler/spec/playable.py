@@ -101,6 +101,9 @@ def _draws_per_round(data: dict) -> tuple[int, list[str]]:
         elif s.get("do") == "deal":
             to = s.get("to", "players")
             total += count * {"players": positions, "positions": positions + 1}.get(to, 1)
+        elif s.get("do") == "split":  # each split deals one card to each of its two hands
+            hands = s.get("hands")
+            total += 2 * (hands - 1 if isinstance(hands, int) and hands > 1 else 1) * positions
         else:
             continue
         steps.append(str(s.get("id")))
@@ -150,7 +153,23 @@ def shoe_runs_out(data: dict, error: Error) -> None:
               "run the shoe out before it is completed")
 
 
+def split_without_split_choice(data: dict, error: Error) -> None:
+    """A split step splits when the choice ``split`` is taken: a step without that choice never splits."""
+    def walk(steps, ptr):
+        for i, s in enumerate(steps if isinstance(steps, list) else ()):
+            if not isinstance(s, dict):
+                continue
+            ids = [c.get("id") for c in s.get("choices") or () if isinstance(c, dict)]
+            if s.get("do") == "split" and isinstance(s.get("choices"), list) and "split" not in ids:
+                error(f"{ptr}/{i}/choices", f"the split step {s.get('id')!r} has no choice 'split' (its choices: "
+                                            f"{', '.join(map(str, ids)) or 'none'}): the hand is split when the player "
+                                            "takes the choice 'split', so this step could never split one")
+            walk(s.get("steps"), f"{ptr}/{i}/steps")
+    walk(data.get("procedure"), "/procedure")
+
+
 def playable_diagnostics(data: dict, error: Error, position: Callable[[str], tuple[int, int]]) -> None:
+    split_without_split_choice(data, error)
     duplicate_hand_cards(data, error)
     duplicate_terms(data, error, position)
     positions_limit(data, error)

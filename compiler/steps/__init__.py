@@ -49,7 +49,7 @@ COMMON: dict[str, dict] = {
 
 # The kinds, in the order the schema and the docs list them (module names).
 _ORDER = ("announce", "burn", "deal", "reveal", "decide", "offer", "settle", "block", "envy", "set_hands",
-          "roll", "collect_unwagered", "spin", "repeat")
+          "roll", "collect_unwagered", "spin", "repeat", "split")
 
 KINDS: dict[str, StepKind] = {}
 for _name in _ORDER:
