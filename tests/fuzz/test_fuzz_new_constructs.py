@@ -4,8 +4,8 @@ bound, round state and its initial values, payout odds.
 
 * Every test chapter (tests/fixtures/chapters/) is mutated (a construct's value replaced, nudged,
   deleted or duplicated) and compiled as `rulespec validate` does: never a traceback, every diagnostic
-  positioned. A mutated chapter that validates must build, play random rounds through `play`'s own
-  code that `settle` replays exactly, and (the dice and wheel chapters) give an analysis: a figure or a
+  positioned. A mutated chapter that validates must play random rounds through `play`'s own code,
+  whose money the audit of their log accounts for and that `settle` replays exactly, and (the dice and wheel chapters) give an analysis: a figure or a
   reason, never an exception.
 * Every hand history of the test chapters is mutated (rolls, pockets, chosen numbers, offers, choices,
   cards) and settled: exit 0 or a positioned error, and no impossible round accepted (a face no die
@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 from compiler.cli import main
 from compiler.pipeline import compile_spec, load_game
 from compiler.play.session import history_yaml, layout_of, play_one, prepare_table, walk_steps
+from compiler.runtime.audit import audit_rounds
 from compiler.runtime.chance import check_chosen, wheel_pockets
 from compiler.runtime.errors import EngineError
 from compiler.spec.diagnostics import DiagnosticError
@@ -193,6 +194,9 @@ def plays_and_replays(spec: Path, rounds: int = 2) -> None:
             played = play_one(table, bets, RandomPlayer(rng, table.game))
         except EngineError:  # refused with its reason (the terminal says "the round cannot be played")
             continue
+        a = audit_rounds([played.result], played.meters_before, dict(table.meters))
+        assert not a.problems and not a.unsettled, (a.problems, a.unsettled)  # the log accounts for every stake
+        assert (a.players, a.house) == (table.ledger.players, table.ledger.house)
         f = spec.parent / f"round-{i}.yaml"
         f.write_text(history_yaml(played.history), encoding="utf-8")
         rc, out, err = run(["settle", str(spec), str(f), "--format", "json"])
