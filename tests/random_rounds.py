@@ -100,6 +100,12 @@ def random_bets(table, lay, rng: random.Random, seats: int = 3) -> dict[int, dic
                 b.setdefault(req, stake(table.game, req, rng))
         if b:
             bets[seat] = b
+    offered = [w[0] for w in lay.wagers if w[3] == "before_deal" and w[4]]
+    if not bets and offered:  # a round needs a wager: one at random at the first seat
+        wid = rng.choice(offered)
+        bets[1] = {wid: stake(table.game, wid, rng)}
+        for req in table.game.wagers[wid].requires:
+            bets[1].setdefault(req, stake(table.game, req, rng))
     return bets
 
 
@@ -133,7 +139,7 @@ def random_rounds(spec: Path, rounds: int, seed: int = 0, irregular_every: int =
     rng = random.Random(f"{spec.stem}-{seed}")
     table = None
     for i in range(rounds):
-        submission, opts = subs[i % len(subs)]
+        submission, opts = subs[(seed if same_table else i) % len(subs)]  # one table: one casino's selections
         if table is None or not same_table:
             table = prepare_table(mod.new_table(dict(opts), seed=seed * 1000 + i))
         lay = layout_of(table, compiled.chapter.data)
