@@ -346,8 +346,7 @@ def load_round(path: str) -> RoundSpec:
                      events, bool(d.get("first_after_shuffle", True)), bool(d.get("new_dealer", False)),
                      dict(d.get("expect") or {}),
                      {int(k): v["player"] for k, v in d["positions"].items() if "player" in v},
-                     meters,
-                     settings_, rolls, dealer_setting, chosen)
+                     meters, settings=settings_, rolls=rolls, dealer_setting=dealer_setting, chosen=chosen)
     return rs
 
 

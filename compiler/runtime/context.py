@@ -9,6 +9,7 @@ from compiler.runtime.cards import card_str
 from compiler.runtime.chance import dice_attr
 from compiler.runtime.errors import EngineError
 from compiler.runtime.money import Odds, fmt_money, money, to_cents
+from compiler.runtime.rankings import RankingError
 from compiler.runtime.state import Seat, Wager
 
 
@@ -62,13 +63,23 @@ class Context:
     def ranking(self, rid: str):
         return self.table.ranking(rid)
 
+    def _refused(self, e: RankingError) -> EngineError:
+        """A hand the ranking cannot rank (too few cards for it): the engine's error naming the rule's §."""
+        return EngineError(f"{e} (a rule of {self.cite or 'the procedure'} ranks a hand of that many cards)")
+
     def hand(self, rid: str, cards) -> Any:
         cards = [c for c in cards if c is not None]
-        return self.table.ranking(rid).evaluate(cards)
+        try:
+            return self.table.ranking(rid).evaluate(cards)
+        except RankingError as e:
+            raise self._refused(e) from None
 
     def best(self, rid: str, cards) -> Any:
         cards = [c for c in cards if c is not None]
-        return self.table.ranking(rid).best(cards)[0]
+        try:
+            return self.table.ranking(rid).best(cards)[0]
+        except RankingError as e:
+            raise self._refused(e) from None
 
     # hands valued by points (a ranking of kind: points; rid None: the chapter's only one)
     def total(self, cards, rid: str | None = None) -> int:
@@ -98,10 +109,16 @@ class Context:
         return self.table.ranking(rid).category_at_least(value, category, rank)
 
     def is_hand(self, rid: str, cards, hand_id: str) -> bool:
-        return self.table.ranking(rid).matches_hand([c for c in cards if c is not None], hand_id)
+        try:
+            return self.table.ranking(rid).matches_hand([c for c in cards if c is not None], hand_id)
+        except RankingError as e:
+            raise self._refused(e) from None
 
     def rank(self, rid: str, cards) -> tuple:
-        return self.table.ranking(rid).rank_key([c for c in cards if c is not None])
+        try:
+            return self.table.ranking(rid).rank_key([c for c in cards if c is not None])
+        except RankingError as e:
+            raise self._refused(e) from None
 
     def groups(self, rid: str, cards, size) -> int:
         return self.table.ranking(rid).group_count(cards, int(size))
