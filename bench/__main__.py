@@ -91,6 +91,9 @@ def main(argv=None) -> int:
     from bench.startup import report as startup
 
     startup(3 if args.quick else 7)  # bench/startup.py: --version, --help, validate (issue 28 item 4)
+    from bench.startup import simulate_report
+
+    simulate_report(1 if args.quick else 2)  # `rulespec simulate` War as a user runs it, the shuffle
 
     from compiler.spec.loader import load_document
 

@@ -8,6 +8,7 @@ beside it. A bare ``python -c pass`` is timed the same way: the interpreter's ow
 
     python -m bench.startup            # 7 runs of each
     python -m bench.startup --runs 15
+    python -m bench.startup --simulate # also `rulespec simulate` War 100,000 x 7 and the shuffle rate
 """
 from __future__ import annotations
 
@@ -67,9 +68,41 @@ def report(runs: int = RUNS) -> None:
                note=f"fastest of {runs}; median {median:.3f} s wall, {cpu:.3f} s CPU; exit {status}")
 
 
+SIMULATE = ["simulate", "rulespecs/567-war.yaml", "--rounds", "100000", "--seats", "7", "--policy", "war"]
+
+
+def simulate_report(runs: int = 2) -> None:
+    """`rulespec simulate` of War, 100,000 rounds at 7 positions, as a user runs it (start-up, every
+    core), and the fast path's shuffle: per-shuffle blocks of words against reading the whole buffer."""
+    import random
+
+    import numpy as np
+
+    from bench.analysis import figure
+    from compiler.fast.shoes import _MTShoes
+    from compiler.runtime.shoe import CutRule, Shoe
+
+    fastest, median, cpu, status = measure(["-c", CLI, *SIMULATE], runs)
+    figure("rulespec simulate War 100,000 rounds x 7 (new process)", fastest, "s",
+           note=f"fastest of {runs}; median {median:.2f} s wall, {cpu:.2f} s CPU (workers included); exit {status}")
+    proto = Shoe(6, random.Random(0), cut=CutRule(min_from_edge=10))
+    rows = np.arange(500)
+    for label, how in (("per-shuffle block", "shuffle"), ("whole buffer (before)", "_shuffle_from_buffer")):
+        shoes = _MTShoes(list(range(500)), proto)
+        best = min(_seconds(getattr(shoes, how), rows) for _ in range(3))
+        figure(f"fast path: 500 six-deck shoes shuffled, {label}", 500 / best, "shoes/s")
+
+
+def _seconds(fn, *args) -> float:
+    t0 = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - t0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.startup")
     ap.add_argument("--runs", type=int, default=RUNS)
+    ap.add_argument("--simulate", action="store_true", help="also `rulespec simulate` of War and the shuffle")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from bench.analysis import machine
@@ -77,6 +110,8 @@ def main(argv=None) -> int:
     print(machine())
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (figures are slower on a loaded machine)")
     report(args.runs)
+    if args.simulate:
+        simulate_report()
     return 0
 
 
