@@ -88,6 +88,12 @@ def main(argv=None) -> int:
     from bench.build import report as build_check
 
     build_check()  # bench/build.py: a new process, as a user runs it, beside the 2 s target
+    from bench.startup import report as startup
+
+    startup(3 if args.quick else 7)  # bench/startup.py: --version, --help, validate (issue 28 item 4)
+    from bench.startup import simulate_report
+
+    simulate_report(1 if args.quick else 2)  # `rulespec simulate` War as a user runs it, the shuffle
 
     from compiler.spec.loader import load_document
 

@@ -37,7 +37,6 @@ from contextlib import contextmanager
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable
 
@@ -92,6 +91,8 @@ def directory() -> Path:
 @lru_cache(maxsize=1)
 def compiler_fingerprint() -> str:
     """SHA-256 over the compiler's version and every source file that can change a result."""
+    from importlib.metadata import PackageNotFoundError, version  # here: tens of ms at start-up
+
     h = hashlib.sha256()
     # the compiler's version and the libraries a result can depend on (numbers: numpy; parsing and
     # templates: the rest), read from their metadata without importing them

@@ -19,15 +19,17 @@ from typing import Sequence
 from compiler import cli_extras
 from compiler import commands as core_commands
 from compiler import round_tests
-from compiler.play import terminal as play_terminal
+from compiler.play import args as play_args
 from compiler.render.terminal import VisibleStream, raw_stream, visible  # noqa: F401  (re-exported)
-from compiler.serve import app as serve_app
-from compiler.submission import commands as submission_commands
-from compiler.submission import schedule as schedule_commands
+from compiler.serve import args as serve_args
+from compiler.submission import args as submission_args
 from compiler.text import commands as text_commands
 
-COMMAND_MODULES = (core_commands, submission_commands, text_commands, schedule_commands, play_terminal,
-                   serve_app, round_tests, cli_extras)
+# every subcommand, in the order --help lists them; each registers its arguments only (argparse), its
+# handler importing what it runs when called (docs/speed.md: start-up)
+REGISTER = (core_commands.register, submission_args.register_submission, text_commands.register,
+            submission_args.register_schedule, play_args.register, serve_args.register, round_tests.register,
+            cli_extras.register)
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with the command line's exit status: a usage error exits 1, not 2."""
@@ -45,8 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for module in COMMAND_MODULES:
-        module.register(sub)
+    for register in REGISTER:
+        register(sub)
     parser.set_defaults(root_parser=parser)  # `rulespec completion` reads the whole parser
     cli_extras.add_version(parser)  # --version, help on every option (compiler/cli_extras.py)
     cli_extras.fill_help(parser)

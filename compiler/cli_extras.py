@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from importlib.metadata import version as _v
 
 # help for arguments that every subcommand names the same way (a subcommand's own text wins)
 COMMON_HELP = {
@@ -28,10 +27,11 @@ COMMON_HELP = {
 
 
 def version() -> str:
-    try:
-        return _v("rulespec")
-    except Exception:  # not installed (run from a source tree)
-        return "unknown"
+    """The version of rulespec (compiler/__init__.py; the same as pyproject.toml's and the installed
+    package's, a test holds them equal), read without importlib.metadata, which costs start-up time."""
+    from compiler import __version__
+
+    return __version__
 
 
 def add_version(parser: argparse.ArgumentParser) -> None:

@@ -1,16 +1,20 @@
-"""Core subcommands: validate, build, settle, analyze, submission."""
+"""Core subcommands: validate, build, migrate, and the ones that run a compiled game (settle, analyze,
+simulate: compiler/play_commands.py).
+
+Building the command line imports this module and nothing heavy (`rulespec --help` and `--version` start
+in a tenth of a second, docs/speed.md): every handler imports what it runs when it is called, and the
+handlers of play_commands are reached through the small functions below.
+"""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from compiler import play_commands
-from compiler.lint.facts import coverage as fact_coverage
-from compiler.pipeline import compile_spec
-from compiler.spec.diagnostics import Diagnostic, error_dicts
+if TYPE_CHECKING:
+    from compiler.spec.diagnostics import Diagnostic
 
 
 def _print_diags(diags: list[Diagnostic], fmt: str = "text", stream=None) -> None:
@@ -26,6 +30,12 @@ def _add_format(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_validate(args) -> int:
+    import json
+
+    from compiler.lint.facts import coverage as fact_coverage
+    from compiler.pipeline import compile_spec
+    from compiler.spec.diagnostics import error_dicts
+
     all_diags: list[Diagnostic] = []
     missing: list[str] = []
     coverage: dict[str, dict] = {}
@@ -130,7 +140,7 @@ def register(sub) -> None:
     _add_format(p)
     p.set_defaults(handler=cmd_migrate)
 
-    play_commands.register(sub)
+    register_play(sub)
 
 
 def cmd_migrate(args) -> int:
@@ -139,3 +149,75 @@ def cmd_migrate(args) -> int:
 
     return migrate.run(args.specs, migrations.rules({"untie_facts": UntieFacts}), write=args.write, fmt=args.format,
                        out=sys.stdout, err=sys.stderr)
+
+
+# -- settle, analyze, simulate: compiler/play_commands.py, imported when the command runs -------------
+
+
+def cmd_settle(args) -> int:
+    from compiler.play_commands import cmd_settle as run
+
+    return run(args)
+
+
+def cmd_analyze(args) -> int:
+    from compiler.play_commands import cmd_analyze as run
+
+    return run(args)
+
+
+def cmd_simulate(args) -> int:
+    from compiler.play_commands import cmd_simulate as run
+
+    return run(args)
+
+
+def register_play(sub) -> None:
+    """settle, analyze, simulate: their handlers are compiler/play_commands.py's, imported when run."""
+    p = sub.add_parser("settle", help="settle one round from a hand history (ROUND.yaml)",
+                       description="Settle a described round: each wager's result and net with its provisions. "
+                                   "The ROUND.yaml format is documented in docs/round-format.md.")
+    p.add_argument("spec", metavar="SPEC", help="the rulespec (or, alone, the ROUND: its chapter's rulespec is used)")
+    p.add_argument("round", metavar="ROUND", nargs="?")
+    p.add_argument("--check", action="store_true",
+                   help="compare the settlement with the hand history's 'expect:'; exit 1 naming each difference")
+    p.add_argument("--submission", metavar="FILE", help="play under this Rules Submission's selections")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
+    p.add_argument("--log", action="store_true", help="print the whole log of the round")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=cmd_settle)
+
+    p = sub.add_parser("analyze", help="exact expected return and hit frequency of every wager",
+                       description="Exact analysis from the spec's data: expected return per unit wagered "
+                                   "(fraction and decimal), hit frequency and distribution of outcomes.")
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("--decks", type=int, help="decks in the dealing shoe (default: the spec's default)")
+    p.add_argument("--rounds", type=int, help="rounds of the simulated figures (pai gow main wager; default short)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the simulated figures")
+    p.add_argument("--precision", type=float, metavar="POINTS",
+                   help="standard error a simulated figure must reach, in percentage points (default 0.05); "
+                        "a figure short of it is reported as such and kept out of Rules Submissions")
+    p.add_argument("--submission", metavar="FILE", help="analyze under this Rules Submission's selections")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
+    p.add_argument("--strategy-out", metavar="DIR", help="write the optimal strategy tables (one file per decision)")
+    p.add_argument("--exhaustive", action="store_true",
+                   help="first run the long exact enumerations (pai gow main wager: minutes) and write their "
+                        "record beside the rulespec (records/), which later analyses use while its key matches")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=cmd_analyze)
+
+    p = sub.add_parser("simulate", help="seeded simulation of whole shoes with the compiled game",
+                       description="Play whole shoes for 1-N positions with a fixed policy; reports the mean "
+                                   "net per unit of each wager with its standard error, and money conservation.")
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("--rounds", type=int, default=10000)
+    p.add_argument("--seats", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--policy", default=None, help="a choice to prefer at every decision (e.g. war, surrender)")
+    p.add_argument("--workers", type=int, default=0, metavar="N",
+                   help="processes on this machine (default: every core); the result does not depend on it")
+    p.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask distributed scheduler (tcp://host:8786)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE")
+    p.add_argument("--submission", metavar="FILE")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=cmd_simulate)

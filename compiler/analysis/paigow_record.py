@@ -1,12 +1,15 @@
-"""The record of a long exact pai gow count (:mod:`compiler.analysis.paigow_exact`): its key (everything
-of the compiled chapter the figures depend on, and the analysis version), where it lives (``records/``
+"""The record of a long exact pai gow count (:mod:`compiler.analysis.paigow_exact`): its key (exactly the
+parts of the compiled chapter the figures depend on, and the analysis version), where it lives (``records/``
 beside the rulespec), reading it only while its key matches, writing it, and the full run behind
 ``rulespec analyze --exhaustive``."""
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -34,27 +37,90 @@ def _plain(x):
     return str(x)
 
 
-def record_key(game, chapter) -> str:
-    """SHA-256 of everything of the compiled chapter the result depends on, and the analysis version."""
+# The parts of the chapter the counted figures depend on, in the order ``diff --impact`` names them. Nothing
+# else goes into the key: a side wager's paytable, an Envy schedule, a text provision or a procedure step
+# outside these parts may be amended and the record still applies.
+PARTS = ("deck", "ranking", "house ways", "set-hands", "settle rules", "payouts")
 
+
+def _covered_wagers(m) -> tuple[str, ...]:
+    return tuple(w for w in (m.main, m.double) if w)
+
+
+def _step_blob(s) -> dict:
+    wording = KINDS[s.kind].wording  # what the log says changes no figure
+    params = {k: v for k, v in dict(s.params).items() if k not in wording}
+    return {"id": s.id, "kind": s.kind, "params": _plain(params), "exprs": [t for _, _, t in s.exprs],
+            "when": s.when_text, "players": s.players_text,
+            "rules": [{"when": r.when_text, "then": r.then_text} for r in s.rules]}
+
+
+def _names_any(rule, wagers) -> bool:
+    return any(a.wager in wagers or a.wager == "*" for a in rule.then)
+
+
+def record_parts(game, chapter) -> dict:
+    """Each part of the compiled chapter the counted figures depend on (:data:`PARTS`), as plain data:
+
+    * deck: the deck and the option that chooses the number of decks;
+    * ranking: every ranking the other parts name, with only the named hands they name;
+    * house ways: the house ways the set-hands steps use;
+    * set-hands: the ``set_hands`` steps (without the wording the log prints);
+    * settle rules: the settle steps with a rule acting on the main wager or the Double Down, and the
+      step that offers the Double Down (its amount);
+    * payouts: those two wagers' terms, and the payouts and paytables they or those rules pay by."""
     m = model_of(game, chapter)
     d = chapter.data
-    steps = []
-    for s in chapter.all_steps():
-        if s.kind in ("set_hands", "offer", "settle") and (s.kind != "settle" or s.id == m.settle_step.id):
-            wording = KINDS[s.kind].wording  # what the log says changes no figure
-            params = {k: v for k, v in dict(s.params).items() if k not in wording}
-            steps.append({"id": s.id, "kind": s.kind, "params": _plain(params),
-                          "exprs": [t for _, _, t in s.exprs], "when": s.when_text, "players": s.players_text,
-                          "rules": [{"when": r.when_text, "then": r.then_text} for r in s.rules]})
+    wagers = _covered_wagers(m)
+    steps = list(chapter.all_steps())
+    set_hands = [_step_blob(s) for s in steps if s.kind == "set_hands"]
+    settles = [s for s in steps if s.kind == "settle" and any(_names_any(r, wagers) for r in s.rules)]
+    offers = [s for s in steps if s.kind == "offer" and dict(s.params).get("wager") in wagers]
+    settle = [_step_blob(s) for s in settles + offers]
+    ways = {str(dict(s.params).get("house_way")) for s in steps if s.kind == "set_hands"} - {"None"}
+    house_ways = {w: _plain((d.get("house_ways") or {}).get(w)) for w in sorted(ways)}
+    pays = {chapter.wagers[w].pays for w in wagers if w in chapter.wagers} - {None}
+    tables = {chapter.wagers[w].paytable for w in wagers if w in chapter.wagers} - {None}
+    for s in settles:
+        for r in s.rules:
+            for a in r.then:
+                if a.wager in wagers or a.wager == "*":
+                    pays |= {a.payout} - {None}
+                    tables |= {a.paytable} - {None}
+    payouts = {"wagers": _plain({w: (d.get("wagers") or {}).get(w) for w in wagers}),
+               "payouts": _plain({p: (d.get("payouts") or {}).get(p) for p in sorted(pays)}),
+               "paytables": _plain({t: (d.get("paytables") or {}).get(t) for t in sorted(tables)})}
     cards = d.get("cards") or {}
     deck_opt = cards.get("decks_option")
-    blob = {"version": ANALYSIS_VERSION, "rankings": _plain(d.get("rankings")),
-            "house_ways": _plain(d.get("house_ways")), "deck": _plain(cards.get("deck")),
-            "decks_option": _plain((d.get("options") or {}).get(deck_opt)) if deck_opt else None,
-            "wagers": _plain({w: (d.get("wagers") or {}).get(w) for w in (m.main, m.double) if w}),
-            "payouts": _plain(d.get("payouts")), "paytables": _plain(d.get("paytables")), "steps": steps}
-    return hashlib.sha256(json.dumps(blob, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    deck = {"deck": _plain(cards.get("deck")),
+            "decks_option": _plain((d.get("options") or {}).get(deck_opt)) if deck_opt else None}
+    named = json.dumps([set_hands, settle, house_ways, payouts], sort_keys=True)
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", named)) | {m.high_ranking, m.low_ranking}
+    ranking = {}
+    for rid, r in sorted((d.get("rankings") or {}).items()):
+        if rid in words and isinstance(r, dict):
+            r = {k: ({h: v for h, v in (x or {}).items() if h in words} if k in ("hands", "thresholds") else x)
+                 for k, x in r.items()}
+            ranking[rid] = _plain(r)
+    return {"deck": deck, "ranking": ranking, "house ways": house_ways, "set-hands": set_hands,
+            "settle rules": settle, "payouts": payouts}
+
+
+def _digest(x) -> str:
+    return hashlib.sha256(json.dumps(x, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def record_key(game, chapter) -> str:
+    """SHA-256 of the analysis version and of :func:`record_parts`: exactly what the counted figures
+    depend on, and nothing else."""
+    return _digest({"version": ANALYSIS_VERSION, "parts": record_parts(game, chapter)})
+
+
+def parts_changed(old, new) -> list[str]:
+    """The parts (:data:`PARTS`) in which two chapters (each a (game, chapter) pair) differ: where a record
+    of the first no longer applies to the second, why."""
+    a, b = record_parts(*old), record_parts(*new)
+    return [p for p in PARTS if _digest(a[p]) != _digest(b[p])]
 
 
 def record_path(chapter, root: Path | None = None) -> Path:
@@ -113,6 +179,8 @@ def read_record(game, chapter, root: Path | None = None, options=None) -> tuple[
     now (no file, another key or other options: a stale record is not an error); (None, why) when the
     file is there but fails a check: then a warning names the file and the reason on stderr (once)."""
     p = record_path(chapter, root)
+    if root is None and not p.is_file():
+        p = next((q for q in (record_path(chapter, r) for r in _ALSO.get()) if q.is_file()), p)
     try:
         if not p.is_file():
             return None, None
@@ -134,6 +202,21 @@ def read_record(game, chapter, root: Path | None = None, options=None) -> tuple[
     if why is not None:
         return None, _ignored(p, why)
     return rec, None
+
+
+_ALSO: ContextVar[tuple] = ContextVar("records_also", default=())
+
+
+@contextmanager
+def records_also_beside(chapter):
+    """While active, a chapter with no record file beside its own rulespec reads the record beside
+    ``chapter``'s rulespec (``diff --impact``: the amended copy, written anywhere, reads the committed
+    record of the chapter it amends; the key alone decides whether that record applies to it)."""
+    token = _ALSO.set(_ALSO.get() + (record_path(chapter).parent.parent,))
+    try:
+        yield
+    finally:
+        _ALSO.reset(token)
 
 
 def _deals_of(game, chapter) -> tuple[int, int]:

@@ -67,11 +67,61 @@ class _MTShoes:
         return j
 
     def shuffle(self, rows: np.ndarray) -> np.ndarray:
-        """New shoes (len(rows), n) for the tables ``rows`` (as Shoe.shuffle)."""
+        """New shoes (len(rows), n) for the tables ``rows`` (as Shoe.shuffle).
+
+        The words of the shuffle are read from a block of ``need`` words per table taken once (a small
+        array, each table's own cursor into it) instead of the whole buffer at every position; in the
+        rare shuffle that rejects so many words that a table's block runs out, nothing has been changed
+        yet and the shuffle is done again word by word from the buffer (:meth:`_shuffle_from_buffer`)."""
         rows = np.asarray(rows, dtype=np.intp)
         low = rows[self.W - self.bi[rows] < self.need]
         if len(low):
             self._refill(low)
+        R, n, limit = len(rows), len(self.pack), self.need
+        base = self.bi[rows]
+        block = self.buf[rows[:, None], base[:, None] + np.arange(limit)[None, :]]
+        cur = np.zeros(R, dtype=np.int64)
+        ar = np.arange(R)
+        x = np.broadcast_to(self.pack, (R, n)).copy()
+        reads = 0  # an upper bound of any table's cursor: positions drawn plus rejection rounds
+
+        def draw(bound: int, sh: int):
+            nonlocal reads
+            if reads + 1 > limit and cur.max() + 1 > limit:
+                return None
+            j = block[ar, cur] >> sh
+            cur[:] += 1
+            reads += 1
+            bad = j >= bound
+            while bad.any():
+                rb = ar[bad]
+                if reads + 1 > limit and cur[rb].max() + 1 > limit:
+                    return None
+                j[rb] = block[rb, cur[rb]] >> sh
+                cur[rb] += 1
+                reads += 1
+                bad = j >= bound
+            return j
+
+        for i, b, sh in self.plan:
+            j = draw(b, sh)
+            if j is None:
+                return self._shuffle_from_buffer(rows)
+            xi = x[:, i].copy()
+            x[:, i] = x[ar, j]
+            x[ar, j] = xi
+        if self.cut is not None:
+            k, b, sh = self.cut
+            j = draw(b, sh)
+            if j is None:
+                return self._shuffle_from_buffer(rows)
+            c = k + j
+            x = np.take_along_axis(x, (c[:, None] + np.arange(n)[None, :]) % n, 1)
+        self.bi[rows] = base + cur
+        return x
+
+    def _shuffle_from_buffer(self, rows: np.ndarray) -> np.ndarray:
+        """:meth:`shuffle`, each word read from the whole buffer (refilled as it runs out)."""
         x = np.broadcast_to(self.pack, (len(rows), len(self.pack))).copy()
         ar = np.arange(len(rows))
         for i, b, sh in self.plan:

@@ -303,8 +303,10 @@ class _Build(Transformer):
 def citation_parser(strict: bool | None = None) -> Lark:
     if strict is None:
         strict = HAS_INTEREGULAR
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", strict=strict,
-                propagate_positions=True, maybe_placeholders=False)
+    from compiler.lang.lark_cache import cached_lark  # built once, then read from the cache (start-up)
+
+    return cached_lark("citations", GRAMMAR.read_text(encoding="utf-8"), parser="lalr", strict=strict,
+                       propagate_positions=True, maybe_placeholders=False)
 
 
 def parse_citation(text: str) -> list[CitationLike]:

@@ -26,11 +26,23 @@ class RuleSyntaxError(ValueError):
         self.column = column
 
 
+_OPTIONS = {"parser": "lalr", "strict": True, "propagate_positions": True, "start": ["start_expr", "start_actions"]}
+
+
+def build_parser(grammar: str) -> Lark:
+    """The rule language's LALR parser built from its grammar, strictly (every terminal collision an
+    error): seconds of a process's start-up under load, hence :func:`_parser`'s cache."""
+    return Lark(grammar, **_OPTIONS)
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    """The parser, built strictly once per grammar and lark version, then read from the build cache
+    (compiler/lang/lark_cache.py; docs/speed.md: start-up)."""
+    from compiler.lang.lark_cache import cached_lark
+
     grammar = resources.files("compiler.lang").joinpath("rules.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", strict=True, propagate_positions=True,
-                start=["start_expr", "start_actions"])
+    return cached_lark("rules", grammar, **_OPTIONS)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -494,14 +494,15 @@ def validate_document(doc: Document, schema: dict) -> list[Diagnostic]:
 def check_schema(schema: Any, path: str = "<schema>", text: str | None = None) -> list[Diagnostic]:
     """Errors of *schema* against the JSON Schema 2020-12 meta-schema."""
     meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+    errors = list(meta.iter_errors(schema))
     doc: Document | None = None
-    if text is not None:
+    if text is not None and errors:  # positions only where there is an error to place (start-up time)
         try:
             doc = load_document(path, text)  # JSON is YAML: reuse the positions
         except DiagnosticError:
             doc = None
     out = []
-    for err in meta.iter_errors(schema):
+    for err in errors:
         err = best_match([err])
         ptr = pointer_of(err.absolute_path)
         line, col = doc.position(ptr) if doc is not None else (1, 1)
@@ -510,6 +511,27 @@ def check_schema(schema: Any, path: str = "<schema>", text: str | None = None) -
 
 
 _SCHEMAS: dict[str, tuple[tuple[int, int], dict]] = {}
+
+
+def _meta_key(text: str) -> str:
+    import hashlib
+
+    return "meta-checked-2020-12-" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _checked_before(text: str) -> bool:
+    """True when a schema of exactly this text passed the meta-schema check before (an entry of the build
+    cache, compiler/cache.py): the check costs a process a few tenths of a second (docs/speed.md)."""
+    from compiler import cache
+
+    return cache.enabled() and cache.load(_meta_key(text)) == (True, True)
+
+
+def _remember_checked(text: str) -> None:
+    from compiler import cache
+
+    if cache.enabled():
+        cache.store(_meta_key(text), True)
 
 
 def load_schema(path: str | Path) -> dict:
@@ -537,8 +559,10 @@ def load_schema(path: str | Path) -> dict:
     except json.JSONDecodeError as e:
         raise DiagnosticError([Diagnostic(spath, e.lineno, e.colno, "error",
                                           f"invalid JSON: {e.msg}")]) from None
-    problems = check_schema(schema, spath, text)
-    if problems:
-        raise DiagnosticError(problems)
+    if not _checked_before(text):
+        problems = check_schema(schema, spath, text)
+        if problems:
+            raise DiagnosticError(problems)
+        _remember_checked(text)
     _SCHEMAS[key] = (stamp, schema)
     return schema

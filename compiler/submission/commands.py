@@ -17,7 +17,6 @@ from compiler.render.table import text_table
 from compiler.render.terminal import status
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError  # noqa: F401
 from compiler.submission.check import check_files
-from compiler.submission.formats import FORMATS
 
 
 def _jsonable(v):
@@ -103,16 +102,3 @@ def cmd_submission(args) -> int:
         for p in paths:
             print(f"wrote {p}")
     return 0 if ok else 1
-
-
-def register(sub) -> None:
-    p = sub.add_parser("submission", help="check Rules Submissions (§ 601a.2) and write their documents",
-                       description="Check Rules Submission files against the schema generated from their "
-                                   "chapter's rulespec and the chapter's bounds and conditions; with -o DIR, "
-                                   "write each document "
-                                   "(Markdown, printable HTML and PDF; docs/submissions.md).")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("-o", "--output", metavar="DIR",
-                   help="write the documents: " + ", ".join(f"DIR/<name>.{f.ext}" for f in FORMATS))
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    p.set_defaults(handler=cmd_submission)

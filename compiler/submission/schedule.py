@@ -278,13 +278,3 @@ def cmd_schedule(args) -> int:
         return 1
     sys.stdout.write(format_text(facilities))
     return 0
-
-
-def register(sub) -> None:
-    p = sub.add_parser("schedule", help="equipment change schedule (decks, tiles, ...) of Rules Submissions",
-                       description="Check Rules Submissions and print, per certificate holder and facility, how "
-                                   "often each item of each game's equipment must be changed under the "
-                                   "submission's selections, with its citation (docs/change-schedules.md).")
-    p.add_argument("files", nargs="+", metavar="SUBMISSION")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    p.set_defaults(handler=cmd_schedule)

@@ -92,6 +92,9 @@ def format_text(result: DiffResult) -> str:
                 if not w["mapped"]:
                     out.append("  impact: none of the page's changes maps onto the data")
                 continue
+            if w.get("kind") == "record":
+                out.append(f"  impact {w['name']} [{w['policy']}]: {w['note']}")
+                continue
             if w.get("kind") == "strategy":
                 if w.get("note"):
                     out.append(f"  impact {w['name']} [{w['policy']}]: {w['note']}")

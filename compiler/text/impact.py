@@ -4,28 +4,36 @@ For two rulespecs of one chapter, every wager's figures of the existing analysis
 (``compiler.analysis.report.analyze``, its public entry point) before and after: house edge and hit
 frequency as exact fractions, with the payout changes of that wager; and where the analysis
 solves an optimal strategy (a stud raise game), how many holdings change their decision at each
-decision point, and from which choice to which.
+decision point, and from which choice to which; where a long exact count is read from a record (pai gow),
+whether the record still applies to the amended rulespec, and if not, which of its parts changed.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any, Optional
 
+from compiler.analysis import paigow_model
+from compiler.analysis import paigow_record as pr
 from compiler.analysis.report import analyze
 from compiler.pipeline import load_game
 from compiler.spec.diagnostics import DiagnosticError
 from .errors import TextError
 
 
-def _report(path: str, decks: Optional[int] = None):
+def _load(path: str):
     try:
         mod, compiled = load_game(path)
     except DiagnosticError as e:
         first = e.diagnostics[0].format() if e.diagnostics else "invalid rulespec"
         raise TextError(f"no impact: this rulespec is not valid ({len(e.errors)} error"
                         f"{'s' if len(e.errors) != 1 else ''}; first: {first})", path) from None
+    return mod.GAME, compiled.chapter
+
+
+def _report(path: str, decks: Optional[int] = None, loaded=None):
+    game, chapter = loaded or _load(path)
     try:
-        return analyze(mod.GAME, compiled.chapter, decks=decks), compiled.chapter.data
+        return analyze(game, chapter, decks=decks), chapter.data
     except ValueError as e:
         raise TextError(f"no impact: {e}", path) from None
 
@@ -37,8 +45,12 @@ def _frac(v: Optional[Fraction]) -> Optional[str]:
 def impact(old: str, new: str, data_changes: list[dict], decks: Optional[int] = None) -> list[dict]:
     """One entry per wager figure (wager, policy) of either side: old and new house edge and hit
     frequency (fractions as strings; None where a side has no such figure)."""
-    ra, da = _report(old, decks)
-    rb, db = _report(new, decks)
+    la, lb = _load(old), _load(new)
+    ra, da = _report(old, decks, la)
+    # the amended rulespec, written anywhere, reads the record of the one it amends: the key decides
+    with pr.records_also_beside(la[1]):
+        rb, db = _report(new, decks, lb)
+        record = record_impact(la, lb, new)
     fa = {(f.stakes, f.policy.text): f for f in ra.figures if f.kind == "return"}
     fb = {(f.stakes, f.policy.text): f for f in rb.figures if f.kind == "return"}
     wagers = {**(da.get("wagers") or {}), **(db.get("wagers") or {})}
@@ -60,7 +72,40 @@ def impact(old: str, new: str, data_changes: list[dict], decks: Optional[int] = 
             entry["hit_frequency"]["old"] != entry["hit_frequency"]["new"]
         out.append(entry)
     out += strategy_impact(getattr(ra, "strategy", None), getattr(rb, "strategy", None))
-    return out
+    return out + record
+
+
+def _applies(old, new):
+    with pr.records_also_beside(old[1]):
+        return pr.read_record(*new)[0]
+
+
+def record_impact(old, new, new_path: str) -> list[dict]:
+    """Whether the record of the old rulespec's long exact count (``rulespec analyze --exhaustive``)
+    still applies to the new one; if not, which of its parts (deck, ranking, house ways, set-hands,
+    settle rules, payouts) the amendment changed, and the command that recomputes it."""
+    if paigow_model.model_or_reason(*old)[0] is None or paigow_model.model_or_reason(*new)[0] is None:
+        return []
+    if pr.read_record(*old)[0] is None:
+        return []
+    m = paigow_model.model_of(*new)
+    covered = " and ".join(new[0].wagers[w].name for w in (m.main, m.double) if w)
+    name = f"exact record {pr.record_path(old[1]).name}"
+    command = f"rulespec analyze --exhaustive {new_path}"
+    changed = pr.parts_changed(old, new)
+    entry: dict[str, Any] = {"kind": "record", "wager": m.main, "name": name, "policy": "house way",
+                             "parts": changed, "changed": bool(changed)}
+    if changed:
+        entry.update(command=command, note=f"no longer applies: the amendment changes its "
+                     f"{', '.join(changed)}; the exact figures of the {covered} are not computed until `{command}` "
+                     "recomputes it")
+    elif _applies(old, new) is None:
+        entry.update(changed=True, command=command, note=f"no longer applies: the options the rules read "
+                     f"differ; the exact figures of the {covered} are not computed until `{command}` recomputes it")
+    else:
+        entry["note"] = (f"still applies: its {', '.join(pr.PARTS)} are unchanged; the exact figures of the "
+                         f"{covered} are read from it on both sides")
+    return [entry]
 
 
 def strategy_impact(sa, sb) -> list[dict]:

@@ -21,6 +21,18 @@ def test_version_prints_the_installed_version():
     assert status == 0 and out.getvalue().strip() == f"rulespec {version('rulespec')}"
 
 
+def test_the_version_read_at_start_up_is_pyprojects():
+    """--version reads compiler.__version__ (importlib.metadata costs start-up time): it must be the
+    version pyproject.toml declares, the one the installed package carries."""
+    import tomllib
+    from pathlib import Path
+
+    import compiler
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert compiler.__version__ == pyproject["project"]["version"]
+
+
 def test_every_option_and_argument_of_every_subcommand_has_help():
     missing = []
     for path, sp in subparsers(build_parser()):

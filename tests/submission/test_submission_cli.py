@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from compiler.submission import commands as submission_commands
+from compiler.submission import args as submission_args
 from submission_fixtures import EXAMPLES, FIX, ROOT, variant_text
 
 
@@ -14,13 +14,13 @@ from submission_fixtures import EXAMPLES, FIX, ROOT, variant_text
 def main():
     from compiler import cli
 
-    assert submission_commands in cli.COMMAND_MODULES
+    assert submission_args.register_submission in cli.REGISTER
     return cli.main
 
 
 def test_register_builds_a_parser():
     p = argparse.ArgumentParser()
-    submission_commands.register(p.add_subparsers(dest="command"))
+    submission_args.register_submission(p.add_subparsers(dest="command"))
     a = p.parse_args(["submission", "a.yaml", "b.yaml", "-o", "out", "--format", "json"])
     assert a.files == ["a.yaml", "b.yaml"] and a.output == "out" and a.format == "json"
 
