@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from compiler.lang.names import FUNCTIONS, OWNERS
+from compiler.lang.names import OWNERS, expr_nodes
 from compiler.lang.syntax import Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
 from compiler.runtime.context import Context
 from compiler.runtime.engine import Table
@@ -201,32 +201,11 @@ def _where(x) -> str:
 def _static(expr: Node | None) -> bool:
     """A condition the options decide: it reads nothing but options and offers."""
     return all(isinstance(n, (Lit, BoolOp, Not, Neg, BinOp)) or (isinstance(n, Call) and n.name in ("option", "offered"))
-               for n in _expr_nodes(expr))
-
-
-def _expr_nodes(n: Node | None) -> Iterable[Node]:
-    """The nodes of an expression that are expressions (a function's name arguments are not)."""
-    if n is None:
-        return
-    yield n
-    if isinstance(n, Call):
-        sig = FUNCTIONS.get(n.name)
-        for i, a in enumerate(n.args):
-            kind = sig[i] if sig is not None and i < len(sig) else "expr"
-            if sig is None or kind in ("expr", "lambda"):
-                yield from _expr_nodes(a)
-    elif isinstance(n, BinOp):
-        yield from _expr_nodes(n.left)
-        yield from _expr_nodes(n.right)
-    elif isinstance(n, BoolOp):
-        for x in n.items:
-            yield from _expr_nodes(x)
-    elif isinstance(n, (Not, Neg)):
-        yield from _expr_nodes(n.item)
+               for n in expr_nodes(expr))
 
 
 def _expr_constructs(expr: Node | None, where: str) -> Iterable[Construct]:
-    for n in _expr_nodes(expr):
+    for n in expr_nodes(expr):
         if isinstance(n, Call):
             yield Construct("function", n.name, where)
         elif isinstance(n, (BinOp, BoolOp)):

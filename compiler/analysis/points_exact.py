@@ -36,7 +36,7 @@ from typing import Any, Iterable
 from compiler.analysis.model import NO_DECISION, Figure, Policy, Report
 from compiler.lang.closures import closure
 from compiler.lang.rules import FUNCTIONS as LANG_FUNCTIONS
-from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, source
+from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, expr_nodes, source
 from compiler.runtime.context import Context
 from compiler.runtime.engine import Table
 from compiler.runtime.shoe import ScriptedShoe
@@ -111,35 +111,17 @@ def refusal(game, chapter) -> str | None:
                     return f"the rule at {r.cite} pays by paytable {a.paytable}"
     for where, e, own in _exprs(chapter):
         allowed = STEP_FUNCTIONS if own else FUNCTIONS
-        for n in _expr_nodes(e):
+        for n in expr_nodes(e):
             if isinstance(n, Call) and n.name not in allowed:
                 return (f"{where} reads {n.name}()" + (", a seat's state, before the settlement" if n.name in FUNCTIONS
                                                         else "") + f"; the points method models {', '.join(sorted(allowed))}")
             if isinstance(n, Ref) and n.parts[0] not in OWNERS:
                 return f"{where} reads {'.'.join(n.parts)}; the points method reads only cards"
             if isinstance(n, Call) and n.name == "card" and any(
-                    isinstance(x, Ref) and (len(x.parts) == 1 or x.parts[1] == "cards") for x in _expr_nodes(n.args[0])):
+                    isinstance(x, Ref) and (len(x.parts) == 1 or x.parts[1] == "cards") for x in expr_nodes(n.args[0])):
                 return (f"{where} reads a card by its position among all of an owner's zones ({source(n)}); the "
                         "points method reads positions within one zone")
     return None
-
-
-def _expr_nodes(n: Node):
-    """Every node of an expression that is itself an expression (not the name of a ranking, a wager, ...)."""
-    yield n
-    if isinstance(n, Call):
-        sig = LANG_FUNCTIONS.get(n.name, ())
-        for kind, a in zip(sig, n.args):
-            if kind.rstrip("?") in ("expr", "lambda"):
-                yield from _expr_nodes(a)
-    elif isinstance(n, BinOp):
-        yield from _expr_nodes(n.left)
-        yield from _expr_nodes(n.right)
-    elif isinstance(n, BoolOp):
-        for x in n.items:
-            yield from _expr_nodes(x)
-    elif isinstance(n, (Not, Neg)):
-        yield from _expr_nodes(n.item)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -164,7 +146,7 @@ def _card_only(n: Node) -> bool:
 
 
 def _reads_cards(n: Node) -> bool:
-    return any(isinstance(x, Ref) for x in _expr_nodes(n))
+    return any(isinstance(x, Ref) for x in expr_nodes(n))
 
 
 def observations(e: Node, out: list[Node]) -> None:
@@ -340,7 +322,7 @@ class PointsWalk:
     def _zones_of(self, n: Node) -> tuple[int, ...]:
         """The indices of the zones an expression reads (an owner's every zone for ``player.cards``)."""
         out = set()
-        for x in _expr_nodes(n):
+        for x in expr_nodes(n):
             if isinstance(x, Ref):
                 z = x.parts[1] if len(x.parts) > 1 else None
                 out.update(i for i, (o, zz) in enumerate(self.zones)

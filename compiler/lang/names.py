@@ -334,3 +334,24 @@ def check_actions(actions, names: Names, problems: list[NameProblem]) -> None:
             bad(f"surrender fraction {a.fraction} must be between 0 and 1")
 
 
+def expr_nodes(n: Node | None):
+    """The nodes of an expression that are themselves expressions, the node first, depth first: a
+    function's arguments of kind ``expr`` or ``lambda`` are, the names it takes (a ranking, a wager, a
+    category ...) are not; every argument of a function the language does not know is (``None``: none)."""
+    if n is None:
+        return
+    yield n
+    if isinstance(n, Call):
+        sig = FUNCTIONS.get(n.name)
+        for i, a in enumerate(n.args):
+            kind = sig[i].rstrip("?") if sig is not None and i < len(sig) else "expr"
+            if sig is None or kind in ("expr", "lambda"):
+                yield from expr_nodes(a)
+    elif isinstance(n, BinOp):
+        yield from expr_nodes(n.left)
+        yield from expr_nodes(n.right)
+    elif isinstance(n, BoolOp):
+        for x in n.items:
+            yield from expr_nodes(x)
+    elif isinstance(n, (Not, Neg)):
+        yield from expr_nodes(n.item)

@@ -27,10 +27,10 @@ Vocabulary (generic card-game primitives; see docs/rule-language.md):
 """
 from compiler.lang.emit import compile_action, compile_expr
 from compiler.lang.names import (FUNCTIONS, OWNERS, SETTING_PARTS, NameProblem, Names, check_actions,
-                                 check_expr)
+                                 check_expr, expr_nodes)
 from compiler.lang.syntax import (Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, RuleSyntaxError,
                                   nodes, parse_actions, parse_expr, source)
 
 __all__ = ["FUNCTIONS", "OWNERS", "SETTING_PARTS", "Action", "BinOp", "BoolOp", "Call", "Lit", "NameProblem",
            "Names", "Neg", "Node", "Not", "Ref", "RuleSyntaxError", "check_actions", "check_expr",
-           "compile_action", "compile_expr", "nodes", "parse_actions", "parse_expr", "source"]
+           "compile_action", "compile_expr", "expr_nodes", "nodes", "parse_actions", "parse_expr", "source"]

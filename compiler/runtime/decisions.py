@@ -10,24 +10,31 @@ from compiler.runtime.cards import card_str
 from compiler.runtime.strategy import view_of
 
 
+def choose(table, ctx: Context, rnd: Round, step: Step, s, who: str):
+    """The choice of hand ``s`` at ``step`` (its strategy, or the hand history), logged with its § and its
+    actions applied; None where no choice is available to it."""
+    avail = [c for c in step.choices if c.when is None or c.when(ctx)]
+    if not avail:
+        return None
+    ids = [c.id for c in avail]
+    choice = table._strategies(s.number).choose(step.id, ids, view_of(rnd, s))
+    if choice not in ids:
+        raise RefusedError(f"{who}: {choice!r} is not a choice at {step.id!r} ({step.cite}); choices are {ids}")
+    c = avail[ids.index(choice)]
+    s.choices[step.id] = choice
+    rnd.log("decision", c.cite, f"chooses {choice} ({step.id})", seat=s.number)
+    if c.then is not None:
+        ctx.cite = c.cite
+        c.then(ctx)
+    return c
+
+
 def decide(table, ctx: Context, rnd: Round, step: Step, pending) -> None:
     """Each player picks one available choice: their strategy, or the hand history."""
     for s in table._players(ctx, rnd, step):
         ctx.seat = s
-        avail = [c for c in step.choices if c.when is None or c.when(ctx)]
-        if not avail:
+        if choose(table, ctx, rnd, step, s, f"seat {s.number}") is None:
             continue
-        ids = [c.id for c in avail]
-        choice = table._strategies(s.number).choose(step.id, ids, view_of(rnd, s))
-        if choice not in ids:
-            raise RefusedError(f"seat {s.number}: {choice!r} is not a choice at {step.id!r} ({step.cite}); "
-                               f"choices are {ids}")
-        c = avail[ids.index(choice)]
-        s.choices[step.id] = choice
-        rnd.log("decision", c.cite, f"chooses {choice} ({step.id})", seat=s.number)
-        if c.then is not None:
-            ctx.cite = c.cite
-            c.then(ctx)
         if rnd.stopped:
             return
     ctx.seat = None
@@ -70,21 +77,10 @@ def split(table, ctx: Context, rnd: Round, step: Step, pending) -> None:
             ctx.seat = s
             if step.players is not None and not step.players(ctx):
                 break
-            avail = [c for c in step.choices if c.when is None or c.when(ctx)]
-            if not avail:
+            c = choose(table, ctx, rnd, step, s, s.who)
+            if c is None:
                 break
-            ids = [c.id for c in avail]
-            choice = table._strategies(s.number).choose(step.id, ids, view_of(rnd, s))
-            if choice not in ids:
-                raise RefusedError(f"{s.who}: {choice!r} is not a choice at {step.id!r} ({step.cite}); "
-                                   f"choices are {ids}")
-            c = avail[ids.index(choice)]
-            s.choices[step.id] = choice
-            rnd.log("decision", c.cite, f"chooses {choice} ({step.id})", seat=s.number)
-            if c.then is not None:
-                ctx.cite = c.cite
-                c.then(ctx)
-            if choice != "split" or rnd.stopped:
+            if c.id != "split" or rnd.stopped:
                 break
             cards, stake = s.zones.get(zone) or [], s.wagers.get(wager)
             if len(cards) < 2 or stake is None or stake.outcome is not None:
