@@ -257,6 +257,9 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
             walk(n.right)
             if n.op == "/" and _constant(n.right) == 0:
                 bad("division by zero: the divisor is always 0", n.right)
+            elif n.op == "/" and _constant(n.right) is None:  # issue 29: a rule that can divide by zero
+                bad(f"the divisor {source(n.right)} can be 0 in some round: a rule divides only by a number "
+                    "written in it (e.g. / 2)", n.right)
             return
         if isinstance(n, BoolOp):
             for x in n.items:
