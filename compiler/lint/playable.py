@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator
 from compiler.ir.model import Chapter
 from compiler.lang.syntax import BinOp, Lit, Neg, source
 from compiler.lint.words import _NUMBER_OF_WORD
+from compiler.spec.playable import provision_nodes
 
 SETTLING = ("win", "lose", "push", "return", "surrender")
 COLLECTING = ("lose", "surrender")
@@ -103,22 +104,12 @@ DECKS_STATED = re.compile(rf"\b({_DECK_WORDS}|single|\d+)\s+(?:(?:complete|stand
 
 
 def _texts(nodes: Any, ptr: str) -> Iterator[tuple[str, str]]:
-    stack = [(nodes, ptr)]
-    while stack:
-        items, p = stack.pop(0)
-        for i, n in enumerate(items if isinstance(items, list) else ()):
-            if not isinstance(n, dict):
-                continue
-            q = f"{p}/{i}"
-            for key in ("text", "after"):
-                if isinstance(n.get(key), str):
-                    yield f"{q}/{key}", n[key]
-            for j, d in enumerate(n.get("definitions") or ()):
-                if isinstance(d, dict):
-                    if isinstance(d.get("text"), str):
-                        yield f"{q}/definitions/{j}/text", d["text"]
-                    stack.append((d.get("children"), f"{q}/definitions/{j}/children"))
-            stack.append((n.get("children"), f"{q}/children"))
+    """(pointer, text) of every text of the provision tree (a provision's text and the text after its
+    children; a definition's text)."""
+    for q, n in provision_nodes(nodes, ptr):
+        for key in ("text", "after"):
+            if isinstance(n.get(key), str):
+                yield f"{q}/{key}", n[key]
 
 
 def decks_stated(data: dict) -> list[tuple[str, str, int]]:

@@ -52,8 +52,9 @@ def duplicate_hand_cards(data: dict, error: Error) -> None:
                     seen.setdefault(card, j)
 
 
-def _definitions(nodes: Any, ptr: str) -> Iterator[tuple[str, str]]:
-    """(pointer of the term, term) of every definition in the provision tree, in document order."""
+def provision_nodes(nodes: Any, ptr: str) -> Iterator[tuple[str, dict]]:
+    """(pointer, node) of every provision and definition of the provision tree, level by level: each
+    provision, then its definitions, then the children of both."""
     stack = [(nodes, ptr)]
     while stack:
         items, p = stack.pop(0)
@@ -61,11 +62,19 @@ def _definitions(nodes: Any, ptr: str) -> Iterator[tuple[str, str]]:
             if not isinstance(n, dict):
                 continue
             q = f"{p}/{i}"
+            yield q, n
             for j, d in enumerate(n.get("definitions") or ()):
-                if isinstance(d, dict) and isinstance(d.get("term"), str):
-                    yield f"{q}/definitions/{j}/term", d["term"]
+                if isinstance(d, dict):
+                    yield f"{q}/definitions/{j}", d
                     stack.append((d.get("children"), f"{q}/definitions/{j}/children"))
             stack.append((n.get("children"), f"{q}/children"))
+
+
+def _definitions(nodes: Any, ptr: str) -> Iterator[tuple[str, str]]:
+    """(pointer of the term, term) of every definition in the provision tree."""
+    for q, n in provision_nodes(nodes, ptr):
+        if q.rsplit("/", 2)[-2] == "definitions" and isinstance(n.get("term"), str):
+            yield f"{q}/term", n["term"]
 
 
 def duplicate_terms(data: dict, error: Error, position: Callable[[str], tuple[int, int]]) -> None:
