@@ -8,7 +8,9 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable
 
-from compiler.lang.rules import FUNCTIONS, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
+from compiler.lang.emit import call_args
+from compiler.lang.rules import FUNCTIONS, BinOp, BoolOp, Call, Lit, Neg, Node, Not
+from compiler.lang.syntax import RefVisitor
 
 Fn = Callable[[Any], Any]
 
@@ -16,49 +18,47 @@ _BINARY = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operato
            ">=": operator.ge, "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 
 
-def closure(n: Node) -> Fn:
-    """``ctx -> value`` of the expression ``n`` (checked against the game's names before)."""
-    if isinstance(n, Lit):
+class Closure(RefVisitor):
+    """``ctx -> value`` of an expression: the same meaning as :class:`compiler.lang.emit.PythonSource`."""
+
+    def lit(self, n: Lit) -> Fn:
         v = n.value
         return lambda ctx: v
-    if isinstance(n, Ref):
-        owner = n.parts[0]
-        attr = n.parts[1] if len(n.parts) > 1 else None
-        if owner in ("player", "dealer", "community", "setting"):
-            return lambda ctx: ctx.zone(owner, attr)
-        if owner == "event":
-            return lambda ctx: ctx.event_attr(attr)
-        if owner == "round":
-            return lambda ctx: ctx.round_attr(attr)
-        if owner == "state":
-            return lambda ctx: ctx.state_attr(attr)
-        raise ValueError(f"cannot compile reference {n.parts!r}")
-    if isinstance(n, Call):
-        sig = FUNCTIONS[n.name]
-        args: list[tuple[bool, Any]] = []  # (evaluated per call, value or closure)
-        for kind, a in zip(sig, n.args):
-            kind = kind.rstrip("?")
-            if kind == "expr":
-                args.append((True, closure(a)))
-            elif kind == "lambda":
-                args.append((False, closure(a)))
-            elif kind == "rank":
-                args.append((False, str(a.value) if isinstance(a, Lit) else a.parts[0]))
-            elif kind == "position":
-                args.append((False, int(a.value)))
-            else:
-                args.append((False, a.parts[0]))
+
+    def ref_zone(self, owner: str, attr: str | None) -> Fn:
+        return lambda ctx: ctx.zone(owner, attr)
+
+    def ref_event(self, owner: str, attr: str | None) -> Fn:
+        return lambda ctx: ctx.event_attr(attr)
+
+    def ref_dice(self, owner: str, attr: str | None) -> Fn:
+        return lambda ctx: ctx.dice_attr(attr)
+
+    def ref_pocket(self, owner: str, attr: str | None) -> Fn:
+        return lambda ctx: ctx.pocket_attr(attr)
+
+    def ref_round(self, owner: str, attr: str | None) -> Fn:
+        return lambda ctx: ctx.round_attr(attr)
+
+    def ref_state(self, owner: str, attr: str | None) -> Fn:
+        return lambda ctx: ctx.state_attr(attr)
+
+    def call(self, n: Call) -> Fn:
+        live = [kind.rstrip("?") == "expr" for kind in FUNCTIONS[n.name]][:len(n.args)]
+        args = tuple(zip(live, call_args(FUNCTIONS[n.name], n.args, self.visit, self.visit)))
         name = n.name
 
-        def call(ctx, name=name, args=tuple(args)):
-            return getattr(ctx, name)(*[f(ctx) if live else f for live, f in args])
+        def call(ctx, name=name, args=args):
+            return getattr(ctx, name)(*[f(ctx) if on else f for on, f in args])
 
         return call
-    if isinstance(n, BinOp):
-        op, left, right = _BINARY[n.op], closure(n.left), closure(n.right)
+
+    def binop(self, n: BinOp) -> Fn:
+        op, left, right = _BINARY[n.op], self.visit(n.left), self.visit(n.right)
         return lambda ctx: op(left(ctx), right(ctx))
-    if isinstance(n, BoolOp):
-        items = [closure(x) for x in n.items]
+
+    def boolop(self, n: BoolOp) -> Fn:
+        items = [self.visit(x) for x in n.items]
         if n.op == "and":
             def all_of(ctx):
                 v = True
@@ -77,10 +77,19 @@ def closure(n: Node) -> Fn:
                     return v
             return v
         return any_of
-    if isinstance(n, Not):
-        item = closure(n.item)
+
+    def not_(self, n: Not) -> Fn:
+        item = self.visit(n.item)
         return lambda ctx: not item(ctx)
-    if isinstance(n, Neg):
-        item = closure(n.item)
+
+    def neg(self, n: Neg) -> Fn:
+        item = self.visit(n.item)
         return lambda ctx: -item(ctx)
-    raise ValueError(f"cannot compile {n!r}")
+
+
+_CLOSURE = Closure()
+
+
+def closure(n: Node) -> Fn:
+    """``ctx -> value`` of the expression ``n`` (checked against the game's names before)."""
+    return _CLOSURE.visit(n)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from compiler.lang.names import FUNCTIONS
-from compiler.lang.syntax import Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
+from compiler.lang.syntax import Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, RefVisitor
 
 def _lit(value: Any) -> str:
     if isinstance(value, Decimal):
@@ -18,51 +18,77 @@ def _lit(value: Any) -> str:
     return repr(value)
 
 
+def call_args(sig, args, expr, lam) -> list:
+    """A call's arguments by the kinds of its signature: ``expr(a)`` and ``lam(a)`` for its expressions, a
+    name's or a number's value for the rest (shared by every visitor that calls the runtime's functions)."""
+    out = []
+    for kind, a in zip(sig, args):
+        kind = kind.rstrip("?")
+        if kind == "expr":
+            out.append(expr(a))
+        elif kind == "lambda":
+            out.append(lam(a))
+        elif kind == "rank":
+            out.append(str(a.value) if isinstance(a, Lit) else a.parts[0])
+        elif kind == "position":
+            out.append(int(a.value))
+        else:
+            out.append(a.parts[0])
+    return out
+
+
+class PythonSource(RefVisitor):
+    """An expression as Python source over ``ctx`` (a game module's code): names from the spec appear only
+    inside ``repr()`` literals."""
+
+    def lit(self, n: Lit) -> str:
+        return _lit(n.value)
+
+    def ref_zone(self, owner: str, attr: str | None) -> str:
+        return f"ctx.zone({owner!r}, {attr!r})"
+
+    def ref_event(self, owner: str, attr: str | None) -> str:
+        return f"ctx.event_attr({attr!r})"
+
+    def ref_dice(self, owner: str, attr: str | None) -> str:
+        return f"ctx.dice_attr({attr!r})"
+
+    def ref_pocket(self, owner: str, attr: str | None) -> str:
+        return f"ctx.pocket_attr({attr!r})"
+
+    def ref_round(self, owner: str, attr: str | None) -> str:
+        return f"ctx.round_attr({attr!r})"
+
+    def ref_state(self, owner: str, attr: str | None) -> str:
+        return f"ctx.state_attr({attr!r})"
+
+    def call(self, n: Call) -> str:
+        args = call_args(FUNCTIONS[n.name], n.args, lambda a: _Code(self.visit(a)), lambda a: _Code(f"(lambda ctx: {self.visit(a)})"))
+        return f"ctx.{n.name}({', '.join(a if isinstance(a, _Code) else repr(a) for a in args)})"
+
+    def binop(self, n: BinOp) -> str:
+        return f"({self.visit(n.left)} {n.op} {self.visit(n.right)})"
+
+    def boolop(self, n: BoolOp) -> str:
+        return "(" + f" {n.op} ".join(self.visit(x) for x in n.items) + ")"
+
+    def not_(self, n: Not) -> str:
+        return f"(not {self.visit(n.item)})"
+
+    def neg(self, n: Neg) -> str:
+        return f"(-{self.visit(n.item)})"
+
+
+class _Code(str):
+    """Source already written (not a value to quote)."""
+
+
+_PYTHON = PythonSource()
+
+
 def compile_expr(n: Node) -> str:
     """Python expression over ``ctx``; names from the spec appear only inside repr() literals."""
-    if isinstance(n, Lit):
-        return _lit(n.value)
-    if isinstance(n, Ref):
-        owner = n.parts[0]
-        attr = n.parts[1] if len(n.parts) > 1 else None
-        if owner in ("player", "dealer", "community", "setting"):
-            return f"ctx.zone({owner!r}, {attr!r})"
-        if owner == "event":
-            return f"ctx.event_attr({attr!r})"
-        if owner == "dice":
-            return f"ctx.dice_attr({attr!r})"
-        if owner == "pocket":
-            return f"ctx.pocket_attr({attr!r})"
-        if owner == "round":
-            return f"ctx.round_attr({attr!r})"
-        if owner == "state":
-            return f"ctx.state_attr({attr!r})"
-        raise ValueError(f"cannot compile reference {n.parts!r}")
-    if isinstance(n, Call):
-        sig = FUNCTIONS[n.name]
-        args = []
-        for kind, a in zip(sig, n.args):
-            kind = kind.rstrip("?")
-            if kind == "expr":
-                args.append(compile_expr(a))
-            elif kind == "lambda":
-                args.append(f"(lambda ctx: {compile_expr(a)})")
-            elif kind == "rank":
-                args.append(repr(str(a.value) if isinstance(a, Lit) else a.parts[0]))
-            elif kind == "position":
-                args.append(repr(int(a.value)))
-            else:
-                args.append(repr(a.parts[0]))
-        return f"ctx.{n.name}({', '.join(args)})"
-    if isinstance(n, BinOp):
-        return f"({compile_expr(n.left)} {n.op} {compile_expr(n.right)})"
-    if isinstance(n, BoolOp):
-        return "(" + f" {n.op} ".join(compile_expr(x) for x in n.items) + ")"
-    if isinstance(n, Not):
-        return f"(not {compile_expr(n.item)})"
-    if isinstance(n, Neg):
-        return f"(-{compile_expr(n.item)})"
-    raise ValueError(f"cannot compile {n!r}")
+    return _PYTHON.visit(n)
 
 
 def compile_action(a: Action, cite: str) -> str:

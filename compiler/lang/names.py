@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from dataclasses import dataclass, field
 
-from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, source
+from compiler.lang.syntax import BinOp, BoolOp, Call, Children, Lit, Neg, Node, Not, Ref, nodes, source
 from compiler.values.chance import DICE_ATTRS
 
 # function name -> kinds of its arguments ('expr', or a namespace whose name it takes)
@@ -337,24 +337,22 @@ def check_actions(actions, names: Names, problems: list[NameProblem]) -> None:
             bad(f"surrender fraction {a.fraction} must be between 0 and 1")
 
 
+class _ExprChildren(Children):
+    """A node's sub-expressions, where a call's are only its arguments of kind ``expr`` or ``lambda`` (every
+    argument of a function the language does not know)."""
+
+    def call(self, n: Call) -> tuple:
+        sig = FUNCTIONS.get(n.name)
+        if sig is None:
+            return tuple(n.args)
+        return tuple(a for i, a in enumerate(n.args) if i >= len(sig) or sig[i].rstrip("?") in ("expr", "lambda"))
+
+
+_EXPR_CHILDREN = _ExprChildren()
+
+
 def expr_nodes(n: Node | None):
     """The nodes of an expression that are themselves expressions, the node first, depth first: a
     function's arguments of kind ``expr`` or ``lambda`` are, the names it takes (a ranking, a wager, a
     category ...) are not; every argument of a function the language does not know is (``None``: none)."""
-    if n is None:
-        return
-    yield n
-    if isinstance(n, Call):
-        sig = FUNCTIONS.get(n.name)
-        for i, a in enumerate(n.args):
-            kind = sig[i].rstrip("?") if sig is not None and i < len(sig) else "expr"
-            if sig is None or kind in ("expr", "lambda"):
-                yield from expr_nodes(a)
-    elif isinstance(n, BinOp):
-        yield from expr_nodes(n.left)
-        yield from expr_nodes(n.right)
-    elif isinstance(n, BoolOp):
-        for x in n.items:
-            yield from expr_nodes(x)
-    elif isinstance(n, (Not, Neg)):
-        yield from expr_nodes(n.item)
+    return nodes(n, _EXPR_CHILDREN)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Not, Ref, parse_expr
+from compiler.lang.syntax import BinOp, BoolOp, Call, ExprVisitor, Lit, Not, Ref, parse_expr
 
 _CMP = {"==": "{}", "!=": "not {}", ">": "more than {}", ">=": "{} or more", "<": "less than {}", "<=": "{} or less"}
 
@@ -74,41 +74,67 @@ def _points(node) -> tuple[str, bool] | None:
     return _POINTS_VALUE[node.name].format(cards), False
 
 
-def words(node, titles: Mapping[str, str], nested: bool = False) -> str | None:
-    """The condition in words, or None where a part has no plain reading (the caller keeps the code)."""
-    pts = _points(node)
-    if pts is not None and pts[1]:
-        return pts[0]
-    if isinstance(node, BinOp) and node.op in _CMP and isinstance(node.right, Lit):
-        pts = _points(node.left)
-        if pts is not None and not pts[1]:
-            return f"{pts[0]}: {_CMP[node.op].format(_value(node.right))}"
-    title = _option(node, titles)
-    if title is not None:
-        return f"{title}: yes"
-    if isinstance(node, Not):
-        pts = _points(node.item)
+class Words(ExprVisitor):
+    """A condition in words, or None where a part has no plain reading (the caller keeps the code)."""
+
+    def __init__(self, titles: Mapping[str, str], nested: bool = False):
+        self.titles = titles
+        self.nested = nested
+
+    def inner(self, node) -> str | None:
+        return Words(self.titles, True).visit(node)
+
+    def lit(self, node: Lit) -> None:
+        return None
+
+    def ref(self, node: Ref) -> None:
+        return None
+
+    def neg(self, node) -> None:
+        return None
+
+    def call(self, node: Call) -> str | None:
+        pts = _points(node)
         if pts is not None and pts[1]:
-            return "not: " + pts[0]
-        t = _option(node.item, titles)
-        if t is not None:
-            return f"{t}: no"
-        inner = words(node.item, titles, True)
-        return None if inner is None else f"not ({inner})"
-    if isinstance(node, BinOp) and node.op in _CMP:
-        t, v = _option(node.left, titles), _value(node.right)
+            return pts[0]
+        title = _option(node, self.titles)
+        return None if title is None else f"{title}: yes"
+
+    def binop(self, node: BinOp) -> str | None:
+        if node.op not in _CMP:
+            return None
+        if isinstance(node.right, Lit):
+            pts = _points(node.left)
+            if pts is not None and not pts[1]:
+                return f"{pts[0]}: {_CMP[node.op].format(_value(node.right))}"
+        t, v = _option(node.left, self.titles), _value(node.right)
         if t is None or v is None:
-            t, v = _option(node.right, titles), _value(node.left)
+            t, v = _option(node.right, self.titles), _value(node.left)
         if t is None or v is None:
             return None
         return f"{t}: {_CMP[node.op].format(v)}"
-    if isinstance(node, BoolOp):
-        parts = [words(x, titles, True) for x in node.items]
+
+    def not_(self, node: Not) -> str | None:
+        pts = _points(node.item)
+        if pts is not None and pts[1]:
+            return "not: " + pts[0]
+        t = _option(node.item, self.titles)
+        if t is not None:
+            return f"{t}: no"
+        inner = self.inner(node.item)
+        return None if inner is None else f"not ({inner})"
+
+    def boolop(self, node: BoolOp) -> str | None:
+        parts = [self.inner(x) for x in node.items]
         if any(p is None for p in parts):
             return None
         joined = f"; {node.op} ".join(parts)
-        return f"({joined})" if nested else joined
-    return None
+        return f"({joined})" if self.nested else joined
+
+
+def words(node, titles: Mapping[str, str], nested: bool = False) -> str | None:
+    """The condition in words, or None where a part has no plain reading (the caller keeps the code)."""
+    return Words(titles, nested).visit(node)
 
 
 def plain_when(expr: str, options: Any = ()) -> str:

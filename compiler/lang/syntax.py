@@ -95,48 +95,156 @@ class Neg(Node):
     item: Node
 
 
-def source(n: Node) -> str:
-    """An expression written back in the rule language (for messages: never a Python repr of the tree);
-    a compound operand is put in parentheses, so the text parses to the same tree."""
-    def wrap(x: Node) -> str:
-        return f"({source(x)})" if isinstance(x, (BinOp, BoolOp, Not, Neg)) else source(x)
+# ---------------------------------------------------------------------------------------------
+# the one walk over expressions: every reading of the tree is a visitor with a case per node type
+# ---------------------------------------------------------------------------------------------
 
-    if isinstance(n, Lit):
+#: node type -> the method of a visitor that reads it; a node type added here makes every visitor that lacks
+#: its case fail (at import: :meth:`ExprVisitor.__init_subclass__`; in tests: :func:`missing_cases`)
+EXPR_CASES: dict[type, str] = {Lit: "lit", Ref: "ref", Call: "call", BinOp: "binop", BoolOp: "boolop", Not: "not_",
+                               Neg: "neg"}
+
+#: an owner of a reference (``player.hand``, ``dice.total``) -> the case of a :class:`RefVisitor` that reads it;
+#: the language's owners (``compiler.lang.names.OWNERS``) are exactly these keys (a test checks it)
+REF_CASES: dict[str, str] = {"player": "ref_zone", "dealer": "ref_zone", "community": "ref_zone",
+                             "setting": "ref_zone", "event": "ref_event", "dice": "ref_dice", "pocket": "ref_pocket",
+                             "round": "ref_round", "state": "ref_state"}
+
+#: every concrete visitor class, by name (tests check each against the node types and owners)
+VISITORS: dict[str, type] = {}
+
+
+class ExprVisitor:
+    """The base of every reading of an expression tree: :meth:`visit` dispatches on the node's type to the
+    method :data:`EXPR_CASES` names. A subclass that lacks a case is refused when it is defined (at import), with
+    the visitor and the case named, so a construct added to the language cannot be skipped silently by one
+    reader; ``abstract=True`` marks a base that is not itself a reader."""
+
+    def __init_subclass__(cls, abstract: bool = False, **kw):
+        super().__init_subclass__(**kw)
+        if abstract:
+            return
+        missing = missing_cases(cls)
+        if missing:
+            raise TypeError(f"expression visitor {cls.__module__}.{cls.__qualname__} has no case for "
+                            + ", ".join(missing))
+        VISITORS[f"{cls.__module__}.{cls.__qualname__}"] = cls
+
+    @classmethod
+    def required_cases(cls) -> dict[str, str]:
+        """method name -> what it reads."""
+        return {m: f"node {t.__name__}" for t, m in EXPR_CASES.items()}
+
+    def visit(self, n: Node):
+        method = getattr(self, EXPR_CASES.get(type(n), "?"), None)
+        if method is None:
+            raise TypeError(f"{type(self).__qualname__}: no case for node {type(n).__name__}")
+        return method(n)
+
+
+class RefVisitor(ExprVisitor, abstract=True):
+    """A visitor that reads references owner by owner: ``ref`` dispatches to the case :data:`REF_CASES`
+    names, with the owner and the attribute (``None`` for a bare owner)."""
+
+    @classmethod
+    def required_cases(cls) -> dict[str, str]:
+        out = {m: w for m, w in super().required_cases().items() if m != "ref"}
+        for owner, m in REF_CASES.items():
+            out.setdefault(m, f"references of owner {owner}")
+        return out
+
+    def ref(self, n: Ref):
+        owner = n.parts[0]
+        case = REF_CASES.get(owner)
+        if case is None:
+            raise ValueError(f"cannot compile reference {n.parts!r}")
+        return getattr(self, case)(owner, n.parts[1] if len(n.parts) > 1 else None)
+
+
+def missing_cases(cls: type) -> list[str]:
+    """The cases visitor class ``cls`` lacks (``"binop (node BinOp)"``), none when it reads every construct."""
+    return [f"{m} ({what})" for m, what in cls.required_cases().items() if not callable(getattr(cls, m, None))]
+
+
+class _Source(ExprVisitor):
+    """An expression written back in the rule language."""
+
+    def wrap(self, x: Node) -> str:
+        return f"({self.visit(x)})" if isinstance(x, (BinOp, BoolOp, Not, Neg)) else self.visit(x)
+
+    def lit(self, n: Lit) -> str:
         v = n.value
         if isinstance(v, bool):
             return "true" if v else "false"
         return repr(v) if isinstance(v, str) else str(v)
-    if isinstance(n, Ref):
+
+    def ref(self, n: Ref) -> str:
         return ".".join(n.parts)
-    if isinstance(n, Call):
-        return f"{n.name}({', '.join(source(a) for a in n.args)})"
-    if isinstance(n, BinOp):
-        return f"{wrap(n.left)} {n.op} {wrap(n.right)}"
-    if isinstance(n, BoolOp):
-        return f" {n.op} ".join(wrap(x) if isinstance(x, BoolOp) else source(x) for x in n.items)
-    if isinstance(n, Not):
-        return f"not {wrap(n.item)}"
-    if isinstance(n, Neg):
-        return f"-{wrap(n.item)}"
-    return type(n).__name__
+
+    def call(self, n: Call) -> str:
+        return f"{n.name}({', '.join(self.visit(a) for a in n.args)})"
+
+    def binop(self, n: BinOp) -> str:
+        return f"{self.wrap(n.left)} {n.op} {self.wrap(n.right)}"
+
+    def boolop(self, n: BoolOp) -> str:
+        return f" {n.op} ".join(self.wrap(x) if isinstance(x, BoolOp) else self.visit(x) for x in n.items)
+
+    def not_(self, n: Not) -> str:
+        return f"not {self.wrap(n.item)}"
+
+    def neg(self, n: Neg) -> str:
+        return f"-{self.wrap(n.item)}"
 
 
-def nodes(n: Node | None):
-    """Every node of an expression, the node itself first, depth first (``None``: none)."""
+_SOURCE = _Source()
+
+
+def source(n: Node) -> str:
+    """An expression written back in the rule language (for messages: never a Python repr of the tree);
+    a compound operand is put in parentheses, so the text parses to the same tree."""
+    return _SOURCE.visit(n)
+
+
+class Children(ExprVisitor):
+    """The sub-expressions of a node, in order (every argument of a call: see ``expr_nodes`` in
+    :mod:`compiler.lang.names` for only those of kind expression)."""
+
+    def lit(self, n: Lit) -> tuple:
+        return ()
+
+    def ref(self, n: Ref) -> tuple:
+        return ()
+
+    def call(self, n: Call) -> tuple:
+        return tuple(n.args)
+
+    def binop(self, n: BinOp) -> tuple:
+        return (n.left, n.right)
+
+    def boolop(self, n: BoolOp) -> tuple:
+        return tuple(n.items)
+
+    def not_(self, n: Not) -> tuple:
+        return (n.item,)
+
+    def neg(self, n: Neg) -> tuple:
+        return (n.item,)
+
+
+_CHILDREN = Children()
+
+
+def nodes(n: Node | None, children: ExprVisitor = _CHILDREN):
+    """Every node of an expression, the node itself first, depth first (``None``: none); ``children`` gives a
+    node's sub-expressions (by default all of them)."""
     if n is None:
         return
-    yield n
-    if isinstance(n, Call):
-        for a in n.args:
-            yield from nodes(a)
-    elif isinstance(n, BinOp):
-        yield from nodes(n.left)
-        yield from nodes(n.right)
-    elif isinstance(n, BoolOp):
-        for x in n.items:
-            yield from nodes(x)
-    elif isinstance(n, (Not, Neg)):
-        yield from nodes(n.item)
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(reversed(children.visit(x)))
 
 
 @dataclass(frozen=True)
