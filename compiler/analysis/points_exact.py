@@ -36,7 +36,8 @@ from typing import Any, Iterable
 from compiler.analysis.model import NO_DECISION, Figure, Policy, Report
 from compiler.lang.closures import closure
 from compiler.lang.rules import FUNCTIONS as LANG_FUNCTIONS
-from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, expr_nodes, source
+from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Node, Not, Ref, expr_nodes, source
+from compiler.lang.syntax import Children, ExprVisitor
 from compiler.runtime.context import Context
 from compiler.runtime.engine import Table
 from compiler.runtime.shoe import ScriptedShoe
@@ -129,20 +130,38 @@ def refusal(game, chapter) -> str | None:
 # ---------------------------------------------------------------------------------------------------
 
 
-def _card_only(n: Node) -> bool:
-    if isinstance(n, (Lit, Ref)):
+class _CardOnly(ExprVisitor):
+    """Whether an expression reads nothing but cards (through the card functions) and literals."""
+
+    def lit(self, n: Lit) -> bool:
         return True
-    if isinstance(n, Call):
+
+    def ref(self, n: Ref) -> bool:
+        return True
+
+    def call(self, n: Call) -> bool:
         sig = LANG_FUNCTIONS.get(n.name, ())
-        return n.name in CARD_FUNCTIONS and all(_card_only(a) for kind, a in zip(sig, n.args)
+        return n.name in CARD_FUNCTIONS and all(self.visit(a) for kind, a in zip(sig, n.args)
                                                 if kind.rstrip("?") in ("expr", "lambda"))
-    if isinstance(n, BinOp):
-        return _card_only(n.left) and _card_only(n.right)
-    if isinstance(n, BoolOp):
-        return all(_card_only(x) for x in n.items)
-    if isinstance(n, (Not, Neg)):
-        return _card_only(n.item)
-    return False
+
+    def binop(self, n: BinOp) -> bool:
+        return self.visit(n.left) and self.visit(n.right)
+
+    def boolop(self, n: BoolOp) -> bool:
+        return all(self.visit(x) for x in n.items)
+
+    def not_(self, n: Not) -> bool:
+        return self.visit(n.item)
+
+    neg = not_
+
+
+_CARD_ONLY = _CardOnly()
+_CHILDREN = Children()
+
+
+def _card_only(n: Node) -> bool:
+    return _CARD_ONLY.visit(n)
 
 
 def _reads_cards(n: Node) -> bool:
@@ -155,54 +174,70 @@ def observations(e: Node, out: list[Node]) -> None:
         if _reads_cards(e):
             out.append(e)
         return
-    if isinstance(e, Call):
-        for a in e.args:
-            observations(a, out)
-    elif isinstance(e, BinOp):
-        observations(e.left, out)
-        observations(e.right, out)
-    elif isinstance(e, BoolOp):
-        for x in e.items:
-            observations(x, out)
-    elif isinstance(e, (Not, Neg)):
-        observations(e.item, out)
+    for x in _CHILDREN.visit(e):
+        observations(x, out)
 
 
 SUMMARY_FUNCTIONS = frozenset({"total", "soft", "natural", "bust", "points", "count", "hand"})
 
 
-def _zone_reads(n: Node, under: bool, out: dict) -> None:
-    """Record how every zone reference is read: ``out[(owner, zone)]`` is ``"raw"`` when some read may see more
-    than the zone's card count and point sums, else the set of positions read by ``card(zone, n)`` (``under``:
-    inside the argument of a function that reads a hand only by its count and point sums, through ``+``)."""
-    if isinstance(n, Ref):
-        key = (n.parts[0], n.parts[1] if len(n.parts) > 1 else None)
-        if not under:
-            out[key] = "raw"
+def _zone_key_of(r: Ref) -> tuple:
+    return (r.parts[0], r.parts[1] if len(r.parts) > 1 else None)
+
+
+class _ZoneReads(ExprVisitor):
+    """How every zone reference is read: ``out[(owner, zone)]`` is ``"raw"`` when some read may see more than the
+    zone's card count and point sums, else the set of positions read by ``card(zone, n)`` (``under``: inside the
+    argument of a function that reads a hand only by its count and point sums, through ``+``)."""
+
+    def __init__(self, out: dict, under: bool = False):
+        self.out = out
+        self.under = under
+
+    def at(self, under: bool) -> "_ZoneReads":
+        return self if under == self.under else _ZoneReads(self.out, under)
+
+    def lit(self, n: Lit) -> None:
+        return None
+
+    def ref(self, n: Ref) -> None:
+        key = _zone_key_of(n)
+        if not self.under:
+            self.out[key] = "raw"
         else:
-            out.setdefault(key, set())
-        return
-    if isinstance(n, Call):
+            self.out.setdefault(key, set())
+
+    def call(self, n: Call) -> None:
         if n.name == "card" and len(n.args) == 2 and isinstance(n.args[0], Ref) and isinstance(n.args[1], Lit) \
                 and isinstance(n.args[1].value, int):
-            r = n.args[0]
-            key = (r.parts[0], r.parts[1] if len(r.parts) > 1 else None)
-            if out.get(key) != "raw":
-                out.setdefault(key, set()).add(n.args[1].value)
+            key = _zone_key_of(n.args[0])
+            if self.out.get(key) != "raw":
+                self.out.setdefault(key, set()).add(n.args[1].value)
             return
         sig = LANG_FUNCTIONS.get(n.name, ())
+        inner = self.at(n.name in SUMMARY_FUNCTIONS)
         for kind, a in zip(sig, n.args):
             if kind.rstrip("?") in ("expr", "lambda"):
-                _zone_reads(a, n.name in SUMMARY_FUNCTIONS, out)
-    elif isinstance(n, BinOp):
-        keep = under and n.op == "+"
-        _zone_reads(n.left, keep, out)
-        _zone_reads(n.right, keep, out)
-    elif isinstance(n, BoolOp):
+                inner.visit(a)
+
+    def binop(self, n: BinOp) -> None:
+        inner = self.at(self.under and n.op == "+")
+        inner.visit(n.left)
+        inner.visit(n.right)
+
+    def boolop(self, n: BoolOp) -> None:
         for x in n.items:
-            _zone_reads(x, False, out)
-    elif isinstance(n, (Not, Neg)):
-        _zone_reads(n.item, False, out)
+            self.at(False).visit(x)
+
+    def not_(self, n: Not) -> None:
+        self.at(False).visit(n.item)
+
+    neg = not_
+
+
+def _zone_reads(n: Node, under: bool, out: dict) -> None:
+    """Record how every zone reference of ``n`` is read (see :class:`_ZoneReads`)."""
+    _ZoneReads(out, under).visit(n)
 
 
 def _hashable(v: Any) -> Any:
