@@ -33,11 +33,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable
 
+from compiler.analysis.card_reads import CARD_FUNCTIONS, observations, zone_reads
 from compiler.analysis.model import NO_DECISION, Figure, Policy, Report
 from compiler.lang.closures import closure
-from compiler.lang.rules import FUNCTIONS as LANG_FUNCTIONS
-from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Node, Not, Ref, expr_nodes, source
-from compiler.lang.syntax import Children, ExprVisitor
+from compiler.lang.rules import Call, Node, Ref, expr_nodes, source
 from compiler.runtime.context import Context
 from compiler.runtime.engine import Table
 from compiler.runtime.shoe import ScriptedShoe
@@ -49,7 +48,6 @@ __all__ = ["ACTIONS", "DEAL_TARGETS", "FUNCTIONS", "STEP_KINDS", "PointsLimit", 
 # what this method models (an allow-list: any other construct makes it refuse the chapter)
 STEP_KINDS = frozenset({"announce", "burn", "deal", "reveal", "block", "settle"})
 DEAL_TARGETS = frozenset({"dealer", "community", "players"})
-CARD_FUNCTIONS = frozenset({"total", "soft", "natural", "bust", "points", "card", "count", "hand", "category"})
 FUNCTIONS = CARD_FUNCTIONS | {"option", "offered", "has", "placed", "wager", "flag", "active"}
 STEP_FUNCTIONS = CARD_FUNCTIONS | {"option", "offered"}  # conditions of dealing steps: no seat is read
 ACTIONS = frozenset({"win", "lose", "push", "return", "set", "clear", "note"})
@@ -125,121 +123,6 @@ def refusal(game, chapter) -> str | None:
     return None
 
 
-# ---------------------------------------------------------------------------------------------------
-# observations: the maximal card-reading parts of the settle rules
-# ---------------------------------------------------------------------------------------------------
-
-
-class _CardOnly(ExprVisitor):
-    """Whether an expression reads nothing but cards (through the card functions) and literals."""
-
-    def lit(self, n: Lit) -> bool:
-        return True
-
-    def ref(self, n: Ref) -> bool:
-        return True
-
-    def call(self, n: Call) -> bool:
-        sig = LANG_FUNCTIONS.get(n.name, ())
-        return n.name in CARD_FUNCTIONS and all(self.visit(a) for kind, a in zip(sig, n.args)
-                                                if kind.rstrip("?") in ("expr", "lambda"))
-
-    def binop(self, n: BinOp) -> bool:
-        return self.visit(n.left) and self.visit(n.right)
-
-    def boolop(self, n: BoolOp) -> bool:
-        return all(self.visit(x) for x in n.items)
-
-    def not_(self, n: Not) -> bool:
-        return self.visit(n.item)
-
-    neg = not_
-
-
-_CARD_ONLY = _CardOnly()
-_CHILDREN = Children()
-
-
-def _card_only(n: Node) -> bool:
-    return _CARD_ONLY.visit(n)
-
-
-def _reads_cards(n: Node) -> bool:
-    return any(isinstance(x, Ref) for x in expr_nodes(n))
-
-
-def observations(e: Node, out: list[Node]) -> None:
-    """The maximal card-only parts of ``e`` that read a card (the rest reads no card)."""
-    if _card_only(e):
-        if _reads_cards(e):
-            out.append(e)
-        return
-    for x in _CHILDREN.visit(e):
-        observations(x, out)
-
-
-SUMMARY_FUNCTIONS = frozenset({"total", "soft", "natural", "bust", "points", "count", "hand"})
-
-
-def _zone_key_of(r: Ref) -> tuple:
-    return (r.parts[0], r.parts[1] if len(r.parts) > 1 else None)
-
-
-class _ZoneReads(ExprVisitor):
-    """How every zone reference is read: ``out[(owner, zone)]`` is ``"raw"`` when some read may see more than the
-    zone's card count and point sums, else the set of positions read by ``card(zone, n)`` (``under``: inside the
-    argument of a function that reads a hand only by its count and point sums, through ``+``)."""
-
-    def __init__(self, out: dict, under: bool = False):
-        self.out = out
-        self.under = under
-
-    def at(self, under: bool) -> "_ZoneReads":
-        return self if under == self.under else _ZoneReads(self.out, under)
-
-    def lit(self, n: Lit) -> None:
-        return None
-
-    def ref(self, n: Ref) -> None:
-        key = _zone_key_of(n)
-        if not self.under:
-            self.out[key] = "raw"
-        else:
-            self.out.setdefault(key, set())
-
-    def call(self, n: Call) -> None:
-        if n.name == "card" and len(n.args) == 2 and isinstance(n.args[0], Ref) and isinstance(n.args[1], Lit) \
-                and isinstance(n.args[1].value, int):
-            key = _zone_key_of(n.args[0])
-            if self.out.get(key) != "raw":
-                self.out.setdefault(key, set()).add(n.args[1].value)
-            return
-        sig = LANG_FUNCTIONS.get(n.name, ())
-        inner = self.at(n.name in SUMMARY_FUNCTIONS)
-        for kind, a in zip(sig, n.args):
-            if kind.rstrip("?") in ("expr", "lambda"):
-                inner.visit(a)
-
-    def binop(self, n: BinOp) -> None:
-        inner = self.at(self.under and n.op == "+")
-        inner.visit(n.left)
-        inner.visit(n.right)
-
-    def boolop(self, n: BoolOp) -> None:
-        for x in n.items:
-            self.at(False).visit(x)
-
-    def not_(self, n: Not) -> None:
-        self.at(False).visit(n.item)
-
-    neg = not_
-
-
-def _zone_reads(n: Node, under: bool, out: dict) -> None:
-    """Record how every zone reference of ``n`` is read (see :class:`_ZoneReads`)."""
-    _ZoneReads(out, under).visit(n)
-
-
 def _hashable(v: Any) -> Any:
     return tuple(v) if isinstance(v, list) else v
 
@@ -298,7 +181,7 @@ class PointsWalk:
         # the cards at some positions, card(zone, n): a multiset and those cards) or "raw" (in order, all)
         reads: dict = {}
         for _, e, _ in _exprs(chapter):
-            _zone_reads(e, False, reads)
+            zone_reads(e, False, reads)
         self.mode: list[str] = []
         self.read_at: list[frozenset] = []
         for o, z in self.zones:

@@ -11,7 +11,7 @@ import pytest
 
 import compiler.lang.closures  # noqa: F401  (registers its visitor)
 import compiler.lang.emit  # noqa: F401
-import compiler.analysis.points_exact  # noqa: F401
+import compiler.analysis.card_reads  # noqa: F401
 import compiler.lang.plain  # noqa: F401
 from compiler.lang import syntax
 from compiler.lang.names import FUNCTIONS, OWNERS, expr_nodes
@@ -21,7 +21,7 @@ from compiler.runtime.context import Context
 
 KNOWN = {"compiler.lang.syntax._Source", "compiler.lang.syntax.Children", "compiler.lang.names._ExprChildren",
          "compiler.lang.emit.PythonSource", "compiler.lang.closures.Closure", "compiler.lang.plain.Words",
-         "compiler.analysis.points_exact._CardOnly", "compiler.analysis.points_exact._ZoneReads"}
+         "compiler.analysis.card_reads._CardOnly", "compiler.analysis.card_reads._ZoneReads"}
 
 
 def test_every_reader_of_the_language_is_a_registered_visitor_with_every_case():
