@@ -15,6 +15,7 @@ from compiler.render.terminal import Ticker, raw_stream
 from compiler.runtime.engine import EngineError, Table
 from compiler.runtime.errors import UnsettledError
 from compiler.runtime.money import fmt_money
+from compiler.runtime.shoe import StandInShoe
 from compiler.pipeline import ROOT, load_game, spec_files
 from compiler.spec.diagnostics import DiagnosticError
 from compiler.spec.loader import load_document
@@ -77,7 +78,7 @@ def _selections(args, compiled, submission: str | None = None, mod=None, conditi
     return None if errors else opts
 
 
-class _NoShoe:
+class _NoShoe(StandInShoe):
     """A placeholder shoe: checking options deals no card."""
 
 

@@ -34,6 +34,7 @@ from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.chance import find_step, legal_sets
 from compiler.runtime.engine import Strategy, Table
 from compiler.runtime.money import money
+from compiler.runtime.shoe import StandInShoe
 
 __all__ = ["MODELS", "Unmodelled", "unmodelled", "concerns", "wanted", "report", "analyze_chance", "walk_outcomes"]
 
@@ -111,24 +112,17 @@ class _Track:
         return k
 
 
-class _RankShoe:
+class _RankShoe(StandInShoe):
     """Cards by rank (one representative card per rank; a high_card ranking reads ranks only), or by card
     (``counts`` per card). By card, the first card's suit is fixed to spades with the weight of its four
     suits: every suit function MODELS declares is the same under a relabelling of the suits, so the
     rounds that follow each suit are alike (52 x 52 deals of two cards become 13 x 52)."""
-
-    cover_reached = False
-    marker = None
-    cut_at = None
 
     def __init__(self, counts: Mapping[int, int], track: _Track, by_card: bool = False):
         self.counts, self.track = dict(counts), track
         self.index = 0
         self.cards: list = []
         self.symmetric = by_card  # no card drawn yet: the suits are alike
-
-    def shuffle(self) -> None:
-        pass
 
     def draw(self, target=None):
         if target is None or target[0] == "burn":

@@ -15,6 +15,7 @@ from typing import Sequence
 
 from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not, Ref, nodes
 from compiler.runtime.engine import EngineError, Table
+from compiler.runtime.shoe import StandInShoe
 
 _VALUE_OF_HAND = {"at_least", "category", "category_rank"}  # functions of one hand value
 _HAND = {"hand", "best"}
@@ -108,18 +109,11 @@ def _atoms(node, where: str, player, community, n_cards, rankings: set, out: lis
 
 
 # ------------------------------------------------------------------------------------- engine runs
-class _RiggedShoe:
-    cover_reached = False
-    marker = None
-    cut_at = None
-
+class _RiggedShoe(StandInShoe):
     def __init__(self, cards: Sequence[int]):
         self.cards = list(cards)
         self.index = 0
         self.shuffles = 0
-
-    def shuffle(self) -> None:
-        self.shuffles += 1
 
     def draw(self, target=None):
         if target is None or target[0] == "burn":

@@ -26,6 +26,7 @@ from typing import Any, Mapping
 from compiler.runtime.chance import EnumeratingChance
 from compiler.runtime.engine import FixedStrategy, Strategy, Table
 from compiler.runtime.money import money
+from compiler.runtime.shoe import StandInShoe
 
 
 class PathLimit(RuntimeError):
@@ -35,14 +36,10 @@ class PathLimit(RuntimeError):
 PATH_BUDGET = 2_000_000  # deals (paths of the branching shoe) one enumeration may replay
 
 
-class BranchShoe(EnumeratingChance):
+class BranchShoe(StandInShoe, EnumeratingChance):
     """A shoe that deals along a chosen path of branches and records the branching; it is also the
     table's chance (dice, random numbers: every face a branch of probability 1/n), so that one odometer
     walks cards and dice together and the engine never asks a hand history for them."""
-
-    cover_reached = False
-    marker = None
-    cut_at = None
 
     def __init__(self, counts: dict[int, int], path: list[int]):
         self.counts = dict(counts)
@@ -52,9 +49,6 @@ class BranchShoe(EnumeratingChance):
         self.prob = Fraction(1)
         self.index = 0
         self.shuffles = 0
-
-    def shuffle(self) -> None:
-        self.shuffles += 1
 
     def draw(self, target=None):
         if target is None or target[0] == "burn":

@@ -34,6 +34,7 @@ from typing import Any, Mapping, Sequence
 from compiler.analysis.exact_engine import PathLimit, rank_level_ok, shoe_counts
 from compiler.runtime.engine import Strategy, Table
 from compiler.runtime.money import money
+from compiler.runtime.shoe import StandInShoe
 
 
 class _Odometer:
@@ -58,20 +59,13 @@ class _Odometer:
         return None if k < 0 else self.taken[:k] + [self.taken[k] + 1]
 
 
-class _Shoe:
-    cover_reached = False
-    marker = None
-    cut_at = None
-
+class _Shoe(StandInShoe):
     def __init__(self, counts: Mapping[int, int], odo: _Odometer):
         self.counts = dict(counts)
         self.odo = odo
         self.prob = Fraction(1)
         self.index = 0
         self.shuffles = 0
-
-    def shuffle(self) -> None:
-        self.shuffles += 1
 
     def draw(self, target=None):
         if target is None or target[0] == "burn":  # unseen: by exchangeability, not drawn

@@ -33,7 +33,7 @@ class Dealing:
         rnd.drawn += 1
         if rnd.reuse:
             return rnd.reuse.pop(0)
-        marker = getattr(self.shoe, "marker", None)
+        marker = self.shoe.marker
         if marker is not None and self.shoe.index == marker:
             # the reshuffle cover card comes out now: it appears on this target's area
             self.cover_card_on = target
@@ -76,7 +76,7 @@ class Dealing:
         if self.scripted or self.unfinished is None:
             return
         self.unfinished = None
-        if cd.reshuffle == "every_round" or (cd.reshuffle == "cover_card" and getattr(self.shoe, "cover_reached", False)):
+        if cd.reshuffle == "every_round" or (cd.reshuffle == "cover_card" and self.shoe.cover_reached):
             rnd.log("reshuffle", cd.reshuffle_cite, "the cards of the last round, which was not completed, are "
                     "reshuffled")
             self.shoe.shuffle()
@@ -104,10 +104,10 @@ class Dealing:
             rnd.log("cut_offer", cite, f"the cut is offered first to {'seat ' + str(who) if who != 'dealer' else 'the dealer'}"
                     + (f"; if refused, to {', '.join('seat ' + str(w) if w != 'dealer' else 'the dealer' for w, _ in order[1:])}"
                        if len(order) > 1 else ""))
-        if getattr(self.shoe, "cut_at", None) is not None:
+        if self.shoe.cut_at is not None:
             rnd.log("cut", cd.cut_cite, f"cover card inserted {self.shoe.cut_at} cards from the top; the cards above it "
                     "moved to the bottom")
-        if getattr(self.shoe, "marker", None) is not None:
+        if self.shoe.marker is not None:
             rnd.log("marker", cd.marker_cite, f"reshuffle cover card placed {len(self.shoe.cards) - self.shoe.marker} "
                     "cards from the bottom")
 
@@ -118,7 +118,7 @@ class Dealing:
         cause = rnd.reshuffle
         if cause is None and cd.reshuffle == "every_round" and (cd.reshuffle_cite or rnd.drawn):
             cause = cd.reshuffle_cite  # (a chapter without cards, e.g. a wheel, has nothing to reshuffle)
-        if cause is None and cd.reshuffle == "cover_card" and getattr(self.shoe, "cover_reached", False):
+        if cause is None and cd.reshuffle == "cover_card" and self.shoe.cover_reached:
             cause = cd.reshuffle_cite
         if cause is None:
             self.first_after_shuffle = False

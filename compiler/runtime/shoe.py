@@ -7,13 +7,17 @@
 Both answer ``draw(target)`` where ``target`` names who receives the card
 (``("player", seat, zone)``, ``("dealer", None, zone)``, ``("community", None, zone)``,
 ``("burn", None, None)``) so that a scripted shoe can look the card up.
+
+:class:`CardSource` is the protocol the engine deals from: the two shoes here, and the analysis's stand-ins
+(:class:`StandInShoe`: a shoe with no cover card, no cut and no marker, whose ``draw`` an analysis writes). The
+engine reads these attributes, never probes for them.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence
+from typing import Protocol, Sequence, runtime_checkable
 
 from compiler.runtime.cards import DeckSpec, build_pack
 
@@ -40,6 +44,43 @@ class CutRule:
 
     min_from_edge: int = 0
     marker_from_bottom: Fraction | None = None
+
+
+@runtime_checkable
+class CardSource(Protocol):
+    """What the round engine asks of the cards it deals from."""
+
+    index: int                 # cards drawn since the last shuffle
+    shuffles: int              # shuffles so far
+    marker: int | None         # the index at which the reshuffle cover card comes out (None: no cover card)
+    cut_at: int | None         # where the last cut was made (None: not cut)
+
+    @property
+    def cover_reached(self) -> bool:
+        """Whether the deal has reached the reshuffle cover card."""
+
+    def shuffle(self) -> None:
+        """Shuffle (a stand-in counts it)."""
+
+    def draw(self, target=None):
+        """The next card for ``target`` (None for an unseen burn where the source does not know it)."""
+
+
+class StandInShoe:
+    """The part of :class:`CardSource` every stand-in shares: no cover card, no cut, no marker; shuffles counted.
+    A subclass writes ``draw``."""
+
+    cover_reached = False
+    marker: int | None = None
+    cut_at: int | None = None
+    index = 0
+    shuffles = 0
+
+    def shuffle(self) -> None:
+        self.shuffles += 1
+
+    def draw(self, target=None):  # pragma: no cover - written by each stand-in
+        raise NotImplementedError
 
 
 class Shoe:
@@ -99,7 +140,7 @@ class Shoe:
         return self.marker is not None and self.index >= self.marker
 
 
-class ScriptedShoe:
+class ScriptedShoe(StandInShoe):
     """Deals the cards recorded in a hand history.
 
     ``dealt`` maps ``(owner, seat, zone)`` to the list of cards that target received, in
@@ -111,13 +152,9 @@ class ScriptedShoe:
         self.used = {k: 0 for k in self.dealt}
         self.burned = list(burned)
         self.burn_index = 0
-        self.cover_reached = False
         self.decks = None
         self.shuffles = 0
         self.index = 0
-
-    def shuffle(self) -> None:
-        self.shuffles += 1
 
     def draw(self, target=None):
         self.index += 1

@@ -12,6 +12,7 @@ import pytest
 
 from compiler.cli import main
 from compiler.pipeline import load_game
+from compiler.runtime.shoe import StandInShoe
 
 ROOT = Path(__file__).resolve().parents[2]
 CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
@@ -74,7 +75,7 @@ def test_no_point_no_pass_and_the_place_wagers_are_returned_not_pushed():
 def test_a_missing_roll_inside_the_loop_is_an_error_not_a_silent_end():
     from compiler.runtime.engine import RefusedError
     mod, _ = load_game(str(CRAPS))
-    t = mod.new_table({}, shoe=object())  # scripted: every roll must come from the hand history
+    t = mod.new_table({}, shoe=StandInShoe())  # scripted: every roll must come from the hand history
     with pytest.raises(RefusedError, match="gives no dice"):
         t.play_round({1: {"pass_line": 10}}, rolls=[[4, 1], [5, 6]])
 
