@@ -169,55 +169,24 @@ def _guard(body: list[str], kind: str, cite: str, src, text: str) -> list[str]:
 
 
 def game_context(ch: Chapter) -> dict:
+    """The context of the game module's template: the chapter's IR, its rules as named functions."""
     d = ch.data
     fns = _Functions()
-
-    def rule(r: Rule, where: str) -> dict:
-        return {"cite": r.cite, "when": fns.when(r.when, r.when_text, r.cite, r.src, (where,)),
-                "then": fns.then(r.then, r.then_text, r.cite, r.src, (where,)), "src": f"{r.src.path}:{r.src.line}"}
-
-    def step(s: Step) -> dict:
-        return {
-            "id": s.id, "kind": s.kind, "cite": s.cite, "order": s.order, "src": f"{s.src.path}:{s.src.line}",
-            "params": dict(s.params),
-            "when": fns.when(s.when, s.when_text, s.cite, s.src, (s.id,)),
-            "players": fns.when(s.players, s.players_text, s.cite, s.src, (s.id,), "players"),
-            "rules": [rule(r, s.id) for r in s.rules],
-            "choices": [{"id": c.id, "cite": c.cite, "src": f"{c.src.path}:{c.src.line}",
-                         "when": fns.when(c.when, c.when_text, c.cite, c.src, (s.id, c.id)),
-                         "then": fns.then(c.then, c.then_text, c.cite, c.src, (s.id, c.id))} for c in s.choices],
-            "steps": [step(x) for x in s.steps],
-            "exprs": [(k, fns.when(node, text, s.cite, s.src, (s.id,), k)) for k, node, text in s.exprs],
-        }
-
-    procedure = [step(s) for s in ch.procedure]
-    house_ways = [{
-        "id": hw.id, "title": hw.title, "cite": hw.cite,
-        "rules": [{"cite": r.cite, "src": f"{r.src.path}:{r.src.line}", "note": r.note,
-                   "when": fns.when(r.when, r.when_text, r.cite, r.src, (hw.id,)),
-                   "choose": [(kind, fns.add("value", r.cite, r.src, text, [f"return {compile_expr(node)}"],
-                                             (hw.id, kind)), text)
-                              for kind, node, text in r.choose]} for r in hw.rules],
-    } for hw in ch.house_ways]
+    procedure = [_step_context(fns, s) for s in ch.procedure]
+    house_ways = [_house_way_context(fns, hw) for hw in ch.house_ways]
     irregularities = [{"id": i.id, "event": i.event, "cite": i.cite, "title": i.title,
-                       "rules": [rule(r, i.id) for r in i.rules]} for i in ch.irregularities]
-    cards = d.get("cards") or {}
-    cut = cards.get("cut") or {}
-    marker = cards.get("reshuffle_marker")
-    batches = cards.get("batches") or {}
-    batches_when = "None"
-    if ch.batches_when is not None:
-        batches_when = fns.add("when", batches["cite"], _src0(ch, "/cards/batches"), batches["when"],
-                               [f"return {compile_expr(ch.batches_when)}"], ("batches",))
+                       "rules": [_rule_context(fns, r, i.id) for r in i.rules]} for i in ch.irregularities]
+    cards = _cards_context(ch, fns)
     ppp = (d.get("table") or {}).get("positions_per_player") or {}
     positions_max = "None"
     if ch.positions_max is not None:
         positions_max = fns.add("when", ppp["cite"], _src0(ch, "/table/positions_per_player"), ppp["max"],
                                 [f"return {compile_expr(ch.positions_max)}"], ("positions",))
-    options = d.get("options") or {}
-    decks_default = int(cards.get("decks", 1))
-    if cards.get("decks_option"):
-        decks_default = int(options[cards["decks_option"]].get("default", decks_default))
+    requirements = [{"cite": r["cite"], "text": r["text"], "step": r.get("step"),
+                     "when": fns.when(ch.requirement_whens[i], r.get("when"), r["cite"],
+                                      _src0(ch, f"/requirements/{i}"), ("requirement", r.get("id", str(i + 1))))
+                     if ch.requirement_whens[i] else "None"}
+                    for i, r in enumerate(d.get("requirements") or ())]
     ctx = {
         "spec_path": ch.spec_path,
         "chapter": ch.chapter,
@@ -235,33 +204,11 @@ def game_context(ch: Chapter) -> dict:
                     "offered_by": w.offered_by, "requires": w.requires, "progressive": w.progressive,
                     "placed": w.placed, "amounts": tuple(money_src(a) for a in w.amounts), "choose": w.choose}
                    for w in ch.wagers.values()],
-        "options": options,
-        "requirements": [{"cite": r["cite"], "text": r["text"], "step": r.get("step"),
-                          "when": fns.when(ch.requirement_whens[i], r.get("when"), r["cite"],
-                                           _src0(ch, f"/requirements/{i}"), ("requirement", r.get("id", str(i + 1))))
-                          if ch.requirement_whens[i] else "None"}
-                         for i, r in enumerate(d.get("requirements") or ())],
+        "options": d.get("options") or {},
+        "requirements": requirements,
         "meters": [{"id": k, "cite": v["cite"], "rate_option": v.get("rate_option"),
                     "reset_option": v.get("reset_option")} for k, v in (d.get("meters") or {}).items()],
-        "cards": {
-            "decks_option": cards.get("decks_option"),
-            "decks_default": decks_default,
-            "jokers": int((cards.get("deck") or {}).get("jokers", 0)),
-            "cut_min_from_edge": int(cut.get("min_from_edge", 0)),
-            "marker_from_bottom": _frac(Fraction(marker["from_bottom"])) if marker else "None",
-            # a chapter without cards has no shoe: nothing is ever reshuffled (nor logged, nor counted)
-            "reshuffle": (cards.get("reshuffle") or {}).get("when", "every_round" if cards or any(
-                st.kind in ("deal", "burn") for st in ch.all_steps()) else "never"),
-            "reshuffle_cite": (cards.get("reshuffle") or {}).get("cite", ""),
-            "batches": int(batches.get("count", 1)),
-            "batches_when": batches_when,
-            "cut_cite": cut.get("min_from_edge_cite", cut.get("cite", "")),
-            "shuffle_cite": (cards.get("shuffle") or {}).get("cite", ""),
-            "cut_offer": tuple((o["situation"], o["to"], o["cite"]) for o in cut.get("offer") or ()),
-            "cut_refused": ((cut.get("refused") or {}).get("rotate", "clockwise"),
-                            (cut.get("refused") or {}).get("cite", "")),
-            "marker_cite": marker["cite"] if marker else "",
-        },
+        "cards": cards,
         "procedure": procedure,
         "house_ways": house_ways,
         "state": {k: {"initial": v["initial"], "cite": v["cite"], **({"per": v["per"]} if v.get("per") else {})}
@@ -274,6 +221,76 @@ def game_context(ch: Chapter) -> dict:
         "functions": fns.items,
     }
     return ctx
+
+
+def _rule_context(fns: _Functions, r: Rule, where: str) -> dict:
+    """A rule of a step or an irregularity (``where``): its citation and its functions."""
+    return {"cite": r.cite, "when": fns.when(r.when, r.when_text, r.cite, r.src, (where,)),
+            "then": fns.then(r.then, r.then_text, r.cite, r.src, (where,)), "src": f"{r.src.path}:{r.src.line}"}
+
+
+def _step_context(fns: _Functions, s: Step) -> dict:
+    """A procedure step, with its rules, choices and the steps of a block."""
+    return {
+        "id": s.id, "kind": s.kind, "cite": s.cite, "order": s.order, "src": f"{s.src.path}:{s.src.line}",
+        "params": dict(s.params),
+        "when": fns.when(s.when, s.when_text, s.cite, s.src, (s.id,)),
+        "players": fns.when(s.players, s.players_text, s.cite, s.src, (s.id,), "players"),
+        "rules": [_rule_context(fns, r, s.id) for r in s.rules],
+        "choices": [{"id": c.id, "cite": c.cite, "src": f"{c.src.path}:{c.src.line}",
+                     "when": fns.when(c.when, c.when_text, c.cite, c.src, (s.id, c.id)),
+                     "then": fns.then(c.then, c.then_text, c.cite, c.src, (s.id, c.id))} for c in s.choices],
+        "steps": [_step_context(fns, x) for x in s.steps],
+        "exprs": [(k, fns.when(node, text, s.cite, s.src, (s.id,), k)) for k, node, text in s.exprs],
+    }
+
+
+def _house_way_context(fns: _Functions, hw) -> dict:
+    """A house way of the spec: its rules, each a ``when`` and the functions of its ``choose`` list."""
+    return {
+        "id": hw.id, "title": hw.title, "cite": hw.cite,
+        "rules": [{"cite": r.cite, "src": f"{r.src.path}:{r.src.line}", "note": r.note,
+                   "when": fns.when(r.when, r.when_text, r.cite, r.src, (hw.id,)),
+                   "choose": [(kind, fns.add("value", r.cite, r.src, text, [f"return {compile_expr(node)}"],
+                                             (hw.id, kind)), text)
+                              for kind, node, text in r.choose]} for r in hw.rules],
+    }
+
+
+def _cards_context(ch: Chapter, fns: _Functions) -> dict:
+    """The chapter's cards: decks, cut, reshuffle marker, shuffle in batches (its ``when`` a function)."""
+    d = ch.data
+    cards = d.get("cards") or {}
+    cut = cards.get("cut") or {}
+    marker = cards.get("reshuffle_marker")
+    batches = cards.get("batches") or {}
+    batches_when = "None"
+    if ch.batches_when is not None:
+        batches_when = fns.add("when", batches["cite"], _src0(ch, "/cards/batches"), batches["when"],
+                               [f"return {compile_expr(ch.batches_when)}"], ("batches",))
+    options = d.get("options") or {}
+    decks_default = int(cards.get("decks", 1))
+    if cards.get("decks_option"):
+        decks_default = int(options[cards["decks_option"]].get("default", decks_default))
+    return {
+        "decks_option": cards.get("decks_option"),
+        "decks_default": decks_default,
+        "jokers": int((cards.get("deck") or {}).get("jokers", 0)),
+        "cut_min_from_edge": int(cut.get("min_from_edge", 0)),
+        "marker_from_bottom": _frac(Fraction(marker["from_bottom"])) if marker else "None",
+        # a chapter without cards has no shoe: nothing is ever reshuffled (nor logged, nor counted)
+        "reshuffle": (cards.get("reshuffle") or {}).get("when", "every_round" if cards or any(
+            st.kind in ("deal", "burn") for st in ch.all_steps()) else "never"),
+        "reshuffle_cite": (cards.get("reshuffle") or {}).get("cite", ""),
+        "batches": int(batches.get("count", 1)),
+        "batches_when": batches_when,
+        "cut_cite": cut.get("min_from_edge_cite", cut.get("cite", "")),
+        "shuffle_cite": (cards.get("shuffle") or {}).get("cite", ""),
+        "cut_offer": tuple((o["situation"], o["to"], o["cite"]) for o in cut.get("offer") or ()),
+        "cut_refused": ((cut.get("refused") or {}).get("rotate", "clockwise"),
+                        (cut.get("refused") or {}).get("cite", "")),
+        "marker_cite": marker["cite"] if marker else "",
+    }
 
 
 def _src0(ch: Chapter, pointer: str):

@@ -17,6 +17,11 @@ from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref,
 from compiler.runtime.money import money, to_cents
 
 
+def _arg_name(n, i: int) -> str:
+    """The name argument ``i`` of the call ``n`` gives (a ranking, a wager, a category ...)."""
+    return n.args[i].parts[0]
+
+
 class ExpressionCompiler:
     """Compiles expressions, paytables and odds (needs ``game``, ``proto``, ``zone_cards``, ``ordinals``)."""
 
@@ -81,144 +86,15 @@ class ExpressionCompiler:
 
     def _expr_raw(self, n, where: str, seat: bool) -> Callable[[State], Any]:
         if isinstance(n, Lit):
-            v = n.value
-            if isinstance(v, (Fraction, Decimal)):
-                if v != int(v):
-                    raise Unsupported(f"{where}: literal {v} (not an integer)")
-                v = int(v)
-            return lambda st, v=v: v
+            return self._lit_expr(n, where)
         if isinstance(n, Ref):
-            owner = n.parts[0]
-            attr = n.parts[1] if len(n.parts) > 1 else None
-            if owner == "round" and attr in ("first_after_shuffle", "new_dealer", "number"):
-                return lambda st, a=attr: getattr(st, a)
-            if owner == "round" and attr in self.round_attrs:
-                return lambda st, a=attr: st.attrs[a]
-            if owner in ("player", "dealer"):
-                if owner == "player" and not seat:
-                    raise Unsupported(f"{where}: 'player' outside a player step")
-                key = (owner, attr or "cards")
-                if key not in self.zone_cards:
-                    raise Unsupported(f"{where}: zone {owner}.{attr} (not dealt by one deal step)")
-                return lambda st, z=_Zone(*key): z
-            raise Unsupported(f"{where}: reference {'.'.join(n.parts)}")
+            return self._ref_expr(n, where, seat)
         if isinstance(n, Call):
-            a = n.args
-            name = n.name
-
-            def ident(i):
-                return a[i].parts[0]
-
-            if name in ("hand", "best"):
-                vr = self._vr(ident(0))
-                cf = self._cards(a[1], where, seat)
-                if name == "hand" and self.zone_cards.get(_zone_key(a[1])) not in (None, vr.n):
-                    raise Unsupported(f"{where}: hand() of {self.zone_cards.get(_zone_key(a[1]))} cards, ranking "
-                                      f"{vr.r.id!r} ranks {vr.n}")
-                f = (lambda st, cf=cf, vr=vr: vr.evaluate(cf(st))) if name == "hand" else \
-                    (lambda st, cf=cf, vr=vr: vr.best(cf(st)))
-                f.rid = vr.r.id
-                return f
-            if name in ("category", "category_rank"):
-                inner = self._expr(a[0], where, seat)
-                rid = getattr(inner, "rid", None)
-                if rid is None:
-                    raise Unsupported(f"{where}: {name}() of a non-hand")
-                vr = self._vr(rid)
-                if name == "category":
-                    f = lambda st, g=inner, vr=vr: vr.cat_index[g(st)]  # noqa: E731
-                    f.cat_rid = rid
-                    return f
-                return lambda st, g=inner, vr=vr: -vr.cat_index[g(st)].astype(np.int32)
-            if name == "at_least":
-                inner = self._expr(a[1], where, seat)
-                vr = self._vr(ident(0))
-                cat = ident(2)
-                rank = (a[3].parts[0] if isinstance(a[3], Ref) else str(a[3].value)) if len(a) > 3 else None
-                vr.at_least(np.zeros(1, dtype=np.int32), cat, rank)  # names checked now
-                return lambda st, g=inner, vr=vr, c=cat, r=rank: vr.at_least(g(st), c, r)
-            if name == "is_hand":
-                vr = self._vr(ident(0))
-                cf = self._cards(a[1], where, seat)
-                hid = ident(2)
-                return lambda st, cf=cf, vr=vr, h=hid: vr.is_hand(cf(st), h)
-            if name == "count":
-                cf = self._cards(a[0], where, seat)
-                return lambda st, cf=cf: (cf(st) >= 0).sum(-1)
-            if name in ("has", "placed", "wager", "flag", "chose", "active") and not seat:
-                raise Unsupported(f"{where}: {name}() outside a player step")
-            if name == "has":
-                w = ident(0)
-                return lambda st, w=w: (st.amount[w] > 0) & (st.outcome[w] == OPEN)
-            if name == "placed":
-                w = ident(0)
-                return lambda st, w=w: st.amount[w] > 0
-            if name == "wager":
-                w = ident(0)
-                return lambda st, w=w: st.amount[w]
-            if name == "flag":
-                f = ident(0)
-                return lambda st, f=f: st.flags.get(f, False)
-            if name == "chose":
-                d, c = ident(0), ident(1)
-                ci = self._choice_index(d, c, where)
-                return lambda st, d=d, ci=ci: st.choices[d] == ci if d in st.choices else False
-            if name == "active":
-                return lambda st: ~st.ended
-            if name == "option":
-                o = ident(0)
-                return lambda st, o=o: st.options.get(o)
-            if name == "offered":
-                w = ident(0)
-                return lambda st, w=w: st.offered[w]
-            if name in ("any_player", "count_players"):
-                inner = self._expr(a[0], where, True)
-                if name == "any_player":
-                    return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).any(1, keepdims=True)
-                return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).sum(1, keepdims=True)
-            raise Unsupported(f"{where}: function {name}()")
+            return self._call_expr(n, where, seat)
         if isinstance(n, BinOp):
-            for x, y in ((n.left, n.right), (n.right, n.left)):
-                if isinstance(y, Lit) and isinstance(y.value, str):
-                    fx = self._expr(x, where, seat)
-                    rid = getattr(fx, "cat_rid", None)
-                    if n.op not in ("==", "!="):
-                        raise Unsupported(f"{where}: comparison with {y.value!r}")
-                    if rid is None:  # an option's value (a scalar of the table)
-                        eq = n.op == "=="
-                        return lambda st, fx=fx, v=y.value, eq=eq: (fx(st) == v) == eq
-                    ci = self._vr(rid).category_index(y.value)
-                    op = np.equal if n.op == "==" else np.not_equal
-                    return lambda st, fx=fx, ci=ci, op=op: op(fx(st), ci)
-            if n.op in ("<", "<=", ">", ">=", "==", "!=", "+", "-"):
-                for x, y in ((n.left, n.right), (n.right, n.left)):
-                    if self._is_money(x) and isinstance(y, Lit) and not isinstance(y.value, (str, bool)):
-                        c = money(y.value) * 100
-                        if c != int(c):
-                            raise Unsupported(f"{where}: an amount of a fraction of a cent")
-                        y = Lit(line=y.line, column=y.column, value=int(c))
-                        n = BinOp(line=n.line, column=n.column, op=n.op,
-                                  left=x if x is n.left else y, right=y if x is n.left else x)
-                        break
-            lf, rf = self._expr(n.left, where, seat), self._expr(n.right, where, seat)
-            ops = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
-                   "==": np.equal, "!=": np.not_equal, "+": np.add, "-": np.subtract, "*": np.multiply}
-            op = ops.get(n.op)
-            if op is None:
-                raise Unsupported(f"{where}: operator {n.op}")
-            return lambda st, lf=lf, rf=rf, op=op: op(lf(st), rf(st))
+            return self._binop_expr(n, where, seat)
         if isinstance(n, BoolOp):
-            fs = [self._expr(x, where, seat) for x in n.items]
-            if n.op == "and":
-                def and_(st, fs=fs):  # pure operands: stop once false everywhere
-                    out = np.asarray(fs[0](st), dtype=bool)
-                    for f in fs[1:]:
-                        if not out.any():
-                            return out
-                        out = np.logical_and(out, f(st))
-                    return out
-                return and_
-            return lambda st, fs=fs: functools.reduce(np.logical_or, [f(st) for f in fs])
+            return self._boolop_expr(n, where, seat)
         if isinstance(n, Not):
             f = self._expr(n.item, where, seat)
             return lambda st, f=f: np.logical_not(f(st))
@@ -226,6 +102,170 @@ class ExpressionCompiler:
             f = self._expr(n.item, where, seat)
             return lambda st, f=f: np.negative(f(st))
         raise Unsupported(f"{where}: expression {type(n).__name__}")
+
+    def _lit_expr(self, n, where: str):
+        """A literal: a whole number (a fraction or decimal must be one), a string, a boolean."""
+        v = n.value
+        if isinstance(v, (Fraction, Decimal)):
+            if v != int(v):
+                raise Unsupported(f"{where}: literal {v} (not an integer)")
+            v = int(v)
+        return lambda st, v=v: v
+
+    def _ref_expr(self, n, where: str, seat: bool):
+        """A reference: an attribute of the round, or a zone of the player or the dealer."""
+        owner = n.parts[0]
+        attr = n.parts[1] if len(n.parts) > 1 else None
+        if owner == "round" and attr in ("first_after_shuffle", "new_dealer", "number"):
+            return lambda st, a=attr: getattr(st, a)
+        if owner == "round" and attr in self.round_attrs:
+            return lambda st, a=attr: st.attrs[a]
+        if owner in ("player", "dealer"):
+            if owner == "player" and not seat:
+                raise Unsupported(f"{where}: 'player' outside a player step")
+            key = (owner, attr or "cards")
+            if key not in self.zone_cards:
+                raise Unsupported(f"{where}: zone {owner}.{attr} (not dealt by one deal step)")
+            return lambda st, z=_Zone(*key): z
+        raise Unsupported(f"{where}: reference {'.'.join(n.parts)}")
+
+    def _call_expr(self, n, where: str, seat: bool):
+        """A call of one of the language's functions the fast path computes."""
+        name = n.name
+        if name in ("hand", "best", "category", "category_rank", "at_least", "is_hand", "count"):
+            return self._hand_call(n, where, seat)
+        if name in ("has", "placed", "wager", "flag", "chose", "active") and not seat:
+            raise Unsupported(f"{where}: {name}() outside a player step")
+        if name in ("has", "placed", "wager", "flag", "chose", "active", "option", "offered"):
+            return self._state_call(n, where)
+        if name in ("any_player", "count_players"):
+            inner = self._expr(n.args[0], where, True)
+            if name == "any_player":
+                return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).any(1, keepdims=True)
+            return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).sum(1, keepdims=True)
+        raise Unsupported(f"{where}: function {name}()")
+
+    def _hand_call(self, n, where: str, seat: bool):
+        """hand(), best(), category(), category_rank(), at_least(), is_hand(), count(): what cards hold."""
+        a = n.args
+        name = n.name
+        if name in ("hand", "best"):
+            vr = self._vr(_arg_name(n, 0))
+            cf = self._cards(a[1], where, seat)
+            if name == "hand" and self.zone_cards.get(_zone_key(a[1])) not in (None, vr.n):
+                raise Unsupported(f"{where}: hand() of {self.zone_cards.get(_zone_key(a[1]))} cards, ranking "
+                                  f"{vr.r.id!r} ranks {vr.n}")
+            f = (lambda st, cf=cf, vr=vr: vr.evaluate(cf(st))) if name == "hand" else \
+                (lambda st, cf=cf, vr=vr: vr.best(cf(st)))
+            f.rid = vr.r.id
+            return f
+        if name in ("category", "category_rank"):
+            inner = self._expr(a[0], where, seat)
+            rid = getattr(inner, "rid", None)
+            if rid is None:
+                raise Unsupported(f"{where}: {name}() of a non-hand")
+            vr = self._vr(rid)
+            if name == "category":
+                f = lambda st, g=inner, vr=vr: vr.cat_index[g(st)]  # noqa: E731
+                f.cat_rid = rid
+                return f
+            return lambda st, g=inner, vr=vr: -vr.cat_index[g(st)].astype(np.int32)
+        if name == "at_least":
+            inner = self._expr(a[1], where, seat)
+            vr = self._vr(_arg_name(n, 0))
+            cat = _arg_name(n, 2)
+            rank = (a[3].parts[0] if isinstance(a[3], Ref) else str(a[3].value)) if len(a) > 3 else None
+            vr.at_least(np.zeros(1, dtype=np.int32), cat, rank)  # names checked now
+            return lambda st, g=inner, vr=vr, c=cat, r=rank: vr.at_least(g(st), c, r)
+        if name == "is_hand":
+            vr = self._vr(_arg_name(n, 0))
+            cf = self._cards(a[1], where, seat)
+            hid = _arg_name(n, 2)
+            return lambda st, cf=cf, vr=vr, h=hid: vr.is_hand(cf(st), h)
+        cf = self._cards(a[0], where, seat)  # count()
+        return lambda st, cf=cf: (cf(st) >= 0).sum(-1)
+
+    def _state_call(self, n, where: str):
+        """has(), placed(), wager(), flag(), chose(), active(), option(), offered(): what the round holds."""
+        name = n.name
+        if name == "has":
+            w = _arg_name(n, 0)
+            return lambda st, w=w: (st.amount[w] > 0) & (st.outcome[w] == OPEN)
+        if name == "placed":
+            w = _arg_name(n, 0)
+            return lambda st, w=w: st.amount[w] > 0
+        if name == "wager":
+            w = _arg_name(n, 0)
+            return lambda st, w=w: st.amount[w]
+        if name == "flag":
+            f = _arg_name(n, 0)
+            return lambda st, f=f: st.flags.get(f, False)
+        if name == "chose":
+            d, c = _arg_name(n, 0), _arg_name(n, 1)
+            ci = self._choice_index(d, c, where)
+            return lambda st, d=d, ci=ci: st.choices[d] == ci if d in st.choices else False
+        if name == "active":
+            return lambda st: ~st.ended
+        if name == "option":
+            o = _arg_name(n, 0)
+            return lambda st, o=o: st.options.get(o)
+        w = _arg_name(n, 0)  # offered()
+        return lambda st, w=w: st.offered[w]
+
+    def _binop_expr(self, n, where: str, seat: bool):
+        """A comparison or arithmetic: with a category's or an option's name, or of numbers (amounts in cents)."""
+        for x, y in ((n.left, n.right), (n.right, n.left)):
+            if isinstance(y, Lit) and isinstance(y.value, str):
+                return self._label_compare(n, x, y, where, seat)
+        if n.op in ("<", "<=", ">", ">=", "==", "!=", "+", "-"):
+            n = self._in_cents(n, where)
+        lf, rf = self._expr(n.left, where, seat), self._expr(n.right, where, seat)
+        ops = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
+               "==": np.equal, "!=": np.not_equal, "+": np.add, "-": np.subtract, "*": np.multiply}
+        op = ops.get(n.op)
+        if op is None:
+            raise Unsupported(f"{where}: operator {n.op}")
+        return lambda st, lf=lf, rf=rf, op=op: op(lf(st), rf(st))
+
+    def _label_compare(self, n, x, y, where: str, seat: bool):
+        """``x == 'NAME'`` / ``x != 'NAME'``: a hand's category by name, or an option's value."""
+        fx = self._expr(x, where, seat)
+        rid = getattr(fx, "cat_rid", None)
+        if n.op not in ("==", "!="):
+            raise Unsupported(f"{where}: comparison with {y.value!r}")
+        if rid is None:  # an option's value (a scalar of the table)
+            eq = n.op == "=="
+            return lambda st, fx=fx, v=y.value, eq=eq: (fx(st) == v) == eq
+        ci = self._vr(rid).category_index(y.value)
+        op = np.equal if n.op == "==" else np.not_equal
+        return lambda st, fx=fx, ci=ci, op=op: op(fx(st), ci)
+
+    def _in_cents(self, n, where: str):
+        """``n`` with a number compared with or added to an amount of money written in cents (amounts are
+        cents on the fast path)."""
+        for x, y in ((n.left, n.right), (n.right, n.left)):
+            if self._is_money(x) and isinstance(y, Lit) and not isinstance(y.value, (str, bool)):
+                c = money(y.value) * 100
+                if c != int(c):
+                    raise Unsupported(f"{where}: an amount of a fraction of a cent")
+                y = Lit(line=y.line, column=y.column, value=int(c))
+                return BinOp(line=n.line, column=n.column, op=n.op,
+                             left=x if x is n.left else y, right=y if x is n.left else x)
+        return n
+
+    def _boolop_expr(self, n, where: str, seat: bool):
+        """``and`` (stopping once false on every table and seat) / ``or``."""
+        fs = [self._expr(x, where, seat) for x in n.items]
+        if n.op == "and":
+            def and_(st, fs=fs):  # pure operands: stop once false everywhere
+                out = np.asarray(fs[0](st), dtype=bool)
+                for f in fs[1:]:
+                    if not out.any():
+                        return out
+                    out = np.logical_and(out, f(st))
+                return out
+            return and_
+        return lambda st, fs=fs: functools.reduce(np.logical_or, [f(st) for f in fs])
 
     def _choice_index(self, decision, choice, where):
         for s in self.chapter.all_steps():

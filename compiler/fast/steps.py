@@ -101,9 +101,37 @@ class StepCompiler:
     def _step(self, s) -> Callable[[State, Any], None]:
         where = f"step {s.id!r} ({s.cite})"
         p = dict(s.params)
+        gate, seats = self._gates(s, where)
+        k = s.kind
+        if k in ("announce", "reveal", "collect_unwagered"):
+            return lambda st, strat: None
+        if k == "roll":
+            return self._roll_step(p, gate)
+        if k == "deal" and p.get("to") == "positions":
+            return self._deal_positions(s, p, gate, where)
+        if k == "set_hands":
+            return self._set_hands(s, p, gate, seats, where)
+        if k == "envy":
+            return self._envy(s, p, gate, seats, where)
+        if k == "burn":
+            return self._burn_step(p, gate)
+        if k == "deal":
+            return self._deal_step(s, p, gate, seats)
+        if k == "settle":
+            return self._settle_step(s, seats)
+        if k == "decide":
+            return self._decide_step(s, seats)
+        if k == "offer":
+            return self._offer_step(p, seats, where)
+        if k == "block":
+            return self._block_step(s, gate)
+        raise Unsupported(f"{where}: step kind {k!r}")
+
+    def _gates(self, s, where):
+        """(gate, seats) of step ``s``: the tables where it runs (live, its ``when`` true), as a (K, 1)
+        mask; and the seats it is for (in the round, not ended, its ``players`` true), a (K, S) mask."""
         when = self._expr(s.when, where, False) if s.when is not None else None
         players = self._expr(s.players, where, True) if s.players is not None else None
-        k = s.kind
 
         def gate(st):
             if when is None:
@@ -115,136 +143,150 @@ class StepCompiler:
             if players is not None:
                 m = m & np.asarray(players(st), dtype=bool)
             return m
+        return gate, seats
 
-        if k in ("announce", "reveal", "collect_unwagered"):
-            return lambda st, strat: None
-        if k == "roll":
-            dice, numbers = p.get("dice"), p.get("numbers")
-            sides, cnt = (6, int(dice)) if dice else (int(numbers), 1)
+    def _roll_step(self, p, gate):
+        """``do: roll``: ``dice`` six-sided dice, or one number of ``numbers``; the total is round.roll."""
+        dice, numbers = p.get("dice"), p.get("numbers")
+        sides, cnt = (6, int(dice)) if dice else (int(numbers), 1)
 
-            def roll(st, strat):
-                g = gate(st)[:, 0]
-                v = st.attrs.get("roll")
-                v = np.zeros((st.K, 1), dtype=np.int64) if v is None else v.copy()
-                rows = np.flatnonzero(g)
-                if len(rows):
-                    v[rows, 0] = sum(st.rolls.randint(sides, rows) for _ in range(cnt))
-                st.attrs["roll"] = v
-            return roll
-        if k == "deal" and p.get("to") == "positions":
-            return self._deal_positions(s, p, gate, where)
-        if k == "set_hands":
-            return self._set_hands(s, p, gate, seats, where)
-        if k == "envy":
-            return self._envy(s, p, gate, seats, where)
-        if k == "burn":
-            n = int(p.get("count", 1))
+        def roll(st, strat):
+            g = gate(st)[:, 0]
+            v = st.attrs.get("roll")
+            v = np.zeros((st.K, 1), dtype=np.int64) if v is None else v.copy()
+            rows = np.flatnonzero(g)
+            if len(rows):
+                v[rows, 0] = sum(st.rolls.randint(sides, rows) for _ in range(cnt))
+            st.attrs["roll"] = v
+        return roll
 
-            def burn(st, strat):
-                st.idx += n * gate(st)[:, 0]
-            return burn
-        if k == "deal":
-            to = p.get("to", "players")
-            n = int(p.get("count", 1))
-            if to == "players":
-                key = ("player", p.get("zone", "cards"))
-                stack, ccw = bool(p.get("stack")), s.order == "counterclockwise"
+    def _burn_step(self, p, gate):
+        """``do: burn``: ``count`` cards off the top of the shoe."""
+        n = int(p.get("count", 1))
 
-                def deal_players(st, strat):
-                    m = seats(st)
-                    cnt = m.sum(1)
-                    mm = m[:, ::-1] if ccw else m
-                    rank = np.cumsum(mm, 1) - 1
-                    if ccw:
-                        rank = rank[:, ::-1]
-                    j = np.arange(n)[None, None, :]
-                    base = st.idx[:, None, None]
-                    pos = (base + rank[..., None] * n + j) if stack else (base + j * cnt[:, None, None] + rank[..., None])
-                    pos = np.where(m[..., None], pos, 0)
-                    if (pos >= st.shoe.shape[1]).any():
-                        raise RuntimeError("the shoe is empty")
-                    cards = np.take_along_axis(st.shoe, pos.reshape(st.K, -1), 1).reshape(pos.shape)
-                    st.zones[key] = np.where(m[..., None], cards, -1)
-                    _order(st, key)
-                    st.idx += cnt * n
-                return deal_players
-            key = ("dealer", p.get("zone", "cards"))
+        def burn(st, strat):
+            st.idx += n * gate(st)[:, 0]
+        return burn
 
-            def deal_dealer(st, strat):
-                g = gate(st)[:, 0]
-                pos = st.idx[:, None] + np.arange(n)[None, :]
-                pos = np.where(g[:, None], pos, 0)
-                if (pos >= st.shoe.shape[1]).any():
-                    raise RuntimeError("the shoe is empty")
-                cards = np.take_along_axis(st.shoe, pos, 1)
-                st.zones[key] = np.where(g[:, None], cards, -1)[:, None, :]
-                _order(st, key)
-                st.idx += n * g
-            return deal_dealer
-        if k == "settle":
-            rules = [(self._expr(r.when, f"rule at {r.cite}", True) if r.when is not None else None,
-                      self._actions(r.then, f"rule at {r.cite}")) for r in s.rules]
+    def _deal_step(self, s, p, gate, seats):
+        """``do: deal``: ``count`` cards to each player in the round, or to the dealer."""
+        to = p.get("to", "players")
+        n = int(p.get("count", 1))
+        if to == "players":
+            return self._deal_players(s, p, n, seats)
+        return self._deal_dealer(p, n, gate)
 
-            def settle(st, strat):
+    def _deal_players(self, s, p, n, seats):
+        """``n`` cards to each seat of the step, in the step's order, one at a time or (``stack``) all at once."""
+        key = ("player", p.get("zone", "cards"))
+        stack, ccw = bool(p.get("stack")), s.order == "counterclockwise"
+
+        def deal_players(st, strat):
+            m = seats(st)
+            cnt = m.sum(1)
+            mm = m[:, ::-1] if ccw else m
+            rank = np.cumsum(mm, 1) - 1
+            if ccw:
+                rank = rank[:, ::-1]
+            j = np.arange(n)[None, None, :]
+            base = st.idx[:, None, None]
+            pos = (base + rank[..., None] * n + j) if stack else (base + j * cnt[:, None, None] + rank[..., None])
+            pos = np.where(m[..., None], pos, 0)
+            if (pos >= st.shoe.shape[1]).any():
+                raise RuntimeError("the shoe is empty")
+            cards = np.take_along_axis(st.shoe, pos.reshape(st.K, -1), 1).reshape(pos.shape)
+            st.zones[key] = np.where(m[..., None], cards, -1)
+            _order(st, key)
+            st.idx += cnt * n
+        return deal_players
+
+    def _deal_dealer(self, p, n, gate):
+        """``n`` cards to the dealer."""
+        key = ("dealer", p.get("zone", "cards"))
+
+        def deal_dealer(st, strat):
+            g = gate(st)[:, 0]
+            pos = st.idx[:, None] + np.arange(n)[None, :]
+            pos = np.where(g[:, None], pos, 0)
+            if (pos >= st.shoe.shape[1]).any():
+                raise RuntimeError("the shoe is empty")
+            cards = np.take_along_axis(st.shoe, pos, 1)
+            st.zones[key] = np.where(g[:, None], cards, -1)[:, None, :]
+            _order(st, key)
+            st.idx += n * g
+        return deal_dealer
+
+    def _settle_step(self, s, seats):
+        """``do: settle``: every rule whose ``when`` holds acts, in order, on the seats of the step."""
+        rules = [(self._expr(r.when, f"rule at {r.cite}", True) if r.when is not None else None,
+                  self._actions(r.then, f"rule at {r.cite}")) for r in s.rules]
+
+        def settle(st, strat):
+            m = seats(st)
+            if not m.any():
+                return
+            for w, then in rules:
+                mm = m if w is None else m & np.asarray(w(st), dtype=bool)
+                if mm.any():
+                    then(st, mm)
+        return settle
+
+    def _decide_step(self, s, seats):
+        """``do: decide``: each seat takes the first choice its strategy prefers that is available, else the
+        first available; the choice's actions follow."""
+        choices = [(c.id, self._expr(c.when, f"choice {c.id!r} ({c.cite})", True) if c.when is not None else None,
+                    self._actions(c.then, f"choice {c.id!r} ({c.cite})")) for c in s.choices]
+        ids = [c[0] for c in choices]
+
+        def decide(st, strat):
+            m = seats(st)
+            avail = [m & (np.asarray(w(st), dtype=bool) if w is not None else True) for _, w, _ in choices]
+            chosen = np.full(m.shape, -1, dtype=np.int16)
+            for pref in list(strat) + ids:  # the first preferred choice available, else the first
+                if pref in ids:
+                    ci = ids.index(pref)
+                    chosen = np.where((chosen < 0) & avail[ci], ci, chosen)
+            prev = st.choices.get(s.id)
+            st.choices[s.id] = chosen if prev is None else np.where(chosen >= 0, chosen, prev)
+            for ci, (_, _, then) in enumerate(choices):
+                mm = chosen == ci
+                if mm.any():
+                    then(st, mm)
+        return decide
+
+    def _offer_step(self, p, seats, where):
+        """``do: offer``: the wager is placed as the strategy's ``offers`` say, where the table offers it."""
+        w = p["wager"]
+        eq = p.get("equal_to")
+
+        def offer(st, strat, w=w):
+            if not st.offered[w]:
+                return
+            amt = strat.offers.get(w, 0) if hasattr(strat, "offers") else 0
+            if amt and eq is not None:
                 m = seats(st)
-                if not m.any():
-                    return
-                for w, then in rules:
-                    mm = m if w is None else m & np.asarray(w(st), dtype=bool)
-                    if mm.any():
-                        then(st, mm)
-            return settle
-        if k == "decide":
-            choices = [(c.id, self._expr(c.when, f"choice {c.id!r} ({c.cite})", True) if c.when is not None else None,
-                        self._actions(c.then, f"choice {c.id!r} ({c.cite})")) for c in s.choices]
-            ids = [c[0] for c in choices]
+                if (m & (st.amount[eq] != amt)).any():
+                    raise Unsupported(f"{where}: the {w} must equal the {eq} (a refused offer)")
+            if amt:
+                self._place(w, lambda st, a=amt: a, st, seats(st))
+        return offer
 
-            def decide(st, strat):
-                m = seats(st)
-                avail = [m & (np.asarray(w(st), dtype=bool) if w is not None else True) for _, w, _ in choices]
-                chosen = np.full(m.shape, -1, dtype=np.int16)
-                for pref in list(strat) + ids:  # the first preferred choice available, else the first
-                    if pref in ids:
-                        ci = ids.index(pref)
-                        chosen = np.where((chosen < 0) & avail[ci], ci, chosen)
-                prev = st.choices.get(s.id)
-                st.choices[s.id] = chosen if prev is None else np.where(chosen >= 0, chosen, prev)
-                for ci, (_, _, then) in enumerate(choices):
-                    mm = chosen == ci
-                    if mm.any():
-                        then(st, mm)
-            return decide
-        if k == "offer":
-            w = p["wager"]
-            eq = p.get("equal_to")
+    def _block_step(self, s, gate):
+        """``do: block``: its steps, in order, on the tables where the block runs, until the round ends there."""
+        subs = [self._step(x) for x in s.steps]
 
-            def offer(st, strat, w=w):
-                if not st.offered[w]:
-                    return
-                amt = strat.offers.get(w, 0) if hasattr(strat, "offers") else 0
-                if amt and eq is not None:
-                    m = seats(st)
-                    if (m & (st.amount[eq] != amt)).any():
-                        raise Unsupported(f"{where}: the {w} must equal the {eq} (a refused offer)")
-                if amt:
-                    self._place(w, lambda st, a=amt: a, st, seats(st))
-            return offer
-        if k == "block":
-            subs = [self._step(x) for x in s.steps]
-
-            def block(st, strat):
-                saved = st.live
-                st.live = gate(st)
-                try:
-                    for sub in subs:
-                        if not st.live.any():
-                            break
-                        sub(st, strat)
-                        _stop(st)
-                finally:
-                    st.live = saved & ~_all_ended(st)
-            return block
-        raise Unsupported(f"{where}: step kind {k!r}")
+        def block(st, strat):
+            saved = st.live
+            st.live = gate(st)
+            try:
+                for sub in subs:
+                    if not st.live.any():
+                        break
+                    sub(st, strat)
+                    _stop(st)
+            finally:
+                st.live = saved & ~_all_ended(st)
+        return block
 
     def _deal_positions(self, s, p, gate, where):
         """``deal to positions``: every position, wagered or not, and the dealer, from the starting

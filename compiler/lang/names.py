@@ -130,136 +130,24 @@ def _constant(n: Node):
 
 
 def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
+    """Check every name the expression ``node`` uses against ``names`` (recording the names used), and
+    its divisions; each problem found is appended to ``problems``."""
     def bad(msg, n):
         problems.append(NameProblem(msg, n.line, n.column))
-
-    def ident(n: Node, ns: str) -> None:
-        if not (isinstance(n, Ref) and len(n.parts) == 1):
-            bad(f"expected a {ns} name", n)
-            return
-        name = n.parts[0]
-        pool = {"ranking": names.rankings, "wager": names.wagers, "flag": names.flags, "option": names.options,
-                "decision": set(names.decisions), "category": names.categories, "hand": names.hands}.get(ns)
-        if ns == "flag":
-            names.use("flag", name)
-            return  # flags are declared by being set
-        if pool is not None and name not in pool:
-            bad(f"unknown {ns} {name!r}{_suggest(name, pool)}", n)
-        names.use(ns, name)
 
     def walk(n: Node) -> None:
         if isinstance(n, Lit):
             return
         if isinstance(n, Ref):
-            owner = n.parts[0]
-            if owner not in OWNERS:
-                bad(f"unknown name {owner!r}: references start with one of {', '.join(OWNERS)}"
-                    f"{_suggest(owner, OWNERS)}", n)
-                return
-            if len(n.parts) > 2:
-                bad(f"{'.'.join(n.parts)!r}: only one attribute may follow {owner!r}", n)
-            if owner in ("player", "dealer", "community") and len(n.parts) == 2 and n.parts[1] != "cards" \
-                    and n.parts[1] not in names.zones:
-                bad(f"unknown card zone {n.parts[1]!r}{_suggest(n.parts[1], names.zones)}", n)
-            elif owner in ("player", "dealer", "community") and len(n.parts) == 2 and n.parts[1] != "cards" \
-                    and names.owner_zones is not None and n.parts[1] not in names.owner_zones.get(owner, ()):
-                whom = {"player": "the players", "dealer": "the dealer", "community": "the community cards"}[owner]
-                bad(f"no step deals {whom} a zone {n.parts[1]!r}, so {'.'.join(n.parts)} would always be empty", n)
-            if owner in ("player", "dealer") and len(n.parts) == 1:
-                bad(f"{owner!r} needs a zone, e.g. {owner}.cards", n)
-            if owner == "round":
-                check_round_ref(n, names, bad)
-            if owner == "event":
-                check_event_ref(n, names, bad)
-            if owner == "dice" and (len(n.parts) != 2 or n.parts[1] not in DICE_PARTS):
-                unknown = f"unknown dice attribute {n.parts[1]!r}{_suggest(n.parts[1], DICE_PARTS)}: " \
-                    if len(n.parts) == 2 else ""
-                bad(f"{unknown}'dice' is followed by one of {', '.join(DICE_PARTS)} (the latest roll of dice)", n)
-            elif owner == "dice" and names.dice is False:
-                bad(f"no step rolls dice, so {'.'.join(n.parts)} would never be known", n)
-            if owner == "pocket" and len(n.parts) != 2:
-                bad("'pocket' is followed by `label` or an attribute of the wheel's pockets, e.g. pocket.colour", n)
-            elif owner == "pocket" and names.pocket_attrs is not None and n.parts[1] not in names.pocket_attrs:
-                pool = names.pocket_attrs
-                bad(f"no spun wheel's pockets have an attribute {n.parts[1]!r}" + (
-                    _suggest(n.parts[1], pool) if pool else " (no step spins a wheel)"), n)
-            if owner == "state":
-                if len(n.parts) != 2:
-                    bad("'state' is followed by the name of a round state value, e.g. state.point", n)
-                elif n.parts[1] not in names.state:
-                    bad(f"unknown round state {n.parts[1]!r}{_suggest(n.parts[1], names.state)}: the chapter "
-                        "declares its round state under 'state:'", n)
-                else:
-                    names.use("state", n.parts[1])
-                return
-            if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):
-                bad(f"'setting' is followed by one of {', '.join(SETTING_PARTS)} (the hands of a candidate setting)", n)
+            _check_ref(n, names, bad)
             return
         if isinstance(n, Call):
-            sig = FUNCTIONS.get(n.name)
-            if sig is None:
-                bad(f"unknown function {n.name!r}{_suggest(n.name, FUNCTIONS)}", n)
-                return
-            required = [s for s in sig if not s.endswith("?")]
-            if not len(required) <= len(n.args) <= len(sig):
-                bad(f"{n.name}() takes {len(required)}" + (f" to {len(sig)}" if len(sig) != len(required) else "")
-                    + f" argument{'s' if len(sig) != 1 else ''}, got {len(n.args)}", n)
-                return
-            if "points_ranking?" in sig and len(n.args) < len(sig) and len(names.points_rankings) == 1:
-                names.use("ranking", next(iter(names.points_rankings)))  # the chapter's only one, read implicitly
-            if "points_ranking?" in sig and len(n.args) < len(sig) and len(names.points_rankings) != 1:
-                bad(f"{n.name}() needs the points ranking it reads as its last argument, e.g. "
-                    f"{n.name}(community.banker, baccarat)" + (
-                        f": the chapter declares {', '.join(sorted(names.points_rankings))}"
-                        if names.points_rankings else ": the chapter declares no ranking of kind points"), n)
-            if n.name in POKER_FUNCTIONS and n.args and isinstance(n.args[0], Ref) \
-                    and n.args[0].parts[0] in names.points_rankings:
-                bad(f"{n.name}() reads poker-style hands; ranking {n.args[0].parts[0]!r} is valued by points "
-                    "(use hand(), total(), soft(), natural(), bust() or points())", n.args[0])
-            for kind, a in zip(sig, n.args):
-                kind = kind.rstrip("?")
-                if kind in ("expr", "lambda"):
-                    walk(a)
-                elif kind == "points_ranking":
-                    if not isinstance(a, Ref) or len(a.parts) != 1 or a.parts[0] not in names.points_rankings:
-                        name = a.parts[0] if isinstance(a, Ref) else source(a)
-                        bad(f"{n.name}() reads a ranking of kind points; {name!r} is not one"
-                            + (f" (the chapter's: {', '.join(sorted(names.points_rankings))})"
-                               if names.points_rankings else " (the chapter declares none)"), a)
-                    else:
-                        names.use("ranking", a.parts[0])
-                elif kind == "position":
-                    if not (isinstance(a, Lit) and isinstance(a.value, int) and not isinstance(a.value, bool)
-                            and 1 <= a.value <= 60):
-                        bad(f"{n.name}() takes the position of a card in its zone, a whole number from 1, "
-                            f"e.g. {n.name}(player.cards, 3)", a)
-                elif kind == "rank":
-                    if not isinstance(a, (Lit, Ref)):
-                        bad("expected a rank such as '10' or T", a)
-                elif kind == "choice":
-                    if isinstance(a, Ref) and len(a.parts) == 1:
-                        d = n.args[0].parts[0] if isinstance(n.args[0], Ref) else None
-                        if d in names.decisions and a.parts[0] not in names.decisions[d]:
-                            bad(f"decision {d!r} has no choice {a.parts[0]!r}", a)
-                    else:
-                        bad("expected a choice name", a)
-                else:
-                    ident(a, kind)
-            if n.name in ("hits", "matched", "picked") and names.choose_wagers is not None and n.args \
-                    and isinstance(n.args[0], Ref) and n.args[0].parts[0] in names.wagers \
-                    and n.args[0].parts[0] not in names.choose_wagers:
-                bad(f"{n.name}({n.args[0].parts[0]}): the wager is not placed on chosen numbers (it has no `choose`)", n)
-            if n.name == "dice_count" and names.dice is False:
-                bad("no step rolls dice, so dice_count() would never be known", n)
+            _check_call(n, names, bad, walk)
             return
         if isinstance(n, BinOp):
             walk(n.left)
             walk(n.right)
-            if n.op == "/" and _constant(n.right) == 0:
-                bad("division by zero: the divisor is always 0", n.right)
-            elif n.op == "/" and _constant(n.right) is None:  # issue 29: a rule that can divide by zero
-                bad(f"the divisor {source(n.right)} can be 0 in some round: a rule divides only by a number "
-                    "written in it (e.g. / 2)", n.right)
+            _check_divisor(n, bad)
             return
         if isinstance(n, BoolOp):
             for x in n.items:
@@ -270,6 +158,148 @@ def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
             return
 
     walk(node)
+
+
+def _check_ident(n: Node, ns: str, names: Names, bad) -> None:
+    """A function's argument that names something of namespace ``ns`` (a ranking, a wager, a flag ...)."""
+    if not (isinstance(n, Ref) and len(n.parts) == 1):
+        bad(f"expected a {ns} name", n)
+        return
+    name = n.parts[0]
+    pool = {"ranking": names.rankings, "wager": names.wagers, "flag": names.flags, "option": names.options,
+            "decision": set(names.decisions), "category": names.categories, "hand": names.hands}.get(ns)
+    if ns == "flag":
+        names.use("flag", name)
+        return  # flags are declared by being set
+    if pool is not None and name not in pool:
+        bad(f"unknown {ns} {name!r}{_suggest(name, pool)}", n)
+    names.use(ns, name)
+
+
+def _check_ref(n: Ref, names: Names, bad) -> None:
+    """A reference ``OWNER`` or ``OWNER.NAME``: a known owner, followed by what it has."""
+    owner = n.parts[0]
+    if owner not in OWNERS:
+        bad(f"unknown name {owner!r}: references start with one of {', '.join(OWNERS)}"
+            f"{_suggest(owner, OWNERS)}", n)
+        return
+    if len(n.parts) > 2:
+        bad(f"{'.'.join(n.parts)!r}: only one attribute may follow {owner!r}", n)
+    if owner in ("player", "dealer", "community"):
+        _check_zone_ref(n, names, bad)
+    if owner == "round":
+        check_round_ref(n, names, bad)
+    if owner == "event":
+        check_event_ref(n, names, bad)
+    if owner == "dice" and (len(n.parts) != 2 or n.parts[1] not in DICE_PARTS):
+        unknown = f"unknown dice attribute {n.parts[1]!r}{_suggest(n.parts[1], DICE_PARTS)}: " \
+            if len(n.parts) == 2 else ""
+        bad(f"{unknown}'dice' is followed by one of {', '.join(DICE_PARTS)} (the latest roll of dice)", n)
+    elif owner == "dice" and names.dice is False:
+        bad(f"no step rolls dice, so {'.'.join(n.parts)} would never be known", n)
+    if owner == "pocket" and len(n.parts) != 2:
+        bad("'pocket' is followed by `label` or an attribute of the wheel's pockets, e.g. pocket.colour", n)
+    elif owner == "pocket" and names.pocket_attrs is not None and n.parts[1] not in names.pocket_attrs:
+        pool = names.pocket_attrs
+        bad(f"no spun wheel's pockets have an attribute {n.parts[1]!r}" + (
+            _suggest(n.parts[1], pool) if pool else " (no step spins a wheel)"), n)
+    if owner == "state":
+        if len(n.parts) != 2:
+            bad("'state' is followed by the name of a round state value, e.g. state.point", n)
+        elif n.parts[1] not in names.state:
+            bad(f"unknown round state {n.parts[1]!r}{_suggest(n.parts[1], names.state)}: the chapter "
+                "declares its round state under 'state:'", n)
+        else:
+            names.use("state", n.parts[1])
+        return
+    if owner == "setting" and (len(n.parts) != 2 or n.parts[1] not in SETTING_PARTS):
+        bad(f"'setting' is followed by one of {', '.join(SETTING_PARTS)} (the hands of a candidate setting)", n)
+
+
+def _check_zone_ref(n: Ref, names: Names, bad) -> None:
+    """``player.ZONE``, ``dealer.ZONE``, ``community.ZONE``: a zone some step deals that owner."""
+    owner = n.parts[0]
+    if len(n.parts) == 2 and n.parts[1] != "cards" and n.parts[1] not in names.zones:
+        bad(f"unknown card zone {n.parts[1]!r}{_suggest(n.parts[1], names.zones)}", n)
+    elif len(n.parts) == 2 and n.parts[1] != "cards" \
+            and names.owner_zones is not None and n.parts[1] not in names.owner_zones.get(owner, ()):
+        whom = {"player": "the players", "dealer": "the dealer", "community": "the community cards"}[owner]
+        bad(f"no step deals {whom} a zone {n.parts[1]!r}, so {'.'.join(n.parts)} would always be empty", n)
+    if owner in ("player", "dealer") and len(n.parts) == 1:
+        bad(f"{owner!r} needs a zone, e.g. {owner}.cards", n)
+
+
+def _check_call(n: Call, names: Names, bad, walk) -> None:
+    """A call of one of the language's functions, with the arguments its signature takes; ``walk``
+    checks an argument that is an expression."""
+    sig = FUNCTIONS.get(n.name)
+    if sig is None:
+        bad(f"unknown function {n.name!r}{_suggest(n.name, FUNCTIONS)}", n)
+        return
+    required = [s for s in sig if not s.endswith("?")]
+    if not len(required) <= len(n.args) <= len(sig):
+        bad(f"{n.name}() takes {len(required)}" + (f" to {len(sig)}" if len(sig) != len(required) else "")
+            + f" argument{'s' if len(sig) != 1 else ''}, got {len(n.args)}", n)
+        return
+    if "points_ranking?" in sig and len(n.args) < len(sig) and len(names.points_rankings) == 1:
+        names.use("ranking", next(iter(names.points_rankings)))  # the chapter's only one, read implicitly
+    if "points_ranking?" in sig and len(n.args) < len(sig) and len(names.points_rankings) != 1:
+        bad(f"{n.name}() needs the points ranking it reads as its last argument, e.g. "
+            f"{n.name}(community.banker, baccarat)" + (
+                f": the chapter declares {', '.join(sorted(names.points_rankings))}"
+                if names.points_rankings else ": the chapter declares no ranking of kind points"), n)
+    if n.name in POKER_FUNCTIONS and n.args and isinstance(n.args[0], Ref) \
+            and n.args[0].parts[0] in names.points_rankings:
+        bad(f"{n.name}() reads poker-style hands; ranking {n.args[0].parts[0]!r} is valued by points "
+            "(use hand(), total(), soft(), natural(), bust() or points())", n.args[0])
+    for kind, a in zip(sig, n.args):
+        _check_arg(n, kind.rstrip("?"), a, names, bad, walk)
+    if n.name in ("hits", "matched", "picked") and names.choose_wagers is not None and n.args \
+            and isinstance(n.args[0], Ref) and n.args[0].parts[0] in names.wagers \
+            and n.args[0].parts[0] not in names.choose_wagers:
+        bad(f"{n.name}({n.args[0].parts[0]}): the wager is not placed on chosen numbers (it has no `choose`)", n)
+    if n.name == "dice_count" and names.dice is False:
+        bad("no step rolls dice, so dice_count() would never be known", n)
+
+
+def _check_arg(n: Call, kind: str, a: Node, names: Names, bad, walk) -> None:
+    """Argument ``a`` of the call ``n``, of kind ``kind`` (its signature's, without the ``?``)."""
+    if kind in ("expr", "lambda"):
+        walk(a)
+    elif kind == "points_ranking":
+        if not isinstance(a, Ref) or len(a.parts) != 1 or a.parts[0] not in names.points_rankings:
+            name = a.parts[0] if isinstance(a, Ref) else source(a)
+            bad(f"{n.name}() reads a ranking of kind points; {name!r} is not one"
+                + (f" (the chapter's: {', '.join(sorted(names.points_rankings))})"
+                   if names.points_rankings else " (the chapter declares none)"), a)
+        else:
+            names.use("ranking", a.parts[0])
+    elif kind == "position":
+        if not (isinstance(a, Lit) and isinstance(a.value, int) and not isinstance(a.value, bool)
+                and 1 <= a.value <= 60):
+            bad(f"{n.name}() takes the position of a card in its zone, a whole number from 1, "
+                f"e.g. {n.name}(player.cards, 3)", a)
+    elif kind == "rank":
+        if not isinstance(a, (Lit, Ref)):
+            bad("expected a rank such as '10' or T", a)
+    elif kind == "choice":
+        if isinstance(a, Ref) and len(a.parts) == 1:
+            d = n.args[0].parts[0] if isinstance(n.args[0], Ref) else None
+            if d in names.decisions and a.parts[0] not in names.decisions[d]:
+                bad(f"decision {d!r} has no choice {a.parts[0]!r}", a)
+        else:
+            bad("expected a choice name", a)
+    else:
+        _check_ident(a, kind, names, bad)
+
+
+def _check_divisor(n: BinOp, bad) -> None:
+    """``A / B``: B a number written in the rule, never 0 (issue 29: a rule that can divide by zero)."""
+    if n.op == "/" and _constant(n.right) == 0:
+        bad("division by zero: the divisor is always 0", n.right)
+    elif n.op == "/" and _constant(n.right) is None:  # issue 29: a rule that can divide by zero
+        bad(f"the divisor {source(n.right)} can be 0 in some round: a rule divides only by a number "
+            "written in it (e.g. / 2)", n.right)
 
 
 def check_round_ref(n: Ref, names: Names, bad) -> None:

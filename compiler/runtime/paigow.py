@@ -216,77 +216,93 @@ def set_hands(table, ctx, rnd, step, pending) -> None:
     legal_fn = step.exprs.get("legal")
     way = house_way_of(table, step)
     if p.get("to", "players") == "dealer":
-        ctx.seat = None
-        cards = list(rnd.dealer.get(zone) or ())
-        if len(cards) != hn + ln or any(c is None for c in cards):
-            raise EngineError(f"{step.id}: the dealer holds {len(cards)} known cards in {zone!r}; a setting "
-                              f"needs {hn} + {ln} ({step.cite})")
-        if way is None:
-            raise EngineError(f"{step.id}: no house way to set the dealer's hands ({step.cite})")
-        cands = settings(cards, ln)
-        pool, rule = _house_way_setting(ctx, step, way, legal_fn, cands)
-        chosen = pool[0]
-        if rnd.dealer_setting is not None:
-            rec = _match(cands, rnd.dealer_setting)
-            if rec is None:
-                raise RefusedError(f"{step.id}: the recorded dealer setting ({rnd.dealer_setting}) is not "
-                                   "made of the dealer's cards")
-            if rec in pool:
-                chosen = rec
-            else:
-                rnd.log("setting", step.cite, f"dealer set high {_cs(rec[0])} / low {_cs(rec[1])}, not as the "
-                        f"house way requires")
-                table._fire(ctx, rnd, {"event": "dealer_setting_wrong", "cards": list(rec[1])})
-                if rnd.stopped:
-                    return
-        rnd.dealer.pop(zone, None)
-        rnd.dealer["high"], rnd.dealer["low"] = list(chosen[0]), list(chosen[1])
-        if p.get("face") == "up":  # the hands are placed face up (e.g. § 688a.11(a))
-            rnd.revealed.update(("high", "low"))
-        rnd.log("setting", rule.cite, f"dealer sets the high hand {_cs(chosen[0])} and the low hand "
-                f"{_cs(chosen[1])} by the house way ({way.title})" + (f": {rule.note}" if rule.note else ""))
+        _set_dealer_hands(table, ctx, rnd, step, zone, hn, ln, legal_fn, way)
         return
-    seats = table._players(ctx, rnd, step)
-    by = p.get("larger_first")
-    if by and rnd.players:
-        # one player on several positions sets the hand with the larger wager first (§ 670a.7(f))
-        groups: dict[str, list] = {}
-        for s in seats:
-            groups.setdefault(rnd.players.get(s.number, f"#{s.number}"), []).append(s)
-        slots = {name: sorted(g, key=lambda s: -(s.wagers[by].amount if by in s.wagers else 0))
-                 for name, g in groups.items()}
-        out = []
-        for s in seats:
-            out.append(slots[rnd.players.get(s.number, f"#{s.number}")].pop(0))
-        seats = out
-    for s in seats:
-        ctx.seat = s
-        cards = list(s.zones.get(zone) or ())
-        if len(cards) != hn + ln or any(c is None for c in cards):
-            raise EngineError(f"seat {s.number}: {len(cards)} known cards in {zone!r}; a setting needs "
-                              f"{hn} + {ln} ({step.cite})")
-        cands = settings(cards, ln)
-        pick = table._strategies(s.number).setting(step.id, cands, view_of(rnd, s))
-        how = ""
-        if pick is None:
-            if way is None:
-                raise RefusedError(f"seat {s.number}: no setting given at {step.id!r} ({step.cite})")
-            pool, rule = _house_way_setting(ctx, step, way, legal_fn, cands)
-            chosen = pool[0]
-            how = f" (the way the house sets them, {rule.cite})"
-        else:
-            chosen = _match(cands, pick)
-            if chosen is None:
-                raise RefusedError(f"seat {s.number}: the setting {pick!r} is not made of the player's cards "
-                                   f"({_cs(cards)})")
-        s.zones.pop(zone, None)
-        s.zones["high"], s.zones["low"] = list(chosen[0]), list(chosen[1])
-        s.choices[step.id] = _cs(chosen[1])
-        rnd.log("setting", step.cite, f"sets the high hand {_cs(chosen[0])} and the low hand {_cs(chosen[1])}{how}",
-                seat=s.number)
-        if not _legal(ctx, legal_fn, chosen):
-            if p.get("flag"):
-                s.flags.add(p["flag"])
-            rnd.log("foul", step.cite, p.get("foul") or "the setting is not legal", seat=s.number)
+    for s in _setting_order(rnd, table._players(ctx, rnd, step), p.get("larger_first")):
+        _set_player_hands(table, ctx, rnd, step, s, zone, hn, ln, legal_fn, way)
     ctx.seat = None
 
+
+def _set_dealer_hands(table, ctx, rnd, step, zone, hn, ln, legal_fn, way) -> None:
+    """The dealer sets the cards of ``zone`` by the house way; a recorded dealer setting the house way
+    does not allow raises the event ``dealer_setting_wrong``."""
+    p = step.params
+    ctx.seat = None
+    cards = list(rnd.dealer.get(zone) or ())
+    if len(cards) != hn + ln or any(c is None for c in cards):
+        raise EngineError(f"{step.id}: the dealer holds {len(cards)} known cards in {zone!r}; a setting "
+                          f"needs {hn} + {ln} ({step.cite})")
+    if way is None:
+        raise EngineError(f"{step.id}: no house way to set the dealer's hands ({step.cite})")
+    cands = settings(cards, ln)
+    pool, rule = _house_way_setting(ctx, step, way, legal_fn, cands)
+    chosen = pool[0]
+    if rnd.dealer_setting is not None:
+        rec = _match(cands, rnd.dealer_setting)
+        if rec is None:
+            raise RefusedError(f"{step.id}: the recorded dealer setting ({rnd.dealer_setting}) is not "
+                               "made of the dealer's cards")
+        if rec in pool:
+            chosen = rec
+        else:
+            rnd.log("setting", step.cite, f"dealer set high {_cs(rec[0])} / low {_cs(rec[1])}, not as the "
+                    f"house way requires")
+            table._fire(ctx, rnd, {"event": "dealer_setting_wrong", "cards": list(rec[1])})
+            if rnd.stopped:
+                return
+    rnd.dealer.pop(zone, None)
+    rnd.dealer["high"], rnd.dealer["low"] = list(chosen[0]), list(chosen[1])
+    if p.get("face") == "up":  # the hands are placed face up (e.g. § 688a.11(a))
+        rnd.revealed.update(("high", "low"))
+    rnd.log("setting", rule.cite, f"dealer sets the high hand {_cs(chosen[0])} and the low hand "
+            f"{_cs(chosen[1])} by the house way ({way.title})" + (f": {rule.note}" if rule.note else ""))
+
+
+def _setting_order(rnd, seats, by):
+    """The seats in the order they set their hands: one player on several positions sets the hand with
+    the larger wager ``by`` first (§ 670a.7(f))."""
+    if not (by and rnd.players):
+        return seats
+    groups: dict[str, list] = {}
+    for s in seats:
+        groups.setdefault(rnd.players.get(s.number, f"#{s.number}"), []).append(s)
+    slots = {name: sorted(g, key=lambda s: -(s.wagers[by].amount if by in s.wagers else 0))
+             for name, g in groups.items()}
+    out = []
+    for s in seats:
+        out.append(slots[rnd.players.get(s.number, f"#{s.number}")].pop(0))
+    return out
+
+
+def _set_player_hands(table, ctx, rnd, step, s, zone, hn, ln, legal_fn, way) -> None:
+    """Seat ``s`` sets the cards of ``zone`` as its strategy / the hand history says, or by the house way
+    when it leaves it to the house; a setting for which ``legal`` is false is played and recorded."""
+    p = step.params
+    ctx.seat = s
+    cards = list(s.zones.get(zone) or ())
+    if len(cards) != hn + ln or any(c is None for c in cards):
+        raise EngineError(f"seat {s.number}: {len(cards)} known cards in {zone!r}; a setting needs "
+                          f"{hn} + {ln} ({step.cite})")
+    cands = settings(cards, ln)
+    pick = table._strategies(s.number).setting(step.id, cands, view_of(rnd, s))
+    how = ""
+    if pick is None:
+        if way is None:
+            raise RefusedError(f"seat {s.number}: no setting given at {step.id!r} ({step.cite})")
+        pool, rule = _house_way_setting(ctx, step, way, legal_fn, cands)
+        chosen = pool[0]
+        how = f" (the way the house sets them, {rule.cite})"
+    else:
+        chosen = _match(cands, pick)
+        if chosen is None:
+            raise RefusedError(f"seat {s.number}: the setting {pick!r} is not made of the player's cards "
+                               f"({_cs(cards)})")
+    s.zones.pop(zone, None)
+    s.zones["high"], s.zones["low"] = list(chosen[0]), list(chosen[1])
+    s.choices[step.id] = _cs(chosen[1])
+    rnd.log("setting", step.cite, f"sets the high hand {_cs(chosen[0])} and the low hand {_cs(chosen[1])}{how}",
+            seat=s.number)
+    if not _legal(ctx, legal_fn, chosen):
+        if p.get("flag"):
+            s.flags.add(p["flag"])
+        rnd.log("foul", step.cite, p.get("foul") or "the setting is not legal", seat=s.number)
