@@ -145,8 +145,23 @@ def _spec_of_round(path: str) -> str | None:
 
 
 def cmd_settle(args) -> int:
-    from compiler.round_file import DecisionMissing, SettingError, check_round, diagnostic_of, load_round
+    if not _settle_arguments(args):
+        return 1
+    mod, compiled = _load(args.spec)
+    if mod is None:
+        return 1
+    played = _settle_round(args, mod, compiled)
+    if played is None:
+        return 1
+    rs, table, result = played
+    if getattr(args, "check", False):
+        return _settle_check(args, rs, table, result)
+    return _settle_report(args, mod, rs, table, result)
 
+
+def _settle_arguments(args) -> bool:
+    """SPEC ROUND, or ROUND alone (its rulespec found, set in ``args.spec``); False, said on stderr,
+    for two hand histories, the two in the wrong order, or a rulespec alone."""
     from compiler.round_file import is_round
 
     if is_round(Path(args.spec)) and args.round is not None:  # a hand history where the rulespec goes
@@ -156,39 +171,44 @@ def cmd_settle(args) -> int:
         else:
             print(f"{args.spec}:1:1: error: this is a hand history, given where the rulespec is expected: "
                   f"the order is `rulespec settle SPEC ROUND` ({args.round} {args.spec})", file=sys.stderr)
-        return 1
+        return False
     if args.round is None:  # `settle ROUND.yaml`: the rulespec of the round's chapter
         given = Path(args.spec).resolve()
         if given.parent == (ROOT / "rulespecs").resolve():  # a rulespec given alone: the round is missing
             print(f"rulespec settle: error: the following arguments are required: ROUND "
                   f"(a hand history after the rulespec {args.spec})", file=sys.stderr)
-            return 1
+            return False
         args.round = args.spec
         args.spec = _spec_of_round(args.round)
         if args.spec is None:
-            return 1
-    mod, compiled = _load(args.spec)
-    if mod is None:
-        return 1
+            return False
+    return True
+
+
+def _settle_round(args, mod, compiled):
+    """(the hand history, the table, the result) of the round replayed; None when it cannot be
+    (every diagnostic on stderr)."""
+    from compiler.round_file import DecisionMissing, SettingError, check_round, diagnostic_of, load_round
+
     try:
         rs = load_round(args.round)
     except DiagnosticError as e:
         for d in e.diagnostics:
             print(d.format(), file=sys.stderr)
-        return 1
+        return None
     if rs.chapter != mod.CHAPTER:
         print(rs.doc.diagnostic("/chapter", f"the round is of Chapter {rs.chapter}, the spec is Chapter "
                                             f"{mod.CHAPTER}").format(), file=sys.stderr)
-        return 1
+        return None
     # the conditions between selections are checked with the hand history's own options (check_round)
     extra = _selections(args, compiled, rs.doc.data.get("submission"), mod=mod, conditions=False)
     if extra is None:
-        return 1
+        return None
     opts, errs = check_round(rs, mod.GAME, compiled.chapter.data, extra)
     if errs:
         for d in errs:
             print(d.format(), file=sys.stderr)
-        return 1
+        return None
     try:
         table = mod.new_table(opts, shoe=rs.shoe())
         table.first_after_shuffle = rs.first_after_shuffle
@@ -199,27 +219,36 @@ def cmd_settle(args) -> int:
                                   players=rs.players or None, rolls=rs.rolls, dealer_setting=rs.dealer_setting)
     except (DecisionMissing, SettingError, EngineError) as e:
         print(diagnostic_of(rs, e).format(), file=sys.stderr)
-        return 1
+        return None
     extra_choices = rs.unused_choices()  # a list of choices longer than the round's decisions
     for d in extra_choices:
         print(d.format(), file=sys.stderr)
     if extra_choices:
-        return 1
-    if getattr(args, "check", False):
-        from compiler.round_file import check_expected
+        return None
+    return rs, table, result
 
-        diffs = check_expected(rs, result)
-        diffs += [rs.doc.diagnostic("/dealt", f"{args.round}: the hand history gives cards never dealt by the "
-                                              f"procedure: {'seat ' + str(s) if o == 'player' else o} ({z})")
-                  for o, s, z in table.shoe.unused()]
-        for d in diffs:
-            print(d.format(), file=sys.stderr)
-        if diffs:
-            return 1
-        what = ("settled as expected" if "results" in (rs.expect or {})
-                else "settled; the seats' nets as expected (no wager-by-wager expectation)")
-        print(f"{args.round}: {len(result.results)} wager{'s' if len(result.results) != 1 else ''} {what}")
-        return 0
+
+def _settle_check(args, rs, table, result) -> int:
+    """``settle --check``: the settlement against the hand history's expectation, and every card dealt."""
+    from compiler.round_file import check_expected
+
+    diffs = check_expected(rs, result)
+    diffs += [rs.doc.diagnostic("/dealt", f"{args.round}: the hand history gives cards never dealt by the "
+                                          f"procedure: {'seat ' + str(s) if o == 'player' else o} ({z})")
+              for o, s, z in table.shoe.unused()]
+    for d in diffs:
+        print(d.format(), file=sys.stderr)
+    if diffs:
+        return 1
+    what = ("settled as expected" if "results" in (rs.expect or {})
+            else "settled; the seats' nets as expected (no wager-by-wager expectation)")
+    print(f"{args.round}: {len(result.results)} wager{'s' if len(result.results) != 1 else ''} {what}")
+    return 0
+
+
+def _settle_report(args, mod, rs, table, result) -> int:
+    """The settlement, as JSON or as a table with each seat's net (and the log with --log); 1 when it
+    differs from what the hand history states."""
     unused = table.shoe.unused()
     warnings = [f"the hand history gives cards never dealt by the procedure: "
                 f"{'seat ' + str(s) if o == 'player' else o} ({z})" for o, s, z in unused]
@@ -237,30 +266,33 @@ def cmd_settle(args) -> int:
             out["differences"] = [d.to_dict() for d in differs]
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 1 if differs else 0
-    else:
-        print(f"Chapter {mod.CHAPTER}. {mod.TITLE}: {args.round}")
-        if result.void:
-            print("Round void: every wager returned.")
-
-        unpriced = {r.seat for r in result.results if not r.priced}
-        rows = [["SEAT", "WAGER", "AMOUNT", "RESULT", "NET", "PROVISIONS"]]
-        for r in result.results:
-            net = fmt_money(r.net, signed=True) if r.priced else "not known"  # payout odds not in the sources
-            name = r.name if getattr(r, "hand", 1) == 1 else f"{r.name} (hand {r.hand})"  # a hand made by a split
-            rows.append([str(r.seat), name, fmt_money(r.amount), r.outcome, net, "; ".join(r.cites)])
-        print(text_table(rows, right=(0, 2, 4)))  # columns as wide as the longest wager name
-        for seat, net in sorted(result.net_by_seat().items()):
-            print(f"seat {seat} net {fmt_money(net, signed=True)}"
-                  + (" plus the amount of a win whose payout odds are not in the sources" if seat in unpriced else ""))
-        if args.log:
-            print("\nLog:")
-            for e in result.log:
-                print("  " + e.format())
-        for w in warnings:
-            print(f"warning: {w}", file=sys.stderr)
-        for d in differs:
-            print(d.format(), file=sys.stderr)
+    print(f"Chapter {mod.CHAPTER}. {mod.TITLE}: {args.round}")
+    if result.void:
+        print("Round void: every wager returned.")
+    _print_settlement(result)
+    if args.log:
+        print("\nLog:")
+        for e in result.log:
+            print("  " + e.format())
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    for d in differs:
+        print(d.format(), file=sys.stderr)
     return 1 if differs else 0
+
+
+def _print_settlement(result) -> None:
+    """Each wager's result with its provisions, then each seat's net."""
+    unpriced = {r.seat for r in result.results if not r.priced}
+    rows = [["SEAT", "WAGER", "AMOUNT", "RESULT", "NET", "PROVISIONS"]]
+    for r in result.results:
+        net = fmt_money(r.net, signed=True) if r.priced else "not known"  # payout odds not in the sources
+        name = r.name if getattr(r, "hand", 1) == 1 else f"{r.name} (hand {r.hand})"  # a hand made by a split
+        rows.append([str(r.seat), name, fmt_money(r.amount), r.outcome, net, "; ".join(r.cites)])
+    print(text_table(rows, right=(0, 2, 4)))  # columns as wide as the longest wager name
+    for seat, net in sorted(result.net_by_seat().items()):
+        print(f"seat {seat} net {fmt_money(net, signed=True)}"
+              + (" plus the amount of a win whose payout odds are not in the sources" if seat in unpriced else ""))
 
 
 def _unselected(mod, compiled, opts) -> list[str]:

@@ -240,122 +240,162 @@ class SafeConsole(Console):
 
 def run(args, console: Console | None = None) -> int:
     console = console or SafeConsole(highlight=False)
-    if args.save is not None and (why := save_dir_problem(args.save)):
-        print(f"error: {why}", file=sys.stderr)
+    prepared = _prepare(args)
+    if prepared is None:
         return 1
-    mod, compiled = _load(args.chapter)
-    if mod is None:
-        return 1
-    opts = _selections(args, compiled)
-    if opts is None:
-        return 1
-    table = prepare_table(mod.new_table(opts, seed=args.seed))
-    bad = table.violations()
-    if bad:
-        for cite, msg in bad:
-            print(f"error: the selections break {cite}: {msg}", file=sys.stderr)
-        return 1
-    g = table.game
-    if not 1 <= args.seats <= g.max_positions:
-        print(f"error: --seats {args.seats}: this table has positions 1 to {g.max_positions}", file=sys.stderr)
-        return 1
+    compiled, opts, table = prepared
     seats = list(range(1, args.seats + 1))
     lay = layout_of(table, compiled.chapter.data)
     player = TerminalPlayer(console, lay)
     show_layout(console, lay, seats)
     balances: dict[int, Decimal] = {}
     save_dir = Path(args.save) if args.save is not None else None
-    step_ids = [s[0] for s in lay.steps]
     try:
         while True:
-            console.rule(f"Round {table.round_number + 1}")
-            bets: dict[int, dict[str, Decimal]] = {}
-            for seat in seats:
-                while True:  # a slip is refused with its rule and asked again; it never ends the session
-                    bets[seat] = {}
-                    for wid, name, cite, placed, offered in lay.wagers:
-                        if placed != "before_deal" or not offered:
-                            continue
-                        wd = g.wagers[wid]
-                        default = fmt_money(wd.amounts[0]) if wd.amounts else ("10" if wd.required else "0")
-                        a = player.amount(f"Seat {seat}, {name} ({cite}): amount (0: no wager)", default=default)
-                        if a and wd.choose:  # a wager on numbers the player chooses: ask for them
-                            bets[seat][wid] = {"amount": a, "numbers": player.numbers(wd, g.procedure)}
-                        elif a:
-                            bets[seat][wid] = a
-                    try:
-                        table.check_bets(seat, bets[seat])
-                        break
-                    except EngineError as exc:
-                        console.print(f"[red]not accepted: {escape(str(exc))}[/red]; the wagers of seat {seat} "
-                                      "again, please")
-            bets = {s: b for s, b in bets.items() if b}
-            if not bets:
-                console.print("[yellow]no wagers: nobody plays this round[/yellow]")
-                again = player.ask("Play another round?", choices=["y", "n"], default="n")
-                if again == "n":
-                    return 0
-                continue
-            events = []
-            while lay.irregularities:
-                ev = player.ask("Raise an irregularity this round?",
-                                choices=["none"] + [i[0] for i in lay.irregularities], default="none")
-                if ev == "none":
-                    break
-                e: dict[str, Any] = {"event": ev}
-                before = player.ask("  ... before which step? (end: after the round's steps)",
-                                    choices=step_ids + ["end"], default=step_ids[0])
-                if before != "end":
-                    e["before"] = before
-                seat = player.ask("  ... at which seat? (none: not one seat's)",
-                                  choices=["none"] + [str(s) for s in bets], default="none")
-                if seat != "none":
-                    e["seat"] = int(seat)
-                what = {i[0]: (i[1], i[2]) for i in lay.irregularities}.get(ev, ("", ""))
-                for name, values in lay.event_attrs.get(ev, {}).items():
-                    # what the question is for: the rules of the event read it as event.NAME
-                    console.print(f"  [dim]{escape(name.replace('_', ' '))}: read as event.{escape(name)} by the "
-                                  f"rules of {escape(what[1])} ({escape(what[0])})[/dim]", overflow="fold")
-                    if values:
-                        e[name] = player.ask(f"  ... {name.replace('_', ' ')}?", choices=values, default=values[0])
-                    else:
-                        e[name] = player.ask(f"  ... {name.replace('_', ' ')}? (yes or no)", choices=["yes", "no"]) == "yes"
-                events.append(e)
-            try:
-                played = play_one(table, bets, player, events, selections=opts, submission=args.submission)
-            except EngineError as exc:  # reported; the session goes on (only the player ends it)
-                console.print(f"[red]the round cannot be played: {escape(str(exc))}[/red]; nothing of it is "
-                              "kept, and the balances stand")
-                if player.ask("Play another round?", choices=["y", "n"], default="y") == "n":
-                    return 0
-                continue
-            except Exception as exc:  # an engine failure is reported, never a traceback
-                console.print(f"[red]the round cannot be played: internal error: {type(exc).__name__}: "
-                              f"{escape(str(exc))}[/red]")
-                return 1
-            for e in played.history.get("events", ()):
-                if e["event"] in CARD_EVENTS:
-                    console.print(f"[yellow]{escape(e['event'].replace('_', ' '))}: {escape(' '.join(e['cards']))}[/yellow]")
-            before = dict(balances)
-            show_round(console, played, balances, player.names)
-            text = history_yaml(played.history)
-            if save_dir is not None:
-                try:  # numbered on from the rounds already in the directory, never over one
-                    path = save_round(save_dir, g.chapter, text)
-                except OSError as exc:
-                    console.print(f"[red]cannot save in {escape(str(save_dir))}: {escape(exc.strerror or str(exc))}"
-                                  "[/red]")
-                    path = player.save_path(text)
-            else:
-                path = player.save_path(text)
-            if path is not None:
-                console.print(f"saved: {path}", soft_wrap=True)
-                console.print(f"  replay: rulespec settle {args.chapter} {path}", soft_wrap=True)
-            while (again := player.ask("Play another round? (log: the full log of this one)",
-                                       choices=["y", "n", "log"], default="n")) == "log":
-                show_log(console, played.result, before)
-            if again == "n":
-                return 0
+            code = _one_round(args, console, player, table, opts, seats, balances, save_dir)
+            if code is not None:
+                return code
     except InputEnded:
         console.print("\ninput ended")
         return 0
+
+
+def _prepare(args):
+    """(the compiled chapter, the selections, the table) of the command line, or None when they
+    cannot be played (each reason said on stderr)."""
+    if args.save is not None and (why := save_dir_problem(args.save)):
+        print(f"error: {why}", file=sys.stderr)
+        return None
+    mod, compiled = _load(args.chapter)
+    if mod is None:
+        return None
+    opts = _selections(args, compiled)
+    if opts is None:
+        return None
+    table = prepare_table(mod.new_table(opts, seed=args.seed))
+    bad = table.violations()
+    if bad:
+        for cite, msg in bad:
+            print(f"error: the selections break {cite}: {msg}", file=sys.stderr)
+        return None
+    g = table.game
+    if not 1 <= args.seats <= g.max_positions:
+        print(f"error: --seats {args.seats}: this table has positions 1 to {g.max_positions}", file=sys.stderr)
+        return None
+    return compiled, opts, table
+
+
+def _one_round(args, console: Console, player: TerminalPlayer, table, opts, seats: list[int],
+               balances: dict[int, Decimal], save_dir: Path | None) -> int | None:
+    """One round: the wagers, the irregularities raised, the play, the result (saved if asked).
+    None: the session goes on; else the exit status of the session."""
+    lay = player.layout
+    console.rule(f"Round {table.round_number + 1}")
+    bets: dict[int, dict[str, Decimal]] = {}
+    for seat in seats:
+        bets[seat] = _ask_bets(console, player, table, seat)
+    bets = {s: b for s, b in bets.items() if b}
+    if not bets:
+        console.print("[yellow]no wagers: nobody plays this round[/yellow]")
+        again = player.ask("Play another round?", choices=["y", "n"], default="n")
+        if again == "n":
+            return 0
+        return None
+    events = _ask_events(console, player, lay, bets)
+    try:
+        played = play_one(table, bets, player, events, selections=opts, submission=args.submission)
+    except EngineError as exc:  # reported; the session goes on (only the player ends it)
+        console.print(f"[red]the round cannot be played: {escape(str(exc))}[/red]; nothing of it is "
+                      "kept, and the balances stand")
+        if player.ask("Play another round?", choices=["y", "n"], default="y") == "n":
+            return 0
+        return None
+    except Exception as exc:  # an engine failure is reported, never a traceback
+        console.print(f"[red]the round cannot be played: internal error: {type(exc).__name__}: "
+                      f"{escape(str(exc))}[/red]")
+        return 1
+    return _after_round(args, console, player, table, played, balances, save_dir)
+
+
+def _ask_bets(console: Console, player: TerminalPlayer, table, seat: int) -> dict:
+    """The wagers of one seat placed before the deal, asked again until the table accepts them."""
+    g = table.game
+    while True:  # a slip is refused with its rule and asked again; it never ends the session
+        bets: dict = {}
+        for wid, name, cite, placed, offered in player.layout.wagers:
+            if placed != "before_deal" or not offered:
+                continue
+            wd = g.wagers[wid]
+            default = fmt_money(wd.amounts[0]) if wd.amounts else ("10" if wd.required else "0")
+            a = player.amount(f"Seat {seat}, {name} ({cite}): amount (0: no wager)", default=default)
+            if a and wd.choose:  # a wager on numbers the player chooses: ask for them
+                bets[wid] = {"amount": a, "numbers": player.numbers(wd, g.procedure)}
+            elif a:
+                bets[wid] = a
+        try:
+            table.check_bets(seat, bets)
+            return bets
+        except EngineError as exc:
+            console.print(f"[red]not accepted: {escape(str(exc))}[/red]; the wagers of seat {seat} "
+                          "again, please")
+
+
+def _ask_events(console: Console, player: TerminalPlayer, lay: Layout, bets: dict) -> list[dict]:
+    """The irregularities the player raises this round: each with its step, seat and what it says."""
+    step_ids = [s[0] for s in lay.steps]
+    events = []
+    while lay.irregularities:
+        ev = player.ask("Raise an irregularity this round?",
+                        choices=["none"] + [i[0] for i in lay.irregularities], default="none")
+        if ev == "none":
+            break
+        e: dict[str, Any] = {"event": ev}
+        before = player.ask("  ... before which step? (end: after the round's steps)",
+                            choices=step_ids + ["end"], default=step_ids[0])
+        if before != "end":
+            e["before"] = before
+        seat = player.ask("  ... at which seat? (none: not one seat's)",
+                          choices=["none"] + [str(s) for s in bets], default="none")
+        if seat != "none":
+            e["seat"] = int(seat)
+        what = {i[0]: (i[1], i[2]) for i in lay.irregularities}.get(ev, ("", ""))
+        for name, values in lay.event_attrs.get(ev, {}).items():
+            # what the question is for: the rules of the event read it as event.NAME
+            console.print(f"  [dim]{escape(name.replace('_', ' '))}: read as event.{escape(name)} by the "
+                          f"rules of {escape(what[1])} ({escape(what[0])})[/dim]", overflow="fold")
+            if values:
+                e[name] = player.ask(f"  ... {name.replace('_', ' ')}?", choices=values, default=values[0])
+            else:
+                e[name] = player.ask(f"  ... {name.replace('_', ' ')}? (yes or no)", choices=["yes", "no"]) == "yes"
+        events.append(e)
+    return events
+
+
+def _after_round(args, console: Console, player: TerminalPlayer, table, played, balances: dict[int, Decimal],
+                 save_dir: Path | None) -> int | None:
+    """The round played: shown, saved (in --save's directory, else where the player says), then
+    whether to play another (None: yes; 0: no)."""
+    for e in played.history.get("events", ()):
+        if e["event"] in CARD_EVENTS:
+            console.print(f"[yellow]{escape(e['event'].replace('_', ' '))}: {escape(' '.join(e['cards']))}[/yellow]")
+    before = dict(balances)
+    show_round(console, played, balances, player.names)
+    text = history_yaml(played.history)
+    if save_dir is not None:
+        try:  # numbered on from the rounds already in the directory, never over one
+            path = save_round(save_dir, table.game.chapter, text)
+        except OSError as exc:
+            console.print(f"[red]cannot save in {escape(str(save_dir))}: {escape(exc.strerror or str(exc))}"
+                          "[/red]")
+            path = player.save_path(text)
+    else:
+        path = player.save_path(text)
+    if path is not None:
+        console.print(f"saved: {path}", soft_wrap=True)
+        console.print(f"  replay: rulespec settle {args.chapter} {path}", soft_wrap=True)
+    while (again := player.ask("Play another round? (log: the full log of this one)",
+                               choices=["y", "n", "log"], default="n")) == "log":
+        show_log(console, played.result, before)
+    if again == "n":
+        return 0
+    return None

@@ -371,8 +371,7 @@ def host_allowed(host: str, server_port: str, names=LOCAL_HOSTS) -> bool:
 
 
 def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
-    from flask import Flask, Response, abort, jsonify, render_template, request
-    from werkzeug.exceptions import HTTPException
+    from flask import Flask
 
     app = Flask(__name__, template_folder=str(Path(__file__).parent / "templates"))
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
@@ -380,6 +379,17 @@ def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
     app.config["checker"] = checker
     token = app.config["token"] = secrets.token_urlsafe(32)  # this server's: its own pages carry it
     names = tuple(h.lower() for h in hosts)
+    _register_guards(app, token, names)
+    _register_pages(app, checker, root, token)
+    _register_api(app, checker)
+    return app
+
+
+def _register_guards(app, token: str, names: tuple[str, ...]) -> None:
+    """What every request passes first (its Host, size, origin and token), the headers of every
+    response, and how a refusal is answered (JSON under /api/, else plain text)."""
+    from flask import Response, jsonify, request
+    from werkzeug.exceptions import HTTPException
 
     @app.before_request
     def refuse_other_sites():
@@ -422,6 +432,11 @@ def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
             return jsonify({"error": message}), e.code
         return Response(f"error: {message}\n", status=e.code, mimetype="text/plain")
 
+
+def _register_pages(app, checker: Checker, root: Path, token: str) -> None:
+    """The pages: the index of chapters, and a chapter's form (from its example with ?example=1)."""
+    from flask import abort, render_template, request
+
     @app.get("/")
     def index():
         pages = [{"stem": s, "chapter": chapter_key(sc), "title": _title(sc)} for s, sc in checker.schemas.items()]
@@ -440,23 +455,56 @@ def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
                                contact=CONTACT, formats=FORMATS, token=token, skipped=skipped,
                                rs_cite=_rules_submission_cite())
 
-    def _values(stem: str) -> dict:
-        if request.is_json:
-            try:
-                body = request.get_data(cache=True).decode("utf-8")
-            except UnicodeDecodeError:
-                raise BadRequest("the body is not UTF-8") from None
-            return parse_values(body, checker.schemas[stem])
-        if "values" not in request.form:
-            raise BadRequest("missing the form field 'values' (a JSON object of the form's fields)")
-        return parse_values(request.form["values"], checker.schemas[stem])
+
+def _request_values(checker: Checker, stem: str) -> dict:
+    """The form's values a POST sends: its JSON body, or the form field 'values' holding that JSON."""
+    from flask import request
+
+    if request.is_json:
+        try:
+            body = request.get_data(cache=True).decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadRequest("the body is not UTF-8") from None
+        return parse_values(body, checker.schemas[stem])
+    if "values" not in request.form:
+        raise BadRequest("missing the form field 'values' (a JSON object of the form's fields)")
+    return parse_values(request.form["values"], checker.schemas[stem])
+
+
+def _loaded_values(sc: dict, body) -> dict:
+    """The answer of /api/load: a saved file's values the form holds, and the names of the rest."""
+    if not isinstance(body, dict) or not isinstance(body.get("yaml"), str):
+        raise BadRequest("send the saved file as {\"yaml\": \"...\"}")
+    name = str(body.get("name") or "upload.yaml")[:100]
+    try:
+        data = load_document(name, body["yaml"]).data
+    except DiagnosticError as e:
+        raise BadRequest("; ".join(d.format() for d in e.diagnostics[:3])) from None
+    game = data.get("game") if isinstance(data, dict) else None
+    got = str(game.get("chapter")) if isinstance(game, dict) else None
+    if got != chapter_key(sc):
+        raise BadRequest(f"{name} is not a Rules Submission for Chapter {chapter_key(sc)}"
+                         + (f" (it is for Chapter {got})" if got and got != "None" else " (no game.chapter)"))
+    values = form_values(data)
+    known = field_names(sc)
+    left = [k for k in values if k not in known]  # a selection this chapter's form has no field for
+    contact = data.get("contact") if isinstance(data.get("contact"), dict) else {}
+    left += [f"contact.{k}" for k in contact if k not in CONTACT]
+    left += [k for k in data if k not in (*HEADER, "rules_submission", "game", "contact", "selections",
+                                           "attachments")]
+    return {"values": {k: v for k, v in values.items() if k in known}, "left_out": sorted(left)}
+
+
+def _register_api(app, checker: Checker) -> None:
+    """The form's requests: check the values, load a saved file back, download the documents."""
+    from flask import Response, abort, jsonify, request
 
     @app.post("/api/check/<stem>")
     def api_check(stem):
         if stem not in checker.schemas:
             abort(404)
         with cache.read_only():
-            text, sub, diags = checker.check(stem, _values(stem))
+            text, sub, diags = checker.check(stem, _request_values(checker, stem))
         out = {"yaml": text, "valid": sub is not None, "diagnostics": diags}
         if sub is not None:
             out["edges"] = checker.edges(sub)
@@ -468,36 +516,14 @@ def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
         it the form does not hold (said, not dropped silently)."""
         if stem not in checker.schemas:
             abort(404)
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict) or not isinstance(body.get("yaml"), str):
-            raise BadRequest("send the saved file as {\"yaml\": \"...\"}")
-        name = str(body.get("name") or "upload.yaml")[:100]
-        try:
-            data = load_document(name, body["yaml"]).data
-        except DiagnosticError as e:
-            raise BadRequest("; ".join(d.format() for d in e.diagnostics[:3])) from None
-        sc = checker.schemas[stem]
-        game = data.get("game") if isinstance(data, dict) else None
-        got = str(game.get("chapter")) if isinstance(game, dict) else None
-        if got != chapter_key(sc):
-            raise BadRequest(f"{name} is not a Rules Submission for Chapter {chapter_key(sc)}"
-                             + (f" (it is for Chapter {got})" if got and got != "None" else " (no game.chapter)"))
-        values = form_values(data)
-        known = field_names(sc)
-        left = [k for k in values if k not in known]  # a selection this chapter's form has no field for
-        contact = data.get("contact") if isinstance(data.get("contact"), dict) else {}
-        left += [f"contact.{k}" for k in contact if k not in CONTACT]
-        left += [k for k in data if k not in (*HEADER, "rules_submission", "game", "contact", "selections",
-                                               "attachments")]
-        return jsonify({"values": {k: v for k, v in values.items() if k in known},
-                        "left_out": sorted(left)})
+        return jsonify(_loaded_values(checker.schemas[stem], request.get_json(silent=True)))
 
     @app.post("/download/<stem>.<kind>")
     def download(stem, kind):
         if stem not in checker.schemas or (kind != "yaml" and kind not in BY_EXT):
             abort(404)
         with cache.read_only():
-            text, sub, diags = checker.check(stem, _values(stem))
+            text, sub, diags = checker.check(stem, _request_values(checker, stem))
             name = f"{stem}-submission"
             if kind == "yaml":
                 return Response(text, mimetype="application/yaml",
@@ -509,8 +535,6 @@ def create_app(root: Path = ROOT, hosts: tuple[str, ...] = LOCAL_HOSTS):
             content = render_formats(document_context(sub, f"{name}.yaml"), (kind,))[kind]
         return Response(content, mimetype=BY_EXT[kind].mimetype,
                         headers={"Content-Disposition": f'attachment; filename="{name}.{kind}"'})
-
-    return app
 
 
 def cmd_serve(args) -> int:

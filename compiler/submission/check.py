@@ -118,28 +118,55 @@ def check_submission(doc: Document, chapters: Mapping[str, Any]) -> tuple[Submis
     key = chapter_key(data)
     ch = chapters.get(key) if key is not None and is_chapter_id(key) else None
     if ch is None:
-        diags = schema_diagnostics(doc, BASE_SCHEMA)
-        if key is not None and not is_chapter_id(key):
-            shown = repr(key[:40] + ("..." if len(key) > 40 else ""))
-            diags.append(doc.diagnostic(
-                "/game/chapter", f"chapter {shown} is not a chapter number: digits and at most one "
-                                 "lowercase letter, like \"567\" or \"669a\""))
-        elif key is not None:
-            known = sorted(chapters)
-            hint = suggest(key, known)
-            diags.append(doc.diagnostic(
-                "/game/chapter", f"Chapter {key} has no rulespec"
-                + (f" (did you mean {hint!r}?)" if hint else "")
-                + f"; Rules Submissions can be checked for Chapter{'s' if len(known) != 1 else ''} "
-                + (", ".join(known) or "none")))
-        return None, diags
+        return None, _no_chapter_diagnostics(doc, key, chapters)
 
     options: dict = dict(ch.data.get("options") or {})
     sel = data.get("selections")
     sel = sel if isinstance(sel, dict) else None
-    errors: list[Diagnostic] = []
-    warnings: list[Diagnostic] = []
     # 1. each selection on its own: known option, type, values, bounds (with its citation)
+    normalised, bad, errors = _selection_diagnostics(doc, ch, options, sel)
+    # 2. the schema generated from the rulespec
+    errors.extend(_schema_errors(doc, ch, options, bad))
+    # 3. defaults, `when` of each option, missing selections
+    game = game_of(ch).GAME
+    effective, applicable, missing, warnings = _applicable_options(doc, game, options, normalised, sel, bad)
+    errors.extend(missing)
+    # 4. the chapter's conditions on combinations of selections
+    if sel is not None:
+        errors.extend(_constraint_errors(doc, ch, game, options, effective, sel, bad))
+    # 5. the header
+    errors.extend(_check_header(doc, ch))
+    if errors:
+        return None, errors + warnings
+    sub = Submission(doc.path, doc, ch, normalised, effective, applicable, warnings)
+    return sub, warnings
+
+
+def _no_chapter_diagnostics(doc: Document, key: str | None, chapters: Mapping[str, Any]) -> list[Diagnostic]:
+    """A submission whose chapter has no rulespec here: the base schema's messages, and what is wrong
+    with the chapter it names (not a chapter number, or one without a rulespec: those that have one)."""
+    diags = schema_diagnostics(doc, BASE_SCHEMA)
+    if key is not None and not is_chapter_id(key):
+        shown = repr(key[:40] + ("..." if len(key) > 40 else ""))
+        diags.append(doc.diagnostic(
+            "/game/chapter", f"chapter {shown} is not a chapter number: digits and at most one "
+                             "lowercase letter, like \"567\" or \"669a\""))
+    elif key is not None:
+        known = sorted(chapters)
+        hint = suggest(key, known)
+        diags.append(doc.diagnostic(
+            "/game/chapter", f"Chapter {key} has no rulespec"
+            + (f" (did you mean {hint!r}?)" if hint else "")
+            + f"; Rules Submissions can be checked for Chapter{'s' if len(known) != 1 else ''} "
+            + (", ".join(known) or "none")))
+    return diags
+
+
+def _selection_diagnostics(doc: Document, ch, options: dict, sel: dict | None
+                           ) -> tuple[dict[str, Any], set[str], list[Diagnostic]]:
+    """Each selection on its own (known option, type, values, bounds, house way rules, odds):
+    (the selections that pass, normalised; the options wrongly selected; the errors)."""
+    errors: list[Diagnostic] = []
     normalised: dict[str, Any] = {}
     bad: set[str] = set()
     for oid, value in (sel or {}).items():
@@ -163,8 +190,13 @@ def check_submission(doc: Document, chapters: Mapping[str, Any]) -> tuple[Submis
             bad.add(oid)
         else:
             normalised[oid] = v
-    # 2. the schema generated from the rulespec; a selection already reported above keeps
-    #    only its cited message, any other schema message under /selections/<option> gets the cite
+    return normalised, bad, errors
+
+
+def _schema_errors(doc: Document, ch, options: dict, bad: set[str]) -> list[Diagnostic]:
+    """The messages of the schema generated from the rulespec; a selection already reported keeps
+    only its cited message, any other schema message under /selections/<option> gets the cite."""
+    errors: list[Diagnostic] = []
     for d in schema_diagnostics(doc, submission_schema(ch)):
         p = d.pointer or ""
         if p.startswith("/selections/"):
@@ -176,13 +208,21 @@ def check_submission(doc: Document, chapters: Mapping[str, Any]) -> tuple[Submis
                                d.pointer, d.excerpt)
         elif p == "/selections" and d.message.startswith("missing required field "):
             continue  # decided below, with the option's `when` and citation
-        elif p == "/game/chapter" and not isinstance(data["game"]["chapter"], str):
+        elif p == "/game/chapter" and not isinstance(doc.data["game"]["chapter"], str):
             d = doc.diagnostic(p, f"the chapter is a string: write chapter: \"{ch.chapter}\"")
         errors.append(d)
-    # 3. defaults, `when` of each option, missing selections
-    game = game_of(ch).GAME
+    return errors
+
+
+def _applicable_options(doc: Document, game, options: dict, normalised: dict[str, Any], sel: dict | None,
+                        bad: set[str]) -> tuple[dict[str, Any], dict[str, bool], list[Diagnostic], list[Diagnostic]]:
+    """The defaults and the `when` of each option: (the effective values, whether each option applies,
+    the errors of missing selections, the warnings of selections that do not apply).  A missing
+    selection is added to ``bad``."""
     effective = {**game.defaults(), **normalised}
     applicable: dict[str, bool] = {}
+    errors: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     for oid, o in options.items():
         applicable[oid] = True
         if o.get("when"):
@@ -204,33 +244,34 @@ def check_submission(doc: Document, chapters: Mapping[str, Any]) -> tuple[Submis
                 + (f" (required when {describe_when(o['when'], options)})" if o.get("when") else "")
                 + f" ({o['cite']})"))
             bad.add(oid)
-    # 4. the chapter's conditions on combinations of selections
-    if sel is not None:
-        conds = None
-        for c in ch.constraints:
-            reads = options_read(c.require)
-            if any(r in bad for r in reads):
-                continue  # already wrong on its own
-            try:
-                conds = conds or Conditions(game, effective)
-                ok = conds.holds(c.require)
-            except Exception as e:  # noqa: BLE001 - report, do not crash
-                errors.append(doc.diagnostic("/selections", f"the condition of {c.cite} could not be evaluated "
-                                                            f"for these selections: {e}"))
-                continue
-            if not ok:
-                given = [r for r in reads if r in sel]
-                pick = next((r for r in given if options.get(r, {}).get("type") != "boolean"), None) \
-                    or (given[0] if given else None)
-                name = pick or (reads[0] if reads else "selections")
-                ptr = f"/selections/{escape_token(pick)}" if pick else "/selections"
-                errors.append(doc.diagnostic(ptr, f"{name}: {c.message} ({c.cite})"))
-    # 5. the header
-    errors.extend(_check_header(doc, ch))
-    if errors:
-        return None, errors + warnings
-    sub = Submission(doc.path, doc, ch, normalised, effective, applicable, warnings)
-    return sub, warnings
+    return effective, applicable, errors, warnings
+
+
+def _constraint_errors(doc: Document, ch, game, options: dict, effective: dict[str, Any], sel: dict,
+                       bad: set[str]) -> list[Diagnostic]:
+    """The chapter's conditions on combinations of selections that these selections break (one that
+    reads a selection already wrong on its own is skipped), each at the selection it is most about."""
+    errors: list[Diagnostic] = []
+    conds = None
+    for c in ch.constraints:
+        reads = options_read(c.require)
+        if any(r in bad for r in reads):
+            continue  # already wrong on its own
+        try:
+            conds = conds or Conditions(game, effective)
+            ok = conds.holds(c.require)
+        except Exception as e:  # noqa: BLE001 - report, do not crash
+            errors.append(doc.diagnostic("/selections", f"the condition of {c.cite} could not be evaluated "
+                                                        f"for these selections: {e}"))
+            continue
+        if not ok:
+            given = [r for r in reads if r in sel]
+            pick = next((r for r in given if options.get(r, {}).get("type") != "boolean"), None) \
+                or (given[0] if given else None)
+            name = pick or (reads[0] if reads else "selections")
+            ptr = f"/selections/{escape_token(pick)}" if pick else "/selections"
+            errors.append(doc.diagnostic(ptr, f"{name}: {c.message} ({c.cite})"))
+    return errors
 
 
 def _check_header(doc: Document, ch) -> list[Diagnostic]:

@@ -54,85 +54,13 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
     conds = Conditions(game, sub.effective)
     table = conds.table
     options = sub.options
-    sel = sub.data.get("selections") or {}
-    selections = []
-    house_ways = []
-    for oid, o in options.items():
-        applies = sub.applicable.get(oid, True)
-        if not applies:
-            status, value = "not applicable", "—"
-        elif oid in sel:
-            status, value = "selected", show_value(o, sub.effective.get(oid))
-        else:
-            status, value = "default", show_value(o, sub.effective.get(oid))
-        selections.append({"id": oid, "title": o["title"], "value": value, "status": status, "cite": o["cite"],
-                           "when": describe_when(o.get("when", ""), options)})
-        if o["type"] == "house_way" and applies and isinstance(sub.effective.get(oid), list):
-            house_ways.append({"id": oid, "title": o["title"], "cite": o["cite"],
-                               "rules": [{"rule": str(r.get("rule", "")), "when": str(r.get("when", "")),
-                                          "choose": [{"kind": k, "expr": str(c[k])} for c in r.get("choose") or ()
-                                                     for k in CRITERIA if k in c],
-                                          "note": str(r.get("note", ""))}
-                                         for r in sub.effective[oid] if isinstance(r, dict)]})
-    wagers = []
-    for wid, w in ch.wagers.items():
-        offered = table.offered(wid)
-        if w.offered_by:
-            ob = w.offered_by
-            why = f"{options.get(ob, {}).get('title', ob)}: {show_value(options.get(ob, {}), table.options.get(ob))}"
-        else:
-            why = "required to play" if w.required else (
-                "placed during the round" if w.placed == "during_round" else "always offered")
-        wagers.append({"id": wid, "name": w.name, "cite": w.cite, "offered": offered, "status": why})
-    links = paytable_wagers(ch)  # paytable -> the wagers it pays (an Envy schedule: its wager)
+    selections, house_ways = _selection_rows(sub)
+    wagers = _wager_rows(ch, table, options)
     offered_ids = {w["id"] for w in wagers if w["offered"]}
-    paytables = []
-    for pid, p in ch.paytables.items():
-        if pid in links and not (links[pid] & offered_ids):
-            continue  # the wager it pays is not offered
-        cols = list(p.columns)
-        col = 0
-        if p.option:
-            if not sub.applicable.get(p.option, True):
-                continue
-            chosen = table.options.get(p.option)
-            if chosen not in cols:
-                continue
-            col = cols.index(chosen)
-        paytables.append({
-            "id": pid, "title": p.title, "cite": p.cite, "header": p.header, "column": cols[col],
-            "option": p.option or "", "rows": [{"label": r.label, "pays": r.pays[col]} for r in p.rows],
-        })
-    payouts = []
-    for pid, p in ch.payouts.items():
-        paid = [wid for wid, w in ch.wagers.items() if w.pays == pid]
-        if paid and not set(paid) & offered_ids:
-            continue  # pays only wagers the casino does not offer
-        names = [ch.wagers[wid].name for wid in paid if wid in offered_ids]
-        if p.text is not None:
-            odds = p.text
-        elif p.odds_option and table.options.get(p.odds_option) not in (None, ""):
-            odds = f"{table.options[p.odds_option]} (stated in this Rules Submission; {p.cite} is not in the sources)"
-        else:
-            odds = f"{p.unpriced or 'not in the sources'}: a win is recorded without an amount"
-        payouts.append({"id": pid, "wagers": ", ".join(names) or "named in the settlement rules", "odds": odds, "cite": p.cite})
-    meters = []
-    for mid, m in (d.get("meters") or {}).items():
-        if not any(w.progressive == mid and wid in offered_ids for wid, w in ch.wagers.items()):
-            continue  # no wager the casino offers feeds it
-        meters.append({"id": mid, "cite": m["cite"],
-                       "rate": show_value(options.get(m.get("rate_option"), {}), table.options.get(m.get("rate_option")))
-                       if m.get("rate_option") else "—",
-                       "reset": show_value(options.get(m.get("reset_option"), {}), table.options.get(m.get("reset_option")))
-                       if m.get("reset_option") else "—"})
-    equipment = []
-    for e in (d.get("table") or {}).get("equipment") or ():
-        if e.get("when") and not conds.holds(e["when"]):
-            continue
-        because = "; ".join(f"{options[r]['title']}: {show_value(options[r], table.options.get(r))}"
-                            for r in options_read(e["when"]) if r in options) if e.get("when") else ""
-        equipment.append({"item": e["item"], "location": e.get("location", ""), "cite": e["cite"],
-                          "because": because or e.get("when", ""), "when": e.get("when", "")})
+    paytables = _paytable_rows(sub, table, offered_ids)
+    payouts = _payout_rows(ch, table, offered_ids)
+    meters = _meter_rows(ch, table, options, offered_ids)
+    equipment = _equipment_rows(d, conds, options)
     constraints = [{"message": c.message, "cite": c.cite} for c in ch.constraints]
     src = d.get("source") or {}
     contact = [{"key": k.replace("_", " ").capitalize(), "value": str(v)}
@@ -167,6 +95,118 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         "warnings": [w.message for w in sub.diagnostics],
         "rules_submission_cite": RULES_SUBMISSION_CITE,
     }
+
+
+def _selection_rows(sub: Submission) -> tuple[list[dict], list[dict]]:
+    """Each option with its value and whether it was selected, defaulted or does not apply; and the
+    house way rules of each house way option that applies."""
+    options = sub.options
+    sel = sub.data.get("selections") or {}
+    selections = []
+    house_ways = []
+    for oid, o in options.items():
+        applies = sub.applicable.get(oid, True)
+        if not applies:
+            status, value = "not applicable", "—"
+        elif oid in sel:
+            status, value = "selected", show_value(o, sub.effective.get(oid))
+        else:
+            status, value = "default", show_value(o, sub.effective.get(oid))
+        selections.append({"id": oid, "title": o["title"], "value": value, "status": status, "cite": o["cite"],
+                           "when": describe_when(o.get("when", ""), options)})
+        if o["type"] == "house_way" and applies and isinstance(sub.effective.get(oid), list):
+            house_ways.append({"id": oid, "title": o["title"], "cite": o["cite"],
+                               "rules": [{"rule": str(r.get("rule", "")), "when": str(r.get("when", "")),
+                                          "choose": [{"kind": k, "expr": str(c[k])} for c in r.get("choose") or ()
+                                                     for k in CRITERIA if k in c],
+                                          "note": str(r.get("note", ""))}
+                                         for r in sub.effective[oid] if isinstance(r, dict)]})
+    return selections, house_ways
+
+
+def _wager_rows(ch, table, options: dict) -> list[dict]:
+    """Each wager of the chapter, whether it is offered, and why (or why not)."""
+    wagers = []
+    for wid, w in ch.wagers.items():
+        offered = table.offered(wid)
+        if w.offered_by:
+            ob = w.offered_by
+            why = f"{options.get(ob, {}).get('title', ob)}: {show_value(options.get(ob, {}), table.options.get(ob))}"
+        else:
+            why = "required to play" if w.required else (
+                "placed during the round" if w.placed == "during_round" else "always offered")
+        wagers.append({"id": wid, "name": w.name, "cite": w.cite, "offered": offered, "status": why})
+    return wagers
+
+
+def _paytable_rows(sub: Submission, table, offered_ids: set) -> list[dict]:
+    """The paytables in force: the column selected of each that pays an offered wager."""
+    ch = sub.chapter
+    links = paytable_wagers(ch)  # paytable -> the wagers it pays (an Envy schedule: its wager)
+    paytables = []
+    for pid, p in ch.paytables.items():
+        if pid in links and not (links[pid] & offered_ids):
+            continue  # the wager it pays is not offered
+        cols = list(p.columns)
+        col = 0
+        if p.option:
+            if not sub.applicable.get(p.option, True):
+                continue
+            chosen = table.options.get(p.option)
+            if chosen not in cols:
+                continue
+            col = cols.index(chosen)
+        paytables.append({
+            "id": pid, "title": p.title, "cite": p.cite, "header": p.header, "column": cols[col],
+            "option": p.option or "", "rows": [{"label": r.label, "pays": r.pays[col]} for r in p.rows],
+        })
+    return paytables
+
+
+def _payout_rows(ch, table, offered_ids: set) -> list[dict]:
+    """The payout odds of the offered wagers: as the rules state them, as selected, or unpriced."""
+    payouts = []
+    for pid, p in ch.payouts.items():
+        paid = [wid for wid, w in ch.wagers.items() if w.pays == pid]
+        if paid and not set(paid) & offered_ids:
+            continue  # pays only wagers the casino does not offer
+        names = [ch.wagers[wid].name for wid in paid if wid in offered_ids]
+        if p.text is not None:
+            odds = p.text
+        elif p.odds_option and table.options.get(p.odds_option) not in (None, ""):
+            odds = f"{table.options[p.odds_option]} (stated in this Rules Submission; {p.cite} is not in the sources)"
+        else:
+            odds = f"{p.unpriced or 'not in the sources'}: a win is recorded without an amount"
+        payouts.append({"id": pid, "wagers": ", ".join(names) or "named in the settlement rules", "odds": odds, "cite": p.cite})
+    return payouts
+
+
+def _meter_rows(ch, table, options: dict, offered_ids: set) -> list[dict]:
+    """The progressive meters an offered wager feeds, with their rate and reset as selected."""
+    meters = []
+    for mid, m in (ch.data.get("meters") or {}).items():
+        if not any(w.progressive == mid and wid in offered_ids for wid, w in ch.wagers.items()):
+            continue  # no wager the casino offers feeds it
+        meters.append({"id": mid, "cite": m["cite"],
+                       "rate": show_value(options.get(m.get("rate_option"), {}), table.options.get(m.get("rate_option")))
+                       if m.get("rate_option") else "—",
+                       "reset": show_value(options.get(m.get("reset_option"), {}), table.options.get(m.get("reset_option")))
+                       if m.get("reset_option") else "—"})
+    return meters
+
+
+def _equipment_rows(d: dict, conds: Conditions, options: dict) -> list[dict]:
+    """The table's equipment these selections call for, and the selections that call for it."""
+    table = conds.table
+    equipment = []
+    for e in (d.get("table") or {}).get("equipment") or ():
+        if e.get("when") and not conds.holds(e["when"]):
+            continue
+        because = "; ".join(f"{options[r]['title']}: {show_value(options[r], table.options.get(r))}"
+                            for r in options_read(e["when"]) if r in options) if e.get("when") else ""
+        equipment.append({"item": e["item"], "location": e.get("location", ""), "cite": e["cite"],
+                          "because": because or e.get("when", ""), "when": e.get("when", "")})
+    return equipment
 
 
 def _no_local_path(path: str) -> str:
