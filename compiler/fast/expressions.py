@@ -14,6 +14,7 @@ from compiler.fast.hands import vec_ranking
 from compiler.fast.memo import memoised
 from compiler.fast.state import OPEN, PUSH, WIN, State, Unsupported, _cents, _Zone, _zone_key
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref, source
+from compiler.lang.syntax import ExprVisitor
 from compiler.runtime.money import money, to_cents
 
 
@@ -85,23 +86,7 @@ class ExpressionCompiler:
         return f
 
     def _expr_raw(self, n, where: str, seat: bool) -> Callable[[State], Any]:
-        if isinstance(n, Lit):
-            return self._lit_expr(n, where)
-        if isinstance(n, Ref):
-            return self._ref_expr(n, where, seat)
-        if isinstance(n, Call):
-            return self._call_expr(n, where, seat)
-        if isinstance(n, BinOp):
-            return self._binop_expr(n, where, seat)
-        if isinstance(n, BoolOp):
-            return self._boolop_expr(n, where, seat)
-        if isinstance(n, Not):
-            f = self._expr(n.item, where, seat)
-            return lambda st, f=f: np.logical_not(f(st))
-        if isinstance(n, Neg):
-            f = self._expr(n.item, where, seat)
-            return lambda st, f=f: np.negative(f(st))
-        raise Unsupported(f"{where}: expression {type(n).__name__}")
+        return _VectorExpr(self, where, seat).visit(n)
 
     def _lit_expr(self, n, where: str):
         """A literal: a whole number (a fraction or decimal must be one), a string, a boolean."""
@@ -349,3 +334,34 @@ class ExpressionCompiler:
                     f = self._money_expr(y, where)
                     return lambda st, f=f, k=int(x.value): f(st) * k
         raise Unsupported(f"{where}: stake expression (only wager(w) and N * wager(w))")
+
+
+class _VectorExpr(ExprVisitor):
+    """The fast path's reading of an expression: a vectorised ``State -> array`` per node, by the compiler's
+    methods (a construct they do not model raises :class:`Unsupported`, naming it)."""
+
+    def __init__(self, compiler: ExpressionCompiler, where: str, seat: bool):
+        self.c, self.where, self.seat = compiler, where, seat
+
+    def lit(self, n: Lit):
+        return self.c._lit_expr(n, self.where)
+
+    def ref(self, n: Ref):
+        return self.c._ref_expr(n, self.where, self.seat)
+
+    def call(self, n: Call):
+        return self.c._call_expr(n, self.where, self.seat)
+
+    def binop(self, n: BinOp):
+        return self.c._binop_expr(n, self.where, self.seat)
+
+    def boolop(self, n: BoolOp):
+        return self.c._boolop_expr(n, self.where, self.seat)
+
+    def not_(self, n: Not):
+        f = self.c._expr(n.item, self.where, self.seat)
+        return lambda st, f=f: np.logical_not(f(st))
+
+    def neg(self, n: Neg):
+        f = self.c._expr(n.item, self.where, self.seat)
+        return lambda st, f=f: np.negative(f(st))

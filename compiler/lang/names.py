@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from dataclasses import dataclass, field
 
-from compiler.lang.syntax import BinOp, BoolOp, Call, Children, Lit, Neg, Node, Not, Ref, nodes, source
+from compiler.lang.syntax import BinOp, BoolOp, Call, Children, ExprVisitor, Lit, Neg, Node, Not, Ref, nodes, source
 from compiler.values.chance import DICE_ATTRS
 
 # function name -> kinds of its arguments ('expr', or a namespace whose name it takes)
@@ -129,35 +129,44 @@ def _constant(n: Node):
     return None
 
 
+class _NameCheck(ExprVisitor):
+    """Checks every name an expression uses (recording the names used) and its divisions."""
+
+    def __init__(self, names: Names, problems: list[NameProblem]):
+        self.names = names
+        self.problems = problems
+
+    def bad(self, msg: str, n: Node) -> None:
+        self.problems.append(NameProblem(msg, n.line, n.column))
+
+    def lit(self, n: Lit) -> None:
+        return None
+
+    def ref(self, n: Ref) -> None:
+        _check_ref(n, self.names, self.bad)
+
+    def call(self, n: Call) -> None:
+        _check_call(n, self.names, self.bad, self.visit)
+
+    def binop(self, n: BinOp) -> None:
+        self.visit(n.left)
+        self.visit(n.right)
+        _check_divisor(n, self.bad)
+
+    def boolop(self, n: BoolOp) -> None:
+        for x in n.items:
+            self.visit(x)
+
+    def not_(self, n: Not) -> None:
+        self.visit(n.item)
+
+    neg = not_
+
+
 def check_expr(node: Node, names: Names, problems: list[NameProblem]) -> None:
     """Check every name the expression ``node`` uses against ``names`` (recording the names used), and
     its divisions; each problem found is appended to ``problems``."""
-    def bad(msg, n):
-        problems.append(NameProblem(msg, n.line, n.column))
-
-    def walk(n: Node) -> None:
-        if isinstance(n, Lit):
-            return
-        if isinstance(n, Ref):
-            _check_ref(n, names, bad)
-            return
-        if isinstance(n, Call):
-            _check_call(n, names, bad, walk)
-            return
-        if isinstance(n, BinOp):
-            walk(n.left)
-            walk(n.right)
-            _check_divisor(n, bad)
-            return
-        if isinstance(n, BoolOp):
-            for x in n.items:
-                walk(x)
-            return
-        if isinstance(n, (Not, Neg)):
-            walk(n.item)
-            return
-
-    walk(node)
+    _NameCheck(names, problems).visit(node)
 
 
 def _check_ident(n: Node, ns: str, names: Names, bad) -> None:

@@ -12,6 +12,7 @@ import pytest
 import compiler.lang.closures  # noqa: F401  (registers its visitor)
 import compiler.lang.emit  # noqa: F401
 import compiler.analysis.card_reads  # noqa: F401
+import compiler.fast.expressions  # noqa: F401
 import compiler.lang.plain  # noqa: F401
 from compiler.lang import syntax
 from compiler.lang.names import FUNCTIONS, OWNERS, expr_nodes
@@ -21,7 +22,8 @@ from compiler.runtime.context import Context
 
 KNOWN = {"compiler.lang.syntax._Source", "compiler.lang.syntax.Children", "compiler.lang.names._ExprChildren",
          "compiler.lang.emit.PythonSource", "compiler.lang.closures.Closure", "compiler.lang.plain.Words",
-         "compiler.analysis.card_reads._CardOnly", "compiler.analysis.card_reads._ZoneReads"}
+         "compiler.analysis.card_reads._CardOnly", "compiler.analysis.card_reads._ZoneReads",
+         "compiler.lang.names._NameCheck", "compiler.fast.expressions._VectorExpr"}
 
 
 def test_every_reader_of_the_language_is_a_registered_visitor_with_every_case():
