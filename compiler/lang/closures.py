@@ -28,6 +28,10 @@ def closure(n: Node) -> Fn:
             return lambda ctx: ctx.zone(owner, attr)
         if owner == "event":
             return lambda ctx: ctx.event_attr(attr)
+        if owner == "dice":
+            return lambda ctx: ctx.dice_attr(attr)
+        if owner == "pocket":
+            return lambda ctx: ctx.pocket_attr(attr)
         if owner == "round":
             return lambda ctx: ctx.round_attr(attr)
         if owner == "state":
