@@ -8,6 +8,7 @@ operator, reference and function), but for the forms listed in UNCOVERED with th
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 import pytest
 
@@ -42,35 +43,36 @@ def _forms(node) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=None)
 def _compare(spec):
-    """(disagreements, forms exercised: evaluated by two evaluators at least, counts per evaluator)."""
+    """(disagreements, forms exercised: of the expressions evaluated by two evaluators at least, counts of
+    the values compared per evaluator)."""
     exprs = chapter_expressions(_chapter(spec))
-    bad, forms, counts = [], set(), Counter()
+    bad, twice, counts = [], set(), Counter()
     for rec in conformance_rounds(spec):
         assert rec.error is None, f"{rec.label}: {rec.error!r}"
         for ev in rec.states:
             for (ix, seat), got in ev.values.items():
-                e = exprs[ix]
-                where = f"{rec.label}, seat {seat}: {describe(e)}"
                 py = got["python"]
                 evaluators = 1
+                counts["python"] += 1
                 if "closures" in got:
                     counts["closures"] += 1
                     evaluators += 1
                     if got["closures"] != py:
-                        bad.append(f"{where}: python {py} != closures {got['closures']}")
-                pair = fast_comparable(e.node, py, got.get("fast"))
+                        bad.append((rec, seat, ix, f"python {py} != closures {got['closures']}"))
+                pair = fast_comparable(exprs[ix].node, py, got.get("fast"))
                 if got.get("fast", ("",))[0] == "raises":
-                    bad.append(f"{where}: python {py}, fast raises {got['fast']}")
+                    bad.append((rec, seat, ix, f"python {py}, fast raises {got['fast']}"))
                 elif pair is not None:
                     counts["fast"] += 1
                     evaluators += 1
                     if pair[0] != pair[1]:
-                        bad.append(f"{where}: python {pair[0]!r} != fast {pair[1]!r}")
-                counts["python"] += 1
+                        bad.append((rec, seat, ix, f"python {pair[0]!r} != fast {pair[1]!r}"))
                 if evaluators >= 2:
-                    forms |= _forms(e.node)
-    return bad, forms, counts
+                    twice.add(ix)
+    forms = set().union(*(_forms(exprs[ix].node) for ix in twice)) if twice else set()
+    return [f"{rec.label}, seat {seat}: {describe(exprs[ix])}: {what}" for rec, seat, ix, what in bad], forms, counts
 
 
 @pytest.mark.parametrize("spec", PLAYABLE, ids=lambda p: p.stem)
