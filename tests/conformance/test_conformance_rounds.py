@@ -18,6 +18,7 @@ import io
 import json
 import traceback
 from decimal import Decimal
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
@@ -40,6 +41,7 @@ def _rounds(spec):
     rounds = conformance_rounds(spec)
     for r in rounds:
         assert r.error is None, f"{r.label} was not played:\n" + "".join(traceback.format_exception(r.error))
+        assert r.bets and all(Decimal(str(a["amount"] if isinstance(a, dict) else a)) > 0 for a in r.bets[1].values())
     return rounds
 
 
@@ -147,11 +149,22 @@ def test_hand_history_of_each_round_settles_as_the_engine(spec, tmp_path, settle
         assert _comparable_log(got["log"]) == _comparable_log(cite_lists([e.to_json() for e in want.log])), text
 
 
-def test_every_chapter_is_played_and_each_round_had_a_wager():
+def test_every_chapter_is_played():
     stems = {c.stem for c in PLAYABLE}
     assert {"567-war", "669a-raise-it-up-stud-poker", "670a-six-card-fortune-pai-gow-poker", "craps",
             "blackjack", "roulette-00", "mini-baccarat"} <= stems
     assert ROUNDS >= 5
-    spec = PLAYABLE[0]
-    assert all(r.bets and all(Decimal(str(a["amount"] if isinstance(a, dict) else a)) > 0 for a in r.bets[1].values())
-               for r in _rounds(spec))
+
+
+def test_deal_path_deals_the_given_cards_and_rolls_and_refuses_what_the_shoe_cannot_deal():
+    counts = {0: 1, 5: 2, 52: 1}
+    path = deal_path(counts, [5, (6, 3), 52, 5, 0])
+    shoe = BranchShoe(counts, path)
+    assert [shoe.draw(("player", 1, "cards")), shoe.uniform(6, "die"), shoe.draw(("dealer", None, "cards")),
+            shoe.draw(("burn", None, None)), shoe.draw(("player", 1, "cards")), shoe.draw(("player", 1, "cards"))] \
+        == [5, 3, 52, None, 5, 0]
+    assert shoe.taken == path and shoe.prob == Fraction(2, 4) * Fraction(1, 6) * Fraction(1, 3) * Fraction(1, 2)
+    with pytest.raises(ValueError, match="draw 3: card 5 is not"):
+        deal_path(counts, [5, 5, 5])
+    with pytest.raises(ValueError, match="outcome 6 of a roll of 6"):
+        deal_path(counts, [(6, 6)])
