@@ -74,6 +74,30 @@ class BranchShoe(StandInShoe, EnumeratingChance):
         return pick
 
 
+def deal_path(counts: Mapping[int, int], draws) -> list[int]:
+    """The branch path along which a :class:`BranchShoe` of ``counts`` deals a given round: ``draws`` is what
+    the round took from chance, in the order it took it: a card id for each card dealt (burned cards left
+    out: the branching shoe does not draw them) and ``(n, k)`` for outcome ``k`` of a roll of ``n`` equally
+    likely outcomes (a die, a random number, a pocket). Replaying a round dealt by a real shoe through the
+    analyzer's machinery (``BranchShoe(counts, deal_path(counts, draws))``) deals exactly its cards and
+    rolls; a card the shoe no longer holds, or a roll outside its range, raises ValueError."""
+    left = dict(counts)
+    path: list[int] = []
+    for i, d in enumerate(draws):
+        if isinstance(d, tuple):
+            n, k = d
+            if not 0 <= k < n:
+                raise ValueError(f"draw {i + 1}: outcome {k} of a roll of {n}")
+            path.append(k)
+            continue
+        options = [c for c, m in sorted(left.items()) if m > 0]
+        if d not in options:
+            raise ValueError(f"draw {i + 1}: card {d} is not (or no longer) in the shoe")
+        path.append(options.index(d))
+        left[d] -= 1
+    return path
+
+
 @dataclass
 class WagerStats:
     """Exact distribution of one wager's net per unit of its stake."""

@@ -29,6 +29,8 @@ class ExpressionCompiler:
     def _vr(self, rid):
         if rid not in self.game.rankings:
             raise Unsupported(f"ranking {rid!r}")
+        if self.game.rankings[rid].get("kind") == "points":  # hands.py tabulates hands ranked by pattern only
+            raise Unsupported(f"ranking {rid!r} of kind points")
         return vec_ranking(self.proto, rid)
 
     def _cards(self, n, where, seat) -> Callable[[State], np.ndarray]:
