@@ -8,8 +8,8 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable
 
-from compiler.lang.emit import call_args
-from compiler.lang.rules import FUNCTIONS, BinOp, BoolOp, Call, Lit, Neg, Node, Not
+from compiler.lang.emit import action_call, call_args
+from compiler.lang.rules import FUNCTIONS, Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not
 from compiler.lang.syntax import RefVisitor
 
 Fn = Callable[[Any], Any]
@@ -93,3 +93,17 @@ _CLOSURE = Closure()
 def closure(n: Node) -> Fn:
     """``ctx -> value`` of the expression ``n`` (checked against the game's names before)."""
     return _CLOSURE.visit(n)
+
+
+def action_closure(a: Action, cite: str) -> Fn:
+    """``ctx -> None`` applying the outcome ``a`` of a rule of ``cite``: the call
+    :func:`compiler.lang.emit.action_call` names, its expressions evaluated when it runs."""
+    method, args, kw = action_call(a, cite)
+    live_args = tuple((isinstance(x, Node), closure(x) if isinstance(x, Node) else x) for x in args)
+    live_kw = tuple((k, isinstance(v, Node), closure(v) if isinstance(v, Node) else v) for k, v in kw.items())
+
+    def apply(ctx):
+        return getattr(ctx, method)(*[f(ctx) if on else f for on, f in live_args],
+                                    **{k: f(ctx) if on else f for k, on, f in live_kw})
+
+    return apply

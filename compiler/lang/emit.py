@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from compiler.lang.names import FUNCTIONS
+from compiler.values.odds import Odds
 from compiler.lang.syntax import Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref, RefVisitor
 
 def _lit(value: Any) -> str:
@@ -91,36 +92,50 @@ def compile_expr(n: Node) -> str:
     return _PYTHON.visit(n)
 
 
-def compile_action(a: Action, cite: str) -> str:
-    c = repr(cite)
-    w = repr(a.wager) if a.wager is not None else None
-    k = a.kind
+_BARE = ("void_round", "discard_card", "use_card", "reshuffle", "remove_deck", "end")
+
+
+def action_call(a: Action, cite: str) -> tuple[str, tuple, dict]:
+    """The call on the runtime's context an outcome makes: (method, arguments, keyword arguments), each
+    argument a value or an expression (a :class:`Node`, evaluated when the outcome is applied). The one
+    reading of an outcome: the game module's source (:func:`compile_action`) and the closures
+    (:func:`compiler.lang.closures.action_closure`) both write this call."""
+    k, w = a.kind, a.wager
     if k == "win":
         if a.paytable is not None:
-            return f"ctx.win({w}, {c}, paytable={a.paytable!r}, value={compile_expr(a.value)})"
+            return "win", (w, cite), {"paytable": a.paytable, "value": a.value}
         if a.payout is not None:
-            return f"ctx.win({w}, {c}, payout={a.payout!r})"
+            return "win", (w, cite), {"payout": a.payout}
         if a.odds is not None:
-            return f"ctx.win({w}, {c}, odds={a.odds.source()})"
-        return f"ctx.win({w}, {c})"
-    if k == "bonus":
-        return f"ctx.bonus({w}, {c}, {a.paytable!r}, {compile_expr(a.value)})"
-    if k in ("lose", "push"):
-        return f"ctx.{k}({w}, {c})"
-    if k == "return":
-        return f"ctx.void({w}, {c})"
-    if k == "surrender":
-        return f"ctx.surrender({w}, {_lit(a.fraction)}, {c})"
-    if k == "place":
-        return f"ctx.place({w}, {compile_expr(a.value)}, {c})"
-    if k == "set":
-        return f"ctx.set_flag({a.name!r}, {c})"
-    if k == "set_state":
-        return f"ctx.set_state({a.name!r}, {compile_expr(a.value)}, {c})"
-    if k == "clear":
-        return f"ctx.clear_flag({a.name!r}, {c})"
-    if k == "note":
-        return f"ctx.note({a.text!r}, {c})"
-    if k in ("void_round", "discard_card", "use_card", "reshuffle", "remove_deck", "end"):
-        return f"ctx.{k}({c})"
-    raise ValueError(f"cannot compile action {k!r}")
+            return "win", (w, cite), {"odds": a.odds}
+        return "win", (w, cite), {}
+    calls = {
+        "bonus": lambda: ("bonus", (w, cite, a.paytable, a.value), {}),
+        "lose": lambda: ("lose", (w, cite), {}),
+        "push": lambda: ("push", (w, cite), {}),
+        "return": lambda: ("void", (w, cite), {}),
+        "surrender": lambda: ("surrender", (w, a.fraction, cite), {}),
+        "place": lambda: ("place", (w, a.value, cite), {}),
+        "set": lambda: ("set_flag", (a.name, cite), {}),
+        "set_state": lambda: ("set_state", (a.name, a.value, cite), {}),
+        "clear": lambda: ("clear_flag", (a.name, cite), {}),
+        "note": lambda: ("note", (a.text, cite), {}),
+        **{b: (lambda b=b: (b, (cite,), {})) for b in _BARE},
+    }
+    if k not in calls:
+        raise ValueError(f"cannot compile action {k!r}")
+    return calls[k]()
+
+
+def _arg_source(v: Any) -> str:
+    if isinstance(v, Node):
+        return compile_expr(v)
+    if isinstance(v, Odds):
+        return v.source()
+    return _lit(v)
+
+
+def compile_action(a: Action, cite: str) -> str:
+    method, args, kw = action_call(a, cite)
+    parts = [_arg_source(x) for x in args] + [f"{k}={_arg_source(v)}" for k, v in kw.items()]
+    return f"ctx.{method}({', '.join(parts)})"

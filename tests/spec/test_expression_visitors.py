@@ -118,3 +118,58 @@ def test_the_python_source_and_the_closures_read_every_owner_alike():
         ctx = Ctx()
         assert eval(compile_expr(tree), {"ctx": ctx}) == closure(tree)(ctx), owner
     assert syntax.VISITORS is VISITORS
+
+
+class _Recorder:
+    """A context that records every call made on it (callables shown as ``<fn>``) and answers 2."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        def call(*args, **kw):
+            self.calls.append((name, tuple("<fn>" if callable(a) else a for a in args),
+                               tuple(sorted((k, "<fn>" if callable(v) else v) for k, v in kw.items()))))
+            from decimal import Decimal
+            return Decimal(2)
+        return call
+
+
+def _every_action():
+    from pathlib import Path
+
+    from compiler.pipeline import compile_spec
+
+    root = Path(__file__).resolve().parents[2]
+    for path in sorted(root.glob("rulespecs/*.yaml")) + sorted(root.glob("tests/fixtures/chapters/*.yaml")):
+        ch = compile_spec(path).chapter
+        rules = [r for s in ch.all_steps() for r in s.rules] + [r for i in ch.irregularities for r in i.rules]
+        for r in rules:
+            for a in r.then:
+                yield path.name, r.cite, a
+        for s in ch.all_steps():
+            for c in s.choices:
+                for a in c.then:
+                    yield path.name, c.cite, a
+
+
+def test_every_outcome_of_every_chapter_makes_the_same_calls_as_source_and_as_closure():
+    """Outcomes are read once (``emit.action_call``): the game module's source and the closure of every
+    outcome of every chapter make the same calls on the context, with the same arguments."""
+    from decimal import Decimal  # noqa: F401  (the generated source names it)
+    from fractions import Fraction  # noqa: F401
+
+    from compiler.lang.closures import action_closure
+    from compiler.lang.emit import compile_action
+    from compiler.values.odds import Odds  # noqa: F401
+
+    kinds = set()
+    n = 0
+    for where, cite, a in _every_action():
+        by_source, by_closure = _Recorder(), _Recorder()
+        exec(compile_action(a, cite), {"ctx": by_source, "Decimal": Decimal, "Fraction": Fraction, "Odds": Odds})
+        action_closure(a, cite)(by_closure)
+        assert by_source.calls == by_closure.calls, (where, cite, a)
+        kinds.add(a.kind)
+        n += 1
+    assert n > 400 and {"win", "lose", "push", "return", "set", "place", "end", "set_state"} <= kinds
