@@ -149,17 +149,10 @@ class _Lift:
         return out
 
 
-def solve(game, steps, deck: Sequence[int], options: dict, bets: dict) -> DealSolution:
-    """The optimal strategy (largest expected net of the round at every seen set) over every deal."""
-    if any(s.kind == "deal" and dict(s.params).get("to") == "dealer" for s in steps):
-        return solve_dealer(game, steps, deck, options, bets)
-    pl = plan(game, steps)
-    deck = sorted(deck)  # rows of increasing positions are then rows of increasing cards (Vectoriser)
-    n, N = len(deck), pl.n_cards
-    if comb(n, N) > MAX_SETS:
-        raise Refused(f"{comb(n, N):,} sets of {N} cards exceed the {MAX_SETS:,} the deal-class route enumerates")
-    stakes = {k: money(v) for k, v in bets.items()}
-    rows = colex_combinations(n, N)
+def _deal_classes(game, pl: _Plan, deck: list, rows: np.ndarray, options: dict) -> tuple[np.ndarray, list]:
+    """The class of every N-card set (colex order) and a set of each class: the distinct hand values under each
+    ranking used (vectorised), each evaluated once by the compiled atoms and paytable rows."""
+    N = pl.n_cards
     deck_arr = np.array(deck, dtype=np.int64)
     keys = []
     for rid in pl.rankings:
@@ -204,16 +197,17 @@ def solve(game, steps, deck: Sequence[int], options: dict, bets: dict) -> DealSo
             classes[key] = len(reps)
             reps.append(cards)
         class_of_key[i] = classes[key]
-    cls = class_of_key[inverse]
-    C = len(reps)
-    rk: dict = {}
-    hist = _histories(game, options, stakes, reps[0], rk)
-    wagers = sorted({w for w in game.wagers})
-    # net table per history: (C, 1 + 2W) of Fractions -> scaled integers
+    return class_of_key[inverse], reps
+
+
+def _net_tables(game, options: dict, stakes: dict, reps: list, hist: list, wagers: list,
+                rk: dict) -> tuple[int, dict]:
+    """Per sequence of choices, the (C, 1 + 2W) table of each class's net of the round, nets and stakes per wager,
+    as integers scaled by their common denominator L; (L, the tables)."""
     raw = {}
     for h, seen in hist:
         rowsf = []
-        for c in range(C):
+        for c in range(len(reps)):
             s2, net, stake = _play(game, options, stakes, reps[c], h, rk)
             if tuple(s2) != seen:
                 raise Refused("the decisions a round reaches depend on the cards")
@@ -225,22 +219,11 @@ def solve(game, steps, deck: Sequence[int], options: dict, bets: dict) -> DealSo
         for r in rowsf:
             for x in r:
                 L = lcm(L, x.denominator)
-    table_of = {h: np.array([[int(x * L) for x in r] for r in rowsf], dtype=np.int64) for h, rowsf in raw.items()}
-    lift = _Lift(n)
-    # M_s[S, c]: N-sets above S of class c
-    M: dict[int, np.ndarray] = {}
+    return L, {h: np.array([[int(x * L) for x in r] for r in rowsf], dtype=np.int64) for h, rowsf in raw.items()}
 
-    def counts(s: int) -> np.ndarray:
-        if s not in M:
-            if s == N - 1:
-                m = np.zeros(comb(n, s) * C, dtype=np.int64)
-                for idx in lift.subs(N):
-                    m += np.bincount(idx * C + cls, minlength=len(m))
-                M[s] = m.reshape(-1, C)
-            else:
-                M[s] = lift.down(counts(s + 1), s + 1) // (N - s)
-        return M[s]
 
+def _stages(hist: list, N: int) -> dict:
+    """The decision taken after each prefix of choices: (decision, its choices, cards seen when it is taken)."""
     stage = {}
     for h, seen in hist:
         for i, (d, chs, k) in enumerate(seen):
@@ -250,64 +233,107 @@ def solve(game, steps, deck: Sequence[int], options: dict, bets: dict) -> DealSo
     for p, (d, chs, k) in stage.items():
         if p and stage[p[:-1]][2] > k:
             raise Refused("the player's view shrinks between decisions")
-    freq: dict[str, dict[str, Fraction]] = {}
+    return stage
 
-    def value(prefix: tuple, s: int) -> np.ndarray:
+
+class _Induction:
+    """Backward induction over the seen sets (``value``), then the ordered deals carried forward under the
+    strategy it finds (``forward``): the distribution of the round's net."""
+
+    def __init__(self, n: int, N: int, cls: np.ndarray, C: int, table_of: dict, stage: dict):
+        self.n, self.N, self.cls, self.C, self.table_of, self.stage = n, N, cls, C, table_of, stage
+        self.lift = _Lift(n)
+        self.M: dict[int, np.ndarray] = {}      # M_s[S, c]: N-sets above S of class c
+        self.freq: dict[str, dict[str, Fraction]] = {}
+        self.chosen: dict = {}
+        self.dist: dict = {}
+
+    def counts(self, s: int) -> np.ndarray:
+        M, N, C = self.M, self.N, self.C
+        if s not in M:
+            if s == N - 1:
+                m = np.zeros(comb(self.n, s) * C, dtype=np.int64)
+                for idx in self.lift.subs(N):
+                    m += np.bincount(idx * C + self.cls, minlength=len(m))
+                M[s] = m.reshape(-1, C)
+            else:
+                M[s] = self.lift.down(self.counts(s + 1), s + 1) // (N - s)
+        return M[s]
+
+    def value(self, prefix: tuple, s: int) -> np.ndarray:
         """U_s over the seen sets of size s, after the choices ``prefix``."""
-        if prefix in stage:
-            d, chs, k = stage[prefix]
-            sub = {c: value(prefix + (c,), k) for c in chs}
+        N, table_of = self.N, self.table_of
+        if prefix in self.stage:
+            d, chs, k = self.stage[prefix]
+            sub = {c: self.value(prefix + (c,), k) for c in chs}
             order = sorted(chs, reverse=True)
             stack = np.stack([sub[c][:, 0] for c in order], axis=1)
             pick = np.argmax(stack, axis=1)
-            chosen[prefix] = (order, pick)
+            self.chosen[prefix] = (order, pick)
             u = np.stack([sub[c] for c in order], axis=0)[pick, np.arange(len(pick))]
-            total = comb(n, k)
+            total = comb(self.n, k)
             for j, c in enumerate(order):  # how often the choice is made, at this node, per seen set
-                freq.setdefault(f"{d} after {','.join(prefix) or 'start'}", {})[c] = Fraction(
+                self.freq.setdefault(f"{d} after {','.join(prefix) or 'start'}", {})[c] = Fraction(
                     int((pick == j).sum()), total)
         else:
-            return counts(s) @ table_of[prefix] * factorial(N - s) if s < N else table_of[prefix][cls]
+            return self.counts(s) @ table_of[prefix] * factorial(N - s) if s < N else table_of[prefix][self.cls]
         while k > s:
-            u = lift.down(u, k)
+            u = self.lift.down(u, k)
             k -= 1
         return u
 
-    chosen: dict = {}
-    u0 = value((), 0)[0]
+    # the distribution of the round's net under that strategy: the ordered deals reaching each seen set,
+    # carried forward (m_k(S) = sum over x in S of m_{k-1}(S - x)) and split by the choice made at S
+    def up(self, m: np.ndarray, k: int) -> np.ndarray:
+        out = np.zeros(comb(self.n, k), dtype=np.int64)
+        for idx in self.lift.subs(k):
+            out += m[idx]
+        return out
+
+    def forward(self, prefix: tuple, s: int, m: np.ndarray) -> None:
+        if prefix in self.stage:
+            _, _, k = self.stage[prefix]
+            for j in range(s + 1, k + 1):
+                m = self.up(m, j)
+            order, pick = self.chosen[prefix]
+            for i, c in enumerate(order):
+                self.forward(prefix + (c,), k, np.where(pick == i, m, 0))
+            return
+        for j in range(s + 1, self.N + 1):
+            m = self.up(m, j)
+        vals = self.table_of[prefix][self.cls, 0]
+        for v in np.unique(vals[m > 0]):
+            self.dist[int(v)] = self.dist.get(int(v), 0) + int(m[vals == v].sum())
+
+
+def solve(game, steps, deck: Sequence[int], options: dict, bets: dict) -> DealSolution:
+    """The optimal strategy (largest expected net of the round at every seen set) over every deal."""
+    if any(s.kind == "deal" and dict(s.params).get("to") == "dealer" for s in steps):
+        return solve_dealer(game, steps, deck, options, bets)
+    pl = plan(game, steps)
+    deck = sorted(deck)  # rows of increasing positions are then rows of increasing cards (Vectoriser)
+    n, N = len(deck), pl.n_cards
+    if comb(n, N) > MAX_SETS:
+        raise Refused(f"{comb(n, N):,} sets of {N} cards exceed the {MAX_SETS:,} the deal-class route enumerates")
+    stakes = {k: money(v) for k, v in bets.items()}
+    rows = colex_combinations(n, N)
+    cls, reps = _deal_classes(game, pl, deck, rows, options)
+    C = len(reps)
+    rk: dict = {}
+    hist = _histories(game, options, stakes, reps[0], rk)
+    wagers = sorted({w for w in game.wagers})
+    # net table per history: (C, 1 + 2W) of Fractions -> scaled integers
+    L, table_of = _net_tables(game, options, stakes, reps, hist, wagers, rk)
+    ind = _Induction(n, N, cls, C, table_of, _stages(hist, N))
+    u0 = ind.value((), 0)[0]
     denom = perm(n, N) * L
     ex = [Fraction(int(x), denom) for x in u0]
     W = len(wagers)
     net = {w: ex[1 + i] for i, w in enumerate(wagers) if ex[1 + W + i] or ex[1 + i]}
     stake = {w: ex[1 + W + i] for i, w in enumerate(wagers) if w in net}
-    # the distribution of the round's net under that strategy: the ordered deals reaching each seen set,
-    # carried forward (m_k(S) = sum over x in S of m_{k-1}(S - x)) and split by the choice made at S
-    dist: dict = {}
-
-    def up(m: np.ndarray, k: int) -> np.ndarray:
-        out = np.zeros(comb(n, k), dtype=np.int64)
-        for idx in lift.subs(k):
-            out += m[idx]
-        return out
-
-    def forward(prefix: tuple, s: int, m: np.ndarray) -> None:
-        if prefix in stage:
-            _, _, k = stage[prefix]
-            for j in range(s + 1, k + 1):
-                m = up(m, j)
-            order, pick = chosen[prefix]
-            for i, c in enumerate(order):
-                forward(prefix + (c,), k, np.where(pick == i, m, 0))
-            return
-        for j in range(s + 1, N + 1):
-            m = up(m, j)
-        vals = table_of[prefix][cls, 0]
-        for v in np.unique(vals[m > 0]):
-            dist[int(v)] = dist.get(int(v), 0) + int(m[vals == v].sum())
-
-    forward((), 0, np.ones(1, dtype=np.int64))
+    ind.forward((), 0, np.ones(1, dtype=np.int64))
+    dist = ind.dist
     if sum(dist.values()) != perm(n, N):
         raise Refused("the distribution of the net result does not cover every deal")
-    return DealSolution(ex[0], sum(stake.values(), Fraction(0)), net, stake, C, len(rows), len(hist), freq,
+    return DealSolution(ex[0], sum(stake.values(), Fraction(0)), net, stake, C, len(rows), len(hist), ind.freq,
                         {Fraction(v, L): Fraction(c, perm(n, N)) for v, c in sorted(dist.items())})
-

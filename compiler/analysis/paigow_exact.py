@@ -236,20 +236,12 @@ class Counts:
         return main, dd
 
 
-def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: bool = True,
-                  verbose: bool = False, block: int = 500_000, extra=None) -> Counts:
-    """Per canonical player hand, the dealer hands disjoint from it by class (x: the first comparison,
-    y: the second; index 0 = the player's hand higher, 1 = equal, 2 = lower; dealer atom bits).
-
-    ``extra(model, cards, reps)``, given the canonical player hands' cards (R, n) and the settings met so
-    far, returns more queries ``(row, first score, second score)`` (raw scores of other settings of the
-    player hand of that row): they are counted like the house way's, into ``Counts.extra``."""
-    secs = {}
-    t0 = time.perf_counter()
-    deck = standard_deck(model.game.cards.jokers) if deck is None else list(deck)
-    N, n = len(deck), model.n
+def _set_every_hand(model: ExactPaiGow, cards_of: np.ndarray, n: int, block: int, verbose: bool,
+                    t0: float) -> tuple[dict, dict]:
+    """Every hand of the deck set by the players' and by the dealer's house way: per side the scores of the
+    compared hands (nh, 2) and the atom bits (nh,); per side, by atom bits, the settings met of each scores."""
+    N = len(cards_of)
     nh = comb(N, n)
-    cards_of = np.array(deck, dtype=np.int64)
     side = {s: {"s": np.zeros((nh, 2), np.int32), "b": np.zeros(nh, np.int16)} for s in ("player", "dealer")}
     same = (dict(model.pstep.params).get("house_way") == dict(model.dstep.params).get("house_way")
             and [e[2] for e in model.pstep.exprs] == [e[2] for e in model.dstep.exprs])
@@ -265,43 +257,61 @@ def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: b
             side[s]["b"][sl] = bits
             _keep_reps(reps[s], sc, bits, st_[0], st_[1])
         _log(verbose, f"  set {start + len(rows):,} / {nh:,} hands ({time.perf_counter() - t0:.0f} s)")
-    secs["set"] = time.perf_counter() - t0
     reps = {s: {b: (np.array([k for k in d]), [d[k] for k in d]) for b, d in _by_bits(reps[s]).items()}
             for s in reps}
+    return side, reps
 
-    # compress the scores (x: the first comparison, y: the second)
+
+@dataclass
+class _Hands:
+    """Every hand of the deck (colex order) set by each side's house way: the scores of the compared hands
+    compressed to their rank among the distinct scores (x: the first comparison, y: the second; ``xu``/``yu``
+    the distinct scores) and the atom bits (``pb``, ``db``)."""
+    px: np.ndarray
+    py: np.ndarray
+    dx: np.ndarray
+    dy: np.ndarray
+    pb: np.ndarray
+    db: np.ndarray
+    xu: np.ndarray
+    yu: np.ndarray
+    NX: int
+    NY: int
+    ND: int
+
+
+def _compress_scores(side: dict, nh: int) -> _Hands:
+    """Compress the scores (x: the first comparison, y: the second)."""
     X, Y = {}, {}
     for j, dst in ((0, X), (1, Y)):
         u = np.unique(np.concatenate([side["player"]["s"][:, j], side["dealer"]["s"][:, j]]))
         for s in ("player", "dealer"):
             side[s]["s"][:, j] = np.searchsorted(u, side[s]["s"][:, j])
         dst["n"], dst["u"] = len(u), u
-    NX, NY = X["n"], Y["n"]
     px, py = side["player"]["s"][:, 0].copy(), side["player"]["s"][:, 1].copy()
     dx, dy = side["dealer"]["s"][:, 0].copy(), side["dealer"]["s"][:, 1].copy()
     pb, db = side["player"]["b"], side["dealer"]["b"]
     ND = int(db.max()) + 1 if nh else 1
-    del side
+    return _Hands(px, py, dx, dy, pb, db, X["u"], Y["u"], X["n"], Y["n"], ND)
 
-    # suit symmetry: checked on every hand (two generators of the 24 permutations)
-    T = _perm_tables(deck) if symmetry else np.arange(N, dtype=np.int64)[None, :]
-    if symmetry:
-        t1 = time.perf_counter()
-        perms = list(itertools.permutations(range(4)))
-        gens = [T[perms.index((1, 0, 2, 3))], T[perms.index((1, 2, 3, 0))]]
-        for start, rows in iter_colex_blocks(N, n, 2_000_000):
-            sl = slice(start, start + len(rows))
-            for g in gens:
-                img = colex_index(_sort_rows(g[rows.astype(np.int64)]))
-                for a in (px, py, dx, dy, pb, db):
-                    if not np.array_equal(a[img], a[sl]):
-                        raise Refused("the setting of hands by the house way depends on the suits (a hand and "
-                                      "its image under a permutation of the suits are set differently)")
-        secs["symmetry check"] = time.perf_counter() - t1
-        _log(verbose, f"  suit symmetry checked on every hand ({secs['symmetry check']:.0f} s)")
 
-    # canonical player hands and their weights
-    t1 = time.perf_counter()
+def _check_symmetry(T: np.ndarray, N: int, n: int, h: _Hands) -> None:
+    """Suit symmetry, checked on every hand: two generators of the 24 permutations change no hand's quantities."""
+    perms = list(itertools.permutations(range(4)))
+    gens = [T[perms.index((1, 0, 2, 3))], T[perms.index((1, 2, 3, 0))]]
+    for start, rows in iter_colex_blocks(N, n, 2_000_000):
+        sl = slice(start, start + len(rows))
+        for g in gens:
+            img = colex_index(_sort_rows(g[rows.astype(np.int64)]))
+            for a in (h.px, h.py, h.dx, h.dy, h.pb, h.db):
+                if not np.array_equal(a[img], a[sl]):
+                    raise Refused("the setting of hands by the house way depends on the suits (a hand and "
+                                  "its image under a permutation of the suits are set differently)")
+
+
+def _canonical_hands(N: int, n: int, T: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The canonical player hands (R, n) positions in colex order, their colex indices and their weights."""
+    nh = comb(N, n)
     canon = np.empty(nh, dtype=np.int64)
     rep_rows = []
     for start, rows in iter_colex_blocks(N, n, 1_000_000):
@@ -316,109 +326,182 @@ def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: b
     Pidx = colex_index(P)
     W = weights_all[Pidx].astype(np.int64)
     del weights_all
-    R = len(P)
     assert int(W.sum()) == nh
+    return P, Pidx, W
+
+
+@dataclass
+class _Queries:
+    """The queries: the house way's setting of every canonical hand, then the extra ones. A score is compressed
+    to the position of the first known score at or above it; ``ex``/``ey`` say it is one of them."""
+    row: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    ex: np.ndarray
+    ey: np.ndarray
+
+    def add(self, xr, xs, ys, h: _Hands) -> None:
+        """The extra queries ``(row, first score, second score)`` (raw scores)."""
+        NX, NY = h.NX, h.NY
+        zx, zy = np.searchsorted(h.xu, xs), np.searchsorted(h.yu, ys)
+        exx = (zx < NX) & (h.xu[np.minimum(zx, NX - 1)] == xs)
+        eyy = (zy < NY) & (h.yu[np.minimum(zy, NY - 1)] == ys)
+        self.row, self.x, self.y = (np.concatenate([a, b.astype(np.int64)])
+                                    for a, b in ((self.row, xr), (self.x, zx), (self.y, zy)))
+        self.ex, self.ey = np.concatenate([self.ex, exx]), np.concatenate([self.ey, eyy])
+
+
+def _dealer_hands_containing(S: np.ndarray, N: int, n: int, combT, nh: int) -> np.ndarray:
+    """The colex indices of the dealer hands containing each set S of the batch, one row per S."""
+    k = S.shape[1]
+    if k == 0:
+        return np.arange(nh, dtype=np.int64)[None, :]
+    m_el = comb(N - k, n - k)
+    full = np.ones((len(S), N), bool)
+    full[np.arange(len(S))[:, None], S] = False
+    comp = np.nonzero(full)[1].reshape(len(S), N - k)
+    hands = np.concatenate([np.broadcast_to(S[:, None, :], (len(S), m_el, k)),
+                            comp[:, combT]], axis=2).reshape(-1, n)
+    return colex_index(_sort_rows(hands)).reshape(len(S), m_el)
+
+
+def _dominance_table(el: np.ndarray, h: _Hands) -> tuple[np.ndarray, np.ndarray]:
+    """For the dealer hands of each group of a batch (rows of ``el``): the keys ``group * NX + first score`` that
+    occur, sorted, and the prefix counts ``C[key row, second score, dealer bits]`` over both."""
+    NX, NY, ND = h.NX, h.NY, h.ND
+    B = el.shape[0]
+    gl = np.repeat(np.arange(B, dtype=np.int64), el.shape[1])
+    e = el.ravel()
+    key = gl * NX + h.dx[e]
+    ukeys, inv = np.unique(key, return_inverse=True)
+    U = len(ukeys)
+    cnt = np.bincount((inv * NY + h.dy[e]) * ND + h.db[e], minlength=U * NY * ND).reshape(U, NY, ND)
+    C = np.zeros((U + 1, NY + 1, ND), dtype=np.int64)
+    C[1:, 1:, :] = cnt.cumsum(0).cumsum(1)
+    return ukeys, C
+
+
+def _add_query_counts(acc: np.ndarray, ukeys: np.ndarray, C: np.ndarray, ql: np.ndarray, qpp: np.ndarray,
+                      q: _Queries, h: _Hands, sign: float) -> None:
+    """Add ``sign`` x the dealer hands of each query's group (``ql``: the group in the batch) in each class."""
+    NX, NY, ND, NQ = h.NX, h.NY, h.ND, len(q.row)
+    x, y = q.x[qpp], q.y[qpp]
+    kk = ql * NX + x
+    r_lo = np.searchsorted(ukeys, kk, "left")
+    r_hi = np.where(q.ex[qpp], np.searchsorted(ukeys, kk, "right"), r_lo)
+    r_g0 = np.searchsorted(ukeys, ql * NX, "left")
+    r_g1 = np.searchsorted(ukeys, (ql + 1) * NX, "left")
+    rows_ = (r_g0, r_lo, r_hi, r_g1)
+    vs = (np.zeros_like(y), y, y + q.ey[qpp], np.full_like(y, NY))
+    # x class 0: the dealer's first score below the player's (rows g0..lo), 1 equal, 2 above
+    for xi in range(3):
+        ra, rb = rows_[xi], rows_[xi + 1]
+        for yi in range(3):
+            va, vb = vs[yi], vs[yi + 1]
+            c = C[rb, vb] - C[ra, vb] - C[rb, va] + C[ra, va]     # (q, ND)
+            for d in range(ND):
+                acc[:, xi, yi, d] += sign * np.bincount(qpp, weights=c[:, d], minlength=NQ)
+
+
+def _count_subsets(acc: np.ndarray, k: int, T: np.ndarray, P: np.ndarray, q: _Queries, h: _Hands) -> int:
+    """Add (-1)^k x the dealer hands containing S, by class, over the k-subsets S of each query's player hand;
+    the number of groups of k-subsets."""
+    N, n, NQ = T.shape[1], P.shape[1], len(q.row)
+    # canonical k-subsets and the group of each
+    if k == 0:
+        Srows = np.zeros((1, 0), dtype=np.int64)
+        gid_of = np.zeros(1, dtype=np.int64)
+    else:
+        allk = colex_combinations(N, k).astype(np.int64)
+        ck = _canon(allk, T)
+        uniq, gid_of = np.unique(ck, return_inverse=True)
+        Srows = allk[uniq]
+        del allk, ck
+    G = len(Srows)
+    masks = [m for m in itertools.combinations(range(n), k)]
+    # queries: (player hand, group), sorted by group
+    qg = np.concatenate([gid_of[colex_index(P[:, list(m)])][q.row] if k else np.zeros(NQ, np.int64)
+                         for m in masks])
+    qp = np.tile(np.arange(NQ, dtype=np.int64), len(masks))
+    order = np.argsort(qg, kind="stable")
+    qg, qp = qg[order], qp[order]
+    m_el = comb(N - k, n - k)
+    per = max(1, 1_000_000 // m_el)
+    combT = colex_combinations(N - k, n - k).astype(np.int64) if k else None
+    sign = -1.0 if k % 2 else 1.0
+    for g0 in range(0, G, per):
+        g1 = min(G, g0 + per)
+        # elements: the dealer hands containing each S of the batch
+        el = _dealer_hands_containing(Srows[g0:g1], N, n, combT, len(h.px))
+        ukeys, C = _dominance_table(el, h)
+        a, b = np.searchsorted(qg, g0, "left"), np.searchsorted(qg, g1, "left")
+        if a == b:
+            continue
+        _add_query_counts(acc, ukeys, C, qg[a:b] - g0, qp[a:b], q, h, sign)
+    return G
+
+
+def count_classes(model: ExactPaiGow, deck: list[int] | None = None, symmetry: bool = True,
+                  verbose: bool = False, block: int = 500_000, extra=None) -> Counts:
+    """Per canonical player hand, the dealer hands disjoint from it by class (x: the first comparison,
+    y: the second; index 0 = the player's hand higher, 1 = equal, 2 = lower; dealer atom bits).
+
+    ``extra(model, cards, reps)``, given the canonical player hands' cards (R, n) and the settings met so
+    far, returns more queries ``(row, first score, second score)`` (raw scores of other settings of the
+    player hand of that row): they are counted like the house way's, into ``Counts.extra``."""
+    secs = {}
+    t0 = time.perf_counter()
+    deck = standard_deck(model.game.cards.jokers) if deck is None else list(deck)
+    N, n = len(deck), model.n
+    nh = comb(N, n)
+    cards_of = np.array(deck, dtype=np.int64)
+    side, reps = _set_every_hand(model, cards_of, n, block, verbose, t0)
+    secs["set"] = time.perf_counter() - t0
+    h = _compress_scores(side, nh)
+    del side
+
+    # suit symmetry: checked on every hand (two generators of the 24 permutations)
+    T = _perm_tables(deck) if symmetry else np.arange(N, dtype=np.int64)[None, :]
+    if symmetry:
+        t1 = time.perf_counter()
+        _check_symmetry(T, N, n, h)
+        secs["symmetry check"] = time.perf_counter() - t1
+        _log(verbose, f"  suit symmetry checked on every hand ({secs['symmetry check']:.0f} s)")
+
+    # canonical player hands and their weights
+    t1 = time.perf_counter()
+    P, Pidx, W = _canonical_hands(N, n, T)
+    R = len(P)
     secs["canonical hands"] = time.perf_counter() - t1
     _log(verbose, f"  {R:,} player hands up to suit permutation ({secs['canonical hands']:.0f} s)")
 
-    # the queries: the house way's setting of every canonical hand, then the extra ones. A score is
-    # compressed to the position of the first known score at or above it; ``e*`` says it is one of them
-    qrow = np.arange(R, dtype=np.int64)
-    qx, qy = px[Pidx].astype(np.int64), py[Pidx].astype(np.int64)
-    ex = ey = np.ones(R, dtype=bool)
+    # the queries: the house way's setting of every canonical hand, then the extra ones
+    ones = np.ones(R, dtype=bool)
+    q = _Queries(np.arange(R, dtype=np.int64), h.px[Pidx].astype(np.int64), h.py[Pidx].astype(np.int64), ones, ones)
     if extra is not None:
         t1 = time.perf_counter()
         xr, xs, ys = extra(model, cards_of[P], reps)
-        zx, zy = np.searchsorted(X["u"], xs), np.searchsorted(Y["u"], ys)
-        exx = (zx < NX) & (X["u"][np.minimum(zx, NX - 1)] == xs)
-        eyy = (zy < NY) & (Y["u"][np.minimum(zy, NY - 1)] == ys)
-        qrow, qx, qy = (np.concatenate([a, b.astype(np.int64)]) for a, b in ((qrow, xr), (qx, zx), (qy, zy)))
-        ex, ey = np.concatenate([ex, exx]), np.concatenate([ey, eyy])
+        q.add(xr, xs, ys, h)
         secs["other settings"] = time.perf_counter() - t1
         _log(verbose, f"  {len(xr):,} other settings to count ({secs['other settings']:.0f} s)")
-    NQ = len(qrow)
-    acc = np.zeros((NQ, 3, 3, ND), dtype=np.float64)
+    NQ = len(q.row)
+    acc = np.zeros((NQ, 3, 3, h.ND), dtype=np.float64)
     for k in range(0, n):
         t1 = time.perf_counter()
-        # canonical k-subsets and the group of each
-        if k == 0:
-            Srows = np.zeros((1, 0), dtype=np.int64)
-            gid_of = np.zeros(1, dtype=np.int64)
-        else:
-            allk = colex_combinations(N, k).astype(np.int64)
-            ck = _canon(allk, T)
-            uniq, gid_of = np.unique(ck, return_inverse=True)
-            Srows = allk[uniq]
-            del allk, ck
-        G = len(Srows)
-        masks = [m for m in itertools.combinations(range(n), k)]
-        # queries: (player hand, group), sorted by group
-        qg = np.concatenate([gid_of[colex_index(P[:, list(m)])][qrow] if k else np.zeros(NQ, np.int64)
-                             for m in masks])
-        qp = np.tile(np.arange(NQ, dtype=np.int64), len(masks))
-        order = np.argsort(qg, kind="stable")
-        qg, qp = qg[order], qp[order]
-        m_el = comb(N - k, n - k)
-        per = max(1, 1_000_000 // m_el)
-        combT = colex_combinations(N - k, n - k).astype(np.int64) if k else None
-        sign = -1.0 if k % 2 else 1.0
-        for g0 in range(0, G, per):
-            g1 = min(G, g0 + per)
-            # elements: the dealer hands containing each S of the batch
-            if k == 0:
-                el = np.arange(nh, dtype=np.int64)[None, :]
-            else:
-                S = Srows[g0:g1]
-                full = np.ones((len(S), N), bool)
-                full[np.arange(len(S))[:, None], S] = False
-                comp = np.nonzero(full)[1].reshape(len(S), N - k)
-                hands = np.concatenate([np.broadcast_to(S[:, None, :], (len(S), m_el, k)),
-                                        comp[:, combT]], axis=2).reshape(-1, n)
-                el = colex_index(_sort_rows(hands)).reshape(len(S), m_el)
-            B = el.shape[0]
-            gl = np.repeat(np.arange(B, dtype=np.int64), el.shape[1])
-            e = el.ravel()
-            key = gl * NX + dx[e]
-            ukeys, inv = np.unique(key, return_inverse=True)
-            U = len(ukeys)
-            cnt = np.bincount((inv * NY + dy[e]) * ND + db[e], minlength=U * NY * ND).reshape(U, NY, ND)
-            C = np.zeros((U + 1, NY + 1, ND), dtype=np.int64)
-            C[1:, 1:, :] = cnt.cumsum(0).cumsum(1)
-            del cnt, inv, key, e, gl
-            a, b = np.searchsorted(qg, g0, "left"), np.searchsorted(qg, g1, "left")
-            if a == b:
-                continue
-            ql = qg[a:b] - g0
-            qpp = qp[a:b]
-            x, y = qx[qpp], qy[qpp]
-            kk = ql * NX + x
-            r_lo = np.searchsorted(ukeys, kk, "left")
-            r_hi = np.where(ex[qpp], np.searchsorted(ukeys, kk, "right"), r_lo)
-            r_g0 = np.searchsorted(ukeys, ql * NX, "left")
-            r_g1 = np.searchsorted(ukeys, (ql + 1) * NX, "left")
-            rows_ = (r_g0, r_lo, r_hi, r_g1)
-            vs = (np.zeros_like(y), y, y + ey[qpp], np.full_like(y, NY))
-            # x class 0: the dealer's first score below the player's (rows g0..lo), 1 equal, 2 above
-            for xi in range(3):
-                ra, rb = rows_[xi], rows_[xi + 1]
-                for yi in range(3):
-                    va, vb = vs[yi], vs[yi + 1]
-                    c = C[rb, vb] - C[ra, vb] - C[rb, va] + C[ra, va]     # (q, ND)
-                    for d in range(ND):
-                        acc[:, xi, yi, d] += sign * np.bincount(qpp, weights=c[:, d], minlength=NQ)
+        G = _count_subsets(acc, k, T, P, q, h)
         secs[f"subsets of {k}"] = time.perf_counter() - t1
         _log(verbose, f"  subsets of {k} cards: {G:,} groups ({secs[f'subsets of {k}']:.0f} s)")
     # S = P: the dealer hand P itself
-    own = Pidx[qrow]   # (compressed x above / at / below the dealer's x: class 0 / 1 / 2)
-    xi = np.where(qx > dx[own], 0, np.where((qx == dx[own]) & ex, 1, 2))
-    yi = np.where(qy > dy[own], 0, np.where((qy == dy[own]) & ey, 1, 2))
-    np.add.at(acc, (np.arange(NQ), xi, yi, db[own].astype(np.int64)), 1.0 if n % 2 == 0 else -1.0)
+    own = Pidx[q.row]   # (compressed x above / at / below the dealer's x: class 0 / 1 / 2)
+    xi = np.where(q.x > h.dx[own], 0, np.where((q.x == h.dx[own]) & q.ex, 1, 2))
+    yi = np.where(q.y > h.dy[own], 0, np.where((q.y == h.dy[own]) & q.ey, 1, 2))
+    np.add.at(acc, (np.arange(NQ), xi, yi, h.db[own].astype(np.int64)), 1.0 if n % 2 == 0 else -1.0)
     counts = np.rint(acc).astype(np.int64)
     del acc
     if not np.array_equal(counts.sum(axis=(1, 2, 3)), np.full(NQ, comb(N - n, n))):
         raise RuntimeError("card-removal counting: the classes of a player hand do not add up to C(N-n, n)")
     secs["total"] = time.perf_counter() - t0
-    return Counts(deck, n, Pidx, W, pb[Pidx].astype(np.int64), counts[:R], ND, reps, secs, extra=counts[R:])
+    return Counts(deck, n, Pidx, W, h.pb[Pidx].astype(np.int64), counts[:R], h.ND, reps, secs, extra=counts[R:])
 
 
 def _keep_reps(d, scores, bits, hi, lo):

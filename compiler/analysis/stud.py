@@ -185,14 +185,8 @@ class StudSolution:
         return "\n".join(out)
 
 
-def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
-    """Exact optimal strategy and return of a stud raise game (see the module docstring)."""
-    t_start = time.perf_counter()
-    timings = {}
-    r = game.ranking
-    deck = list(game.deck)
-    N = len(deck)
-    p, T = game.hole, game.hole + game.community
+def _schedule(game: StudGame, p: int, T: int) -> dict:
+    """The decision schedule as ``{known cards: options}``, checked."""
     sched = {int(d["known"]): list(d["options"]) for d in game.schedule}
     if min(sched) < p or max(sched) >= T:
         raise ValueError("decisions must come after the deal and before the last card")
@@ -200,11 +194,13 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
         for o in opts:
             if not (o in ("check", "fold") or (isinstance(o, int) and o > 0)):
                 raise ValueError(f"unknown option {o!r}")
+    return sched
 
-    # ---- payoff classes of the final values
-    t0 = time.perf_counter()
-    vec = Vectoriser(r, T, deck)
-    fixed_total = sum(m for _, m, _ in game.fixed)
+
+def _payoff_classes(game: StudGame, vec: Vectoriser, fixed_total: int) -> tuple[list, dict, np.ndarray]:
+    """The payoff classes of the final values: their (fixed wagers' net, raise wager's net) keys in class order,
+    a description of each, and the class of every value."""
+    r = game.ranking
     classes: dict[tuple, int] = {}
     class_of = np.zeros(len(vec.values), dtype=np.int64)
     descr = {}
@@ -220,19 +216,15 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
             descr[key] = v.name if key[1] != -1 else "below qualifier"
         class_of[i] = classes[key]
     keys = sorted(classes, key=lambda k: classes[k])
-    D = 1
-    for a, b in keys:
-        D = lcm(D, a.denominator, b.denominator)
-    a_int = np.array([int(a * D) for a, _ in keys], dtype=np.int64)
-    b_int = np.array([int(b * D) for _, b in keys], dtype=np.int64)
-    C = len(keys)
-    timings["tables"] = time.perf_counter() - t0
+    return keys, descr, class_of
 
-    # ---- level T -> T-1: class counts of every (T-1)-set's completions (exact ints)
-    # The T-sets come in colex blocks of one largest position L (Vectoriser.colex_values): dropping L
-    # gives the (T-1)-sets of range(L) in order (one each); dropping another element j gives a
-    # (T-1)-set containing L, inside the range of indices [C(L, T-1), C(L+1, T-1)).
-    t0 = time.perf_counter()
+
+def _final_set_counts(vec: Vectoriser, N: int, T: int, class_of: np.ndarray, C: int) -> np.ndarray:
+    """Level T -> T-1: class counts of every (T-1)-set's completions (exact ints), (C(N, T-1), C).
+
+    The T-sets come in colex blocks of one largest position L (Vectoriser.colex_values): dropping L
+    gives the (T-1)-sets of range(L) in order (one each); dropping another element j gives a
+    (T-1)-set containing L, inside the range of indices [C(L, T-1), C(L+1, T-1))."""
     size = comb(N, T - 1)
     counts = np.zeros(size * C, dtype=np.int64)
     prev = colex_combinations(N, T - 1)
@@ -248,21 +240,13 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
             local = drop_prev[j][a:a + m] * C + cls
             counts[base * C:(base + width) * C] += np.bincount(local, minlength=width * C)
     del drop_prev
-    counts = counts.reshape(size, C)
-    A = {T - 1: counts @ a_int}
-    B = {T - 1: counts @ b_int}
-    timings["final_sets"] = time.perf_counter() - t0
+    return counts.reshape(size, C)
 
-    # ---- sums over supersets down to the deal
-    t0 = time.perf_counter()
-    drops = _Drops(N)
-    for s in range(T - 2, p - 1, -1):
-        A[s] = _scatter_down(drops(s + 1), A[s + 1], comb(N, s))
-        B[s] = _scatter_down(drops(s + 1), B[s + 1], comb(N, s))
-    timings["superset_sums"] = time.perf_counter() - t0
 
-    # ---- backward induction
-    t0 = time.perf_counter()
+def _induction(sched: dict, A: dict, B: dict, drops: _Drops, N: int, p: int, T: int, fixed_total,
+               D: int) -> tuple[dict, dict, dict]:
+    """Backward induction from level T-1 down to the deal: the optimal sum ``V[s]`` of every s-set, the option
+    taken at every decision level (first listed among equals) and the sums of every option there."""
     V: dict[int, np.ndarray] = {}
     decisions: dict[int, np.ndarray] = {}
     option_values: dict[int, np.ndarray] = {}
@@ -290,27 +274,24 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
         decisions[s] = dec
         option_values[s] = M
         V[s] = M[dec, np.arange(M.shape[1])]
+    return V, decisions, option_values
+
+
+def _settle_later(pending: dict, w: np.ndarray, mult: int) -> None:
+    """Add the paths ``w`` settled with the Play multiple ``mult`` to ``pending``."""
+    pending[mult] = pending[mult] + w if mult in pending else w
+
+
+def _forward(sched: dict, decisions: dict, drops: _Drops, N: int, p: int, T: int, fixed_total,
+             outcome_counts: dict) -> tuple[Fraction, dict, dict]:
+    """How often each option is taken and the expected Play wager, the paths folded counted into
+    ``outcome_counts``; the paths settled with each Play multiple, pushed up to the (T-1)-sets."""
     total_sets = comb(N, p)
     Wp = perm(N - p, T - p)
-    denom = total_sets * Wp * D
-    ev = Fraction(int(V[p].sum()), denom)
-    timings["induction"] = time.perf_counter() - t0
-
-    # ---- forward: how often each option is taken, expected Play wager, distribution of the net result.
-    # The sets settled at a level with a Play multiple are pushed up, as path counts, to the (T-1)-sets,
-    # whose completions' class counts are known: sum_S w[S] * completions(S) = sum_S' w'[S'] * counts[S'].
-    t0 = time.perf_counter()
     reach = np.ones(comb(N, p), dtype=np.int64)    # (hole set, community prefix) paths per set
     exp_play = Fraction(0)
     freqs = {}
-    outcome_counts: dict[Fraction, int] = {}
-    a_frac = [a for a, _ in keys]
-    b_frac = [b for _, b in keys]
     pending: dict[int, np.ndarray] = {}           # Play multiple -> paths settled with it, at level s
-
-    def settle_later(w: np.ndarray, mult: int) -> None:
-        pending[mult] = pending[mult] + w if mult in pending else w
-
     for s in range(p, T):
         W = perm(N - s, T - s)
         if s in sched:
@@ -322,28 +303,91 @@ def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
                 f[o] = Fraction(n, total_sets * Wp)
                 if isinstance(o, int):
                     exp_play += o * f[o]
-                    settle_later(reach * (dec == oi), o)
+                    _settle_later(pending, reach * (dec == oi), o)
                 elif o == "fold" and n:
                     net = Fraction(-fixed_total)
                     outcome_counts[net] = outcome_counts.get(net, 0) + n
                 elif o == "check" and s == T - 1:
-                    settle_later(reach * (dec == oi), 0)  # no Play wager at all: the fixed wagers settle
+                    _settle_later(pending, reach * (dec == oi), 0)  # no Play wager at all: the fixed wagers settle
             freqs[s] = f
             carry = reach * (np.array([o == "check" for o in opts])[dec])
         else:
             carry = reach
             if s == T - 1:
-                settle_later(carry, 0)
+                _settle_later(pending, carry, 0)
         if s + 1 < T:
             reach = _gather_up(drops(s + 1), carry)
             pending = {m: _gather_up(drops(s + 1), w) for m, w in pending.items()}
+    return exp_play, freqs, pending
+
+
+def _settled_outcomes(pending: dict, counts: np.ndarray, keys: list, outcome_counts: dict) -> None:
+    """Count into ``outcome_counts`` the net of every ordered completion of the paths settled with a Play wager
+    (or none): sum_S w[S] * completions(S) = sum_S' w'[S'] * counts[S'] over the (T-1)-sets."""
+    a_frac = [a for a, _ in keys]
+    b_frac = [b for _, b in keys]
     for mult, w in sorted(pending.items()):
         by_class = w @ counts                     # ordered completions per final class
-        for c in range(C):
+        for c in range(len(keys)):
             n = int(by_class[c])
             if n:
                 net = a_frac[c] + mult * b_frac[c]
                 outcome_counts[net] = outcome_counts.get(net, 0) + n
+
+
+def solve_stud(game: StudGame, keep_values: bool = True) -> StudSolution:
+    """Exact optimal strategy and return of a stud raise game (see the module docstring)."""
+    t_start = time.perf_counter()
+    timings = {}
+    deck = list(game.deck)
+    N = len(deck)
+    p, T = game.hole, game.hole + game.community
+    sched = _schedule(game, p, T)
+
+    # ---- payoff classes of the final values
+    t0 = time.perf_counter()
+    vec = Vectoriser(game.ranking, T, deck)
+    fixed_total = sum(m for _, m, _ in game.fixed)
+    keys, descr, class_of = _payoff_classes(game, vec, fixed_total)
+    D = 1
+    for a, b in keys:
+        D = lcm(D, a.denominator, b.denominator)
+    a_int = np.array([int(a * D) for a, _ in keys], dtype=np.int64)
+    b_int = np.array([int(b * D) for _, b in keys], dtype=np.int64)
+    C = len(keys)
+    timings["tables"] = time.perf_counter() - t0
+
+    # ---- level T -> T-1: class counts of every (T-1)-set's completions (exact ints)
+    t0 = time.perf_counter()
+    counts = _final_set_counts(vec, N, T, class_of, C)
+    A = {T - 1: counts @ a_int}
+    B = {T - 1: counts @ b_int}
+    timings["final_sets"] = time.perf_counter() - t0
+
+    # ---- sums over supersets down to the deal
+    t0 = time.perf_counter()
+    drops = _Drops(N)
+    for s in range(T - 2, p - 1, -1):
+        A[s] = _scatter_down(drops(s + 1), A[s + 1], comb(N, s))
+        B[s] = _scatter_down(drops(s + 1), B[s + 1], comb(N, s))
+    timings["superset_sums"] = time.perf_counter() - t0
+
+    # ---- backward induction
+    t0 = time.perf_counter()
+    V, decisions, option_values = _induction(sched, A, B, drops, N, p, T, fixed_total, D)
+    total_sets = comb(N, p)
+    Wp = perm(N - p, T - p)
+    denom = total_sets * Wp * D
+    ev = Fraction(int(V[p].sum()), denom)
+    timings["induction"] = time.perf_counter() - t0
+
+    # ---- forward: how often each option is taken, expected Play wager, distribution of the net result.
+    # The sets settled at a level with a Play multiple are pushed up, as path counts, to the (T-1)-sets,
+    # whose completions' class counts are known: sum_S w[S] * completions(S) = sum_S' w'[S'] * counts[S'].
+    t0 = time.perf_counter()
+    outcome_counts: dict[Fraction, int] = {}
+    exp_play, freqs, pending = _forward(sched, decisions, drops, N, p, T, fixed_total, outcome_counts)
+    _settled_outcomes(pending, counts, keys, outcome_counts)
     timings["forward"] = time.perf_counter() - t0
     exp_wager = Fraction(fixed_total) + exp_play
     sol = StudSolution(game, ev, exp_wager, ev / exp_wager, {s: list(o) for s, o in sched.items()},
