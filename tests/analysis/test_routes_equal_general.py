@@ -46,8 +46,12 @@ CHAPTERS = sorted(ROOT.glob("rulespecs/*.yaml")) + sorted(ROOT.glob("tests/fixtu
 # the largest game tree compared here, in rounds played (each a path: an ordering of the cards a round deals
 # from the reduced deck and a sequence of choices; the engine plays about a thousand rounds a second)
 TREE_BUDGET = 5040
-# cards of the reduced decks, in the order they are taken: pairs, flushes, straights and royals possible
-RICH = parse_cards("AS KS QS JS TS AH KH QH 2C 2D 3C".split())
+# a deck larger than the cards a round deals is taken while its tree stays under this many rounds (the orderings
+# of the cards dealt times each decision's choices, at most)
+DECK_BUDGET = 1500
+# cards of the reduced decks, in the order they are taken (the first six as in test_game_tree's Raise It Up deck):
+# pairs, two pairs, three-card flushes and straights; with more cards straights, flushes and a royal
+RICH = parse_cards("AS AH KS TS TH 9D QS JS 2C 2D 3C".split())
 # a reduced baccarat shoe by rank (test_points_exact.SHOES): naturals, both third cards, the table's rows
 POINTS_SHOE = {"K": 3, "2": 2, "5": 2, "7": 2}
 # a reduced shoe of the engine route: two cards of each of four ranks (ties, and wars of every result)
@@ -272,10 +276,10 @@ def _tree_too_big(steps) -> str | None:
 
 
 def _reduced_deck(steps) -> list[int]:
-    """The largest prefix of RICH (at most n + 2 cards for n dealt) whose tree fits the budget."""
+    """The largest prefix of RICH (at most n + 2 cards for n dealt, at least n) whose tree is within DECK_BUDGET."""
     n, c = _cards_dealt(steps), _choice_paths(steps)
     m = min(len(RICH), n + 2)
-    while m > n and math.perm(m, n) * c > TREE_BUDGET:
+    while m > n and math.perm(m, n) * c > DECK_BUDGET:
         m -= 1
     return sorted(RICH[:m])
 
@@ -338,6 +342,9 @@ def check_cards(game, chapter, out: Outcome, monkeypatch) -> None:
             assert f.expected_return == net / base, (f.policy.text, f.expected_return, net)
             if f.per_total_wagered is not None:
                 assert f.per_total_wagered == net / stake, f.policy.text
+            if these is not None and f.hit_frequency is not None:
+                assert f.hit_frequency == sum((lf.prob for lf in these if sum(
+                    (v for w, v in lf.net.items() if w in f.stakes), Fraction(0)) > 0), Fraction(0)), f.policy.text
             if these is not None and f.outcomes:
                 dist: dict = defaultdict(Fraction)
                 for lf in these:
@@ -349,6 +356,8 @@ def check_cards(game, chapter, out: Outcome, monkeypatch) -> None:
                     [x for x in figs if x.stakes == f.stakes]) > 1:
                 continue  # another column of the same paytable than the table's: the same enumeration
             e = best.expected_net[w] / best.expected_stake[w]
+            if f.hit_frequency is not None:
+                assert f.hit_frequency == best.win.get(w, 0), (w, f.hit_frequency, best.win.get(w))
             if f.policy.meter is not None and game.wagers[w].progressive:
                 # a return as a function of the meter M when paid, a + b*M, shown at the reset amount; the
                 # engine adds the paying wager's own contribution to the meter before it pays (a meter can
