@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from compiler.analysis import chance_exact, markov, points_exact, poker_report, report
-from compiler.analysis.exact_engine import BranchShoe, PathLimit, enumerate_round, rank_level_ok, shoe_counts
+from compiler.analysis.exact_engine import BranchShoe, PathLimit, enumerate_round, rank_level_ok
 from compiler.analysis.tree import game_tree, optimal, under_policy
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
@@ -160,7 +160,7 @@ def check_engine(game, chapter, out: Outcome, monkeypatch) -> None:
         pref = dict(f.policy.choices)
         made = {w for w in f.stakes if game.wagers[w].placed == "during_round" and w in offers}
         policy = {**pref, **{f"offer:{w}": ("make" if w in made else "decline") for w in offers}}
-        if f.includes:  # a round: per unit of its required wagers
+        if set(f.stakes) <= set(required):  # a round: per unit of its required wagers
             res = under_policy(leaves({w: 1 for w in required}), policy)
             assert f.expected_return == res.total_net() / len(required), f.policy.text
             assert f.per_total_wagered == res.total_net() / res.total_stake(), f.policy.text
@@ -284,8 +284,10 @@ def _reduced_deck(steps) -> list[int]:
     return sorted(RICH[:m])
 
 
-def _decide_ids(game) -> list[str]:
-    return [s.id for s in _walk(game.procedure) if s.kind == "decide"]
+def _decide_ids(steps) -> list[str]:
+    """The decisions of the active procedure, in order (a declared policy of the deal routes names its choices in
+    this order)."""
+    return [s.id for s in steps if s.kind == "decide"]
 
 
 def check_cards(game, chapter, out: Outcome, monkeypatch) -> None:
@@ -310,8 +312,8 @@ def check_cards(game, chapter, out: Outcome, monkeypatch) -> None:
     figs = [f for f in rep.figures if f.kind == "return"]
     for f in rep.figures:
         if f.kind == "value":  # an Envy Bonus: paid on the other players' hands
-            out.uncovered.setdefault(f"{f.stakes[0]}/envy", f"an Envy Bonus ({f.name}) is paid on other players' hands: the "
-                                                  "general method plays one seat")
+            out.uncovered.setdefault(f"{f.stakes[0]}/envy", f"an Envy Bonus ({f.name}) is paid on other players' "
+                                                           "hands: the general method plays one seat")
     rounds = [f for f in figs if len(f.stakes) > 1]
     main = set(rounds[0].stakes) if rounds else set()
     bets = {w: _unit(game, w) for w, d in game.wagers.items()
@@ -325,7 +327,7 @@ def check_cards(game, chapter, out: Outcome, monkeypatch) -> None:
     value = (lambda lf: sum((v for w, v in lf.net.items() if w in main), Fraction(0)))
     best = optimal(leaves, value)
     chosen = [lf for lf in leaves if all(best.choice[k] == c for k, c in lf.decisions)]
-    decides = _decide_ids(game)
+    decides = _decide_ids(steps)
     table = Table(game, options, seed=0)
     columns = {table.options.get(pt.option) for pt in game.paytables.values() if pt.option}
     for f in figs:
