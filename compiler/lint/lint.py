@@ -111,7 +111,30 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
         line, col = doc.position(ptr)
         diags.append(Diagnostic(doc.path, line, col, severity, msg, ptr))
 
-    # -- citations --------------------------------------------------------------------------
+    index, externals, missing = _citations(d, err)
+    _text_citations(d, index, externals, missing, err)
+    _unused_names(d, ch, names, err)
+    _unsettled_wagers(ch, err)
+
+    # -- what cannot be played: a wager left open, decks the text does not state -------------
+    try:
+        playable_diagnostics(doc, ch, err)
+    except Exception as e:  # noqa: BLE001 - an error, never a traceback (tests/fuzz)
+        err("", f"validate could not check this spec (playable: {type(e).__name__}: {e}); please report it")
+
+    _paytable_order(d, ch, err)
+
+    # -- facts the data and the text both state ---------------------------------------------
+    try:
+        diags.extend(fact_diagnostics(doc))
+    except Exception as e:  # noqa: BLE001 - an error, never a traceback (tests/fuzz)
+        err("", f"validate could not check this spec (facts: {type(e).__name__}: {e}); please report it")
+    return _acknowledged(doc, ch, diags)
+
+
+def _citations(d: dict, err) -> tuple[dict[str, set[tuple[str, ...]]], set[str], set[str]]:
+    """Every citation field resolves (or names a section declared external or missing):
+    (the provision index, the external sections, the missing sections)."""
     index = provision_index(d)
     externals = set()
     for i, e in enumerate(d.get("externals") or ()):
@@ -141,8 +164,11 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
                 why = resolve(c, index, externals, missing)
                 if why:
                     err(ptr, f"dangling citation: {why}")
+    return index, externals, missing
 
-    # -- citations inside the provision text ----------------------------------------------
+
+def _text_citations(d: dict, index, externals: set[str], missing: set[str], err) -> None:
+    """A section the provision text cites is in the spec, or declared external or missing."""
     for ptr, text in iter_provision_texts(d.get("provisions") or ()):
         for m in TEXT_CITE.finditer(text):
             try:
@@ -153,7 +179,9 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
                 if c.section not in index and c.section not in externals and c.section not in missing:
                     err(ptr, f"the text cites {c.format()}: declare § {c.section} in 'externals' (or add it)")
 
-    # -- unused names -----------------------------------------------------------------------
+
+def _unused_names(d: dict, ch: Chapter, names: Names, err) -> None:
+    """Payouts, paytables, options and rankings nothing uses (warnings)."""
     used = names.used
     wagers = ch.wagers
     pays_used = {w.pays for w in wagers.values()} | used.get("payout", set())
@@ -178,7 +206,9 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
         if rid not in rk_used:
             err(f"/rankings/{rid}", f"ranking {rid!r} is never used", "warning")
 
-    # -- wagers that nothing settles --------------------------------------------------------
+
+def _unsettled_wagers(ch: Chapter, err) -> None:
+    """A wager no rule wins, loses, pushes or returns (an error: money would be left on the table)."""
     settled: set[str] = set()
     all_wild = False
 
@@ -199,17 +229,13 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
             collect([c])
     for ir in ch.irregularities:
         collect(ir.rules)
-    for wid in wagers:
+    for wid in ch.wagers:
         if wid not in settled:
             err(f"/wagers/{wid}", f"wager {wid!r} is never won, lost, pushed or returned by any rule")
 
-    # -- what cannot be played: a wager left open, decks the text does not state -------------
-    try:
-        playable_diagnostics(doc, ch, err)
-    except Exception as e:  # noqa: BLE001 - an error, never a traceback (tests/fuzz)
-        err("", f"validate could not check this spec (playable: {type(e).__name__}: {e}); please report it")
 
-    # -- paytable order ---------------------------------------------------------------------
+def _paytable_order(d: dict, ch: Chapter, err) -> None:
+    """Each paytable's rows: as many payouts as columns, hands of its ranking, in rank order."""
     rankings = d.get("rankings") or {}
     for tid, t in ch.paytables.items():
         r = rankings.get(t.ranking)
@@ -233,13 +259,6 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
                 last = max(last, k)
             elif h not in extra:
                 err(f"/paytables/{tid}/rows/{i}/hand", f"unknown hand {h!r} in ranking {t.ranking!r}")
-
-    # -- facts the data and the text both state ---------------------------------------------
-    try:
-        diags.extend(fact_diagnostics(doc))
-    except Exception as e:  # noqa: BLE001 - an error, never a traceback (tests/fuzz)
-        err("", f"validate could not check this spec (facts: {type(e).__name__}: {e}); please report it")
-    return _acknowledged(doc, ch, diags)
 
 
 def _acknowledged(doc: Document, ch: Chapter, diags: list[Diagnostic]) -> list[Diagnostic]:

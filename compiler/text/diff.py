@@ -117,9 +117,22 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
     scope, note = _scope(a, b, ch)
     old = [it for it in a.chapters[ch] if it.section in scope]
     new = [it for it in b.chapters[ch] if it.section in scope]
-    changes: list[Change] = []
+    changes = _heading_changes(old, new)
+    O = [it for it in old if it.kind not in ("heading", "elided")]
+    N = [it for it in new if it.kind not in ("heading", "elided")]
+    cut_keys = {k for k in (a.cut.get(ch), b.cut.get(ch)) if k is not None}
+    match = _match(O, N, cut_keys)
+    body = _in_order(old, new, O, N, match)
+    changes.extend(_apply_cuts(body, a, b, ch, O, N))
+    cd = ChapterDiff(ch, note, changes, old_items=old, new_items=new)
+    if a.spec is not None and b.spec is not None:
+        cd.data = data_diff(a.spec, b.spec)
+    return cd
 
-    # headings: section added / removed / retitled
+
+def _heading_changes(old: list[FlatItem], new: list[FlatItem]) -> list[Change]:
+    """Headings: a section added, removed or retitled (in section order)."""
+    changes: list[Change] = []
     oh = {it.section: it for it in old if it.kind == "heading"}
     nh = {it.section: it for it in new if it.kind == "heading"}
     for sec in sorted(set(oh) | set(nh), key=_skey):
@@ -130,18 +143,17 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
             changes.append(Change("removed", o.cite, None, o.text, None, section=sec))
         else:
             changes.append(Change("added", None, n.cite, None, n.text, section=sec))
+    return changes
 
-    O = [it for it in old if it.kind not in ("heading", "elided")]
-    N = [it for it in new if it.kind not in ("heading", "elided")]
+
+def _match(O: list[FlatItem], N: list[FlatItem], cut_keys: set) -> dict[int, int]:
+    """Each old provision's new one, by index: {i in O: j in N}. Same citation and text first,
+    then the same text elsewhere, then similar text (see the passes)."""
     match: dict[int, int] = {}
     used: set[int] = set()
     nkey = {it.key: j for j, it in enumerate(N)}
-    norm_o = [normalize(it.full_text) for it in O]
-    norm_n = [normalize(it.full_text) for it in N]
-
     # the provision a cut page stops in is compared with the same citation only: its printed start
     # never pairs, by likeness, with another provision of the other version
-    cut_keys = {k for k in (a.cut.get(ch), b.cut.get(ch)) if k is not None}
     for i, it in enumerate(O):
         j = nkey.get(it.key)
         if it.key in cut_keys and j is not None:
@@ -149,6 +161,15 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
             used.add(j)
     cut_o = {i for i, it in enumerate(O) if it.key in cut_keys}
     cut_n = {j for j, it in enumerate(N) if it.key in cut_keys}
+    _match_same_text(O, N, nkey, cut_o, cut_n, match, used)
+    _match_similar_text(O, N, nkey, cut_o, cut_n, match, used)
+    return match
+
+
+def _match_same_text(O, N, nkey: dict, cut_o: set, cut_n: set, match: dict[int, int], used: set[int]) -> None:
+    """Passes A (same citation, same text) and B (same text elsewhere: renumbered or moved)."""
+    norm_o = [normalize(it.full_text) for it in O]
+    norm_n = [normalize(it.full_text) for it in N]
     # A: same citation, same text
     for i, it in enumerate(O):
         if i in match:
@@ -169,6 +190,11 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
             cands.sort(key=lambda j: (N[j].section != it.section, abs(j - i)))
             match[i] = cands[0]
             used.add(cands[0])
+
+
+def _match_similar_text(O, N, nkey: dict, cut_o: set, cut_n: set, match: dict[int, int], used: set[int]) -> None:
+    """Passes C (same citation, similar text: amended), D (similar text elsewhere: renumbered or
+    moved and amended) and C' (same citation, whatever is left: heavily amended)."""
     # C: same citation, similar text (amended)
     for i, it in enumerate(O):
         if i in match:
@@ -203,6 +229,11 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
             match[i] = j
             used.add(j)
 
+
+def _in_order(old: list[FlatItem], new: list[FlatItem], O: list[FlatItem], N: list[FlatItem],
+              match: dict[int, int]) -> list[Change]:
+    """The changes of the provisions in the order of the new text; removed provisions where they
+    stood, the elision markers of both sides where they are printed."""
     inv = {j: i for i, j in match.items()}
     markers, elided_old, elided_new = _elisions(old, new, N)
     key_map = {O[i].key: N[j].key for i, j in match.items()}
@@ -241,11 +272,7 @@ def diff_chapter(a: Side, b: Side, ch: str) -> ChapterDiff:
     for k in range(len(O)):
         if k not in match and k not in emitted_removed:
             body.append(Change("elided" if O[k].section in elided_new else "removed", O[k].cite, None, O[k].full_text, None, section=O[k].section))
-    changes.extend(_apply_cuts(body, a, b, ch, O, N))
-    cd = ChapterDiff(ch, note, changes, old_items=old, new_items=new)
-    if a.spec is not None and b.spec is not None:
-        cd.data = data_diff(a.spec, b.spec)
-    return cd
+    return body
 
 
 def _apply_cuts(body: list[Change], a: Side, b: Side, ch: str, O: list[FlatItem], N: list[FlatItem]):

@@ -173,6 +173,18 @@ class _Lexer(_Tables):
         return None
 
     def physical(self, s: str, lineno: int, col: int, nxt: str) -> None:
+        """One physical line (stripped; ``nxt``: the next non-blank one): furniture, notes, a row of an
+        open paytable, the page's title lines and the Bulletin's front matter are taken in that order;
+        what none of them takes is regulation text (``content``)."""
+        for reader in (self.affects_line, self.lii_heading, self.furniture_line, self.note_line, self.open_table_row,
+                       self.title_or_date, self.site_line, self.annex_line, self.front_line):
+            if reader(s, lineno, col, nxt):
+                return
+        self.state = "body"
+        self.content(s, lineno, col, nxt)
+
+    def affects_line(self, s: str, lineno: int, col: int, nxt: str) -> bool:
+        """The list of chapters a Bulletin document affects, on one line or continued on the next."""
         # a chapter list continued from the line before: "[ 58 PA. CODE CHS. 551, 553, 571, 573," / "635a ... ]"
         if self.affects_open is not None:
             text, aline, acol = self.affects_open
@@ -180,7 +192,7 @@ class _Lexer(_Tables):
             if re.match(r"[\dA-Za-z,\s]+\]$", s):
                 self.furn("affects", text + " " + s, aline, acol)
                 self.state = "preamble" if self.state == "front" else self.state
-                return
+                return True
             self.furn("affects", text, aline, acol)
         m = AFFECTS_RE.match(s)
         if m and self.state != "body":
@@ -188,7 +200,10 @@ class _Lexer(_Tables):
                 self.furn("affects", s, lineno, col)
             else:
                 self.affects_open = (s, lineno, col)
-            return
+            return True
+        return False
+
+    def lii_heading(self, s: str, lineno: int, col: int, nxt: str) -> bool:
         m = LII_SECTION_RE.match(s)
         if m and self.state != "body":
             # Cornell LII: the page's title line is its section heading (the Code's wording kept)
@@ -197,8 +212,12 @@ class _Lexer(_Tables):
             self.tok("SITE_SECTION", f"Section {m.group(1)} - {m.group(2)}", lineno, col)
             self.state = "body"
             self.in_definitions = m.group(2).rstrip(".") == "Definitions"
-            return
-        # furniture first; a disclaimer goes on to the line that ends its sentence
+            return True
+        return False
+
+    def furniture_line(self, s: str, lineno: int, col: int, nxt: str) -> bool:
+        """Page furniture; a disclaimer goes on to the line that ends its sentence, a site's
+        subchapter heading to its lines in capitals."""
         kind = self.furniture_kind(s)
         if kind is None and getattr(self, "disclaimer_open", False) and len(s) < 100:
             kind = "disclaimer"
@@ -208,62 +227,77 @@ class _Lexer(_Tables):
             self.table = None
             self.furn(kind, s, lineno, col)
             self.subchapter_open = kind == "site_subchapter"
-            return
+            return True
         if getattr(self, "subchapter_open", False) and s.upper() == s and re.search(r"[A-Z]", s) \
                 and not re.match(r"(?:Sec\.|§|CHAPTER|\(|\[)", s):
             # "Subchapter A. VETERANS’ EMERGENCY" / "ASSISTANCE PROGRAM": the heading goes on
             self.furn("site_subchapter", s, lineno, col)
-            return
+            return True
         self.subchapter_open = False
-        # notes of Code pages: "Authority" / "Source" / "Cross References" / "Notation" headings,
-        # the paragraphs under them; glued "Authority The provisions ..."
+        return False
+
+    def note_line(self, s: str, lineno: int, col: int, nxt: str) -> bool:
+        """Notes of Code pages: "Authority" / "Source" / "Cross References" / "Notation" headings,
+        the paragraphs under them; glued "Authority The provisions ..."."""
         if s in NOTE_HEADINGS:
             self.note = NOTE_HEADINGS[s]
             self.table = None
             self.furn("note_heading", s, lineno, col)
-            return
+            return True
         m = NOTE_GLUED_RE.match(s)
         if m and self.state == "body":
             self.note = None
             self.furn(NOTE_HEADINGS[m.group(1)], m.group(2), lineno, col + m.start(2))
-            return
+            return True
         if self.note is not None and not (SECTION_HEAD_RE.match(s) or CHAPTER_RE.match(s) or LABEL_RE.match(s)):
             self.furn(self.note, s, lineno, col)
-            return
+            return True
         self.note = None
         if getattr(self, "is_last", False) and any(h.startswith(s) and len(s) >= 4 and s != h for h in NOTE_HEADINGS):
             # "Cross Refer": a note heading cut by the end of the page
             self.furn("note_heading", s, lineno, col)
             self.problem("cut", f"page cut short in the note heading {s!r}", lineno, col + len(s), s)
-            return
-        # a paytable printed one row per line
+            return True
+        return False
+
+    def open_table_row(self, s: str, lineno: int, col: int, nxt: str) -> bool:
+        """A row of a paytable printed one row per line (or a line of a table refused)."""
         if self.table is not None and self.table.get("refused"):
             if not (LABEL_RE.match(s) or SECTION_HEAD_RE.match(s) or CHAPTER_RE.match(s)):
                 self.furn("refused_table", s, lineno, col)
-                return
+                return True
             self.table = None
         if self.table is not None:
             if self.table_row(s, lineno, col):
-                return
+                return True
             self.table = None
+        return False
+
+    def title_or_date(self, s: str, lineno: int, col: int, nxt: str) -> bool:
+        """A Bulletin document's title; its date (the rest of the line read on)."""
         m = DOC_TITLE_RE.match(s)
         if m:
             self.furn("doc_title", s, lineno, col)
             self.state = "preamble"
-            return
+            return True
         m = DATE_RE.match(s)
         if m:
             self.furn("date", m.group(0), lineno, col)
             rest = s[m.end():]
             if rest.strip():
                 self.physical(rest.strip(), lineno, col + m.end() + (len(rest) - len(rest.lstrip())), nxt)
-            return
+            return True
+        return False
+
+    def site_line(self, s: str, lineno: int, col: int, nxt: str) -> bool:
+        """A site's chapter header, an entry of its list of sections, its section header (the rest of
+        the line read as content)."""
         m = SITE_CHAPTER_RE.match(s)
         if m and self.state != "body":
             self.format = "code"
             self.furn("site_chapter", s, lineno, col)
             self.tok("SITE_CHAPTER", s, lineno, col)
-            return
+            return True
         m = SITE_SEC_ENTRY_RE.match(s) or LIST_SEC_ENTRY_RE.match(s)
         if m:
             # "Section 661a.1. Definitions |": an entry of a third-party chapter page
@@ -271,7 +305,7 @@ class _Lexer(_Tables):
                 self.tok("SEC_LIST", "", lineno, col)
                 self.sec_list_open = True
             self.tok("SEC_ENTRY", f"{m.group(1)}. {m.group(2)}", lineno, col + m.start(1))
-            return
+            return True
         m = SITE_SECTION_GLUED_RE.match(s) or SITE_SECTION_RE.match(s)
         if m:
             self.format = "code"
@@ -283,7 +317,11 @@ class _Lexer(_Tables):
             rest = s[m.end():]
             if rest.strip():
                 self.content(rest.strip(), lineno, col + m.end() + len(rest) - len(rest.lstrip()), nxt)
-            return
+            return True
+        return False
+
+    def annex_line(self, s: str, lineno: int, col: int, nxt: str) -> bool:
+        """"Annex A" and the hierarchy after it; a chapter heading glued to it read as content."""
         m = ANNEX_RE.match(s)
         if m and self.state != "body":
             self.state = "body"
@@ -296,18 +334,21 @@ class _Lexer(_Tables):
                 self.tok("HIERARCHY", hier.strip(), lineno, off)
             if k >= 0:
                 self.content(rest[k:], lineno, off + k, nxt)
-            return
+            return True
+        return False
+
+    def front_line(self, s: str, lineno: int, col: int, nxt: str) -> bool:
+        """A line before the regulation text: a Bulletin's preamble, or site text on a Code page."""
         if self.state in ("front", "preamble") and not (
                 CHAPTER_RE.match(s) or SECTION_HEAD_RE.match(s) or LABEL_RE.match(s) and self.state == "front"):
             if self.state == "front" and self.format == "code":
                 # text before any section on a Code page: not regulation text (kept as furniture)
                 self.furn("site_text", s, lineno, col)
-                return
+                return True
             self.state = "preamble"
             self.preamble_line(s, lineno, col)
-            return
-        self.state = "body"
-        self.content(s, lineno, col, nxt)
+            return True
+        return False
 
     def preamble_line(self, s: str, lineno: int, col: int) -> None:
         # "ChairpersonFiscal Note: 125-115. ..." (signature block glued to the fiscal note)

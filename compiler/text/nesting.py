@@ -132,27 +132,13 @@ def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], pr
             pending_elisions.append(it.pos)
             continue
         if it.kind == "def":
-            first = next((d for d in defs if d.label.casefold() == it.label.casefold()), None)
-            if first is not None:
-                duplicate(f"duplicate term {it.label!r} in § {number}: first defined at line {first.pos.line}, "
-                          "defined again here", it.pos, it.label)
-            node = _Node(it.text and "" or "", None, it.text, it.pos, it.table[0], is_def=True)
-            node.label = it.label  # the term
-            defs.append(node)
+            node = _definition(defs, it, number, duplicate)
             stack = [node]
             last_node = node
             continue
         if it.kind == "prov":
-            placed = _place(stack, it.label, after_elision)
-            if placed is None and stack and gap_ok is not None:
-                placed = _gap(stack, it.label)
-                if placed is not None:
-                    gap_ok(f"label ({it.label}) follows ({stack[placed[0] + 1].label}): the labels between "
-                           f"are not on the page", it.pos)
+            placed = _placed(stack, it, after_elision, number, problem, gap_ok)
             if placed is None:
-                where = stack[-1].label if stack else "the start of the section"
-                problem(f"label ({it.label}) cannot follow ({where}) in § {number}: not read", it.pos,
-                        f"({it.label}) {it.text}")
                 continue
             depth, style = placed
             node = _Node(it.label, style, it.text, it.pos, it.table[0])
@@ -185,7 +171,40 @@ def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], pr
     for epos in pending_elisions:
         style = stack[0].style if stack and not stack[0].is_def else "alpha"
         top.append(_Node("", style, "", epos, epos, elided=True))
+    return _section_of(number, heading, pos, intro, intro_pos, section_tables, defs, top)
 
+
+def _definition(defs: list[_Node], it: _Item, number: str, duplicate) -> _Node:
+    """The node of a defined term, added to ``defs``; a term defined before is reported as a duplicate."""
+    first = next((d for d in defs if d.label.casefold() == it.label.casefold()), None)
+    if first is not None:
+        duplicate(f"duplicate term {it.label!r} in § {number}: first defined at line {first.pos.line}, "
+                  "defined again here", it.pos, it.label)
+    node = _Node(it.text and "" or "", None, it.text, it.pos, it.table[0], is_def=True)
+    node.label = it.label  # the term
+    defs.append(node)
+    return node
+
+
+def _placed(stack: list[_Node], it: _Item, after_elision: bool, number: str, problem, gap_ok) -> tuple[int, str] | None:
+    """Where a provision's label goes (``_place``; a gap in the labels when ``gap_ok`` takes it), or
+    None when it cannot follow the labels before it (reported to ``problem``)."""
+    placed = _place(stack, it.label, after_elision)
+    if placed is None and stack and gap_ok is not None:
+        placed = _gap(stack, it.label)
+        if placed is not None:
+            gap_ok(f"label ({it.label}) follows ({stack[placed[0] + 1].label}): the labels between "
+                   f"are not on the page", it.pos)
+    if placed is None:
+        where = stack[-1].label if stack else "the start of the section"
+        problem(f"label ({it.label}) cannot follow ({where}) in § {number}: not read", it.pos,
+                f"({it.label}) {it.text}")
+    return placed
+
+
+def _section_of(number: str, heading: str, pos: Pos, intro: Optional[str], intro_pos: Pos, section_tables: list,
+                defs: list[_Node], top: list[_Node]) -> Section:
+    """The section frozen from its nodes, with the references of its text."""
     section = Section(number, heading, intro, (), (), tuple(section_tables), (), pos)
     sec_refs = _refs(intro or "", number, (), intro_pos) if intro else ()
     definitions = tuple(

@@ -277,22 +277,68 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
     with its position); otherwise every such thing is a ``Notice`` of kind "unread" in
     ``Document.notices`` and the rest is read."""
     # CRLF line ends read as LF: every line and column stays what it is in the file
-    text = text.replace("\r\n", "\n")
+    text, marks = _amended(text.replace("\r\n", "\n"), version)
+    lexed, tokens, fragment, has_rules = _tokens_of(text, path, strict)
+    gname = _grammar_for(tokens)
+    builder = _Build(path, strict, text)
+    result, tokens = _parse_tokens(gname, tokens, builder, path, strict)
+    preamble, annex, chapters = _parts(result, gname)
+    fragments = ()
+    if fragment:
+        fragments = tuple(s for ch in chapters for s in ch.sections)
+        chapters = []
+    chapters = _resolve(tuple(chapters))
+
+    # furniture, notes, metadata
+    have = _index(chapters)
+    sections = {s.number for ch in chapters for s in ch.sections}
+    furniture, source_cite, date, history, title_no = _furniture(lexed.furniture, have, sections)
+    affects = affected_chapters([f.text for f in lexed.furniture if f.kind in ("affects", "doc_title")])
+    notices, cut = _notices(lexed, builder.problems, marks, tokens, text, chapters)
+    if lexed.format == "code" and not fragment:
+        source_cite = _code_cite(text, chapters, title_no, notices)
+    if fragment:
+        notices.append(Notice("fragment", "the page starts mid-section: no section heading above line "
+                              f"{tokens[1].line}; its text is read as a fragment of a section it does not name "
+                              "(Document.fragments), not as a chapter", Pos(tokens[1].line, tokens[1].column)))
+        source_cite = None
+    elif not chapters and not has_rules:
+        what = f"{source_cite or 'this Bulletin document'} prints its preamble only"
+        if affects:
+            what += f" (it amends Chapters {', '.join(affects)})"
+        last = preamble[-1].pos if preamble else Pos(1, 1)
+        notices.append(Notice("no_rule_text", NO_RULE_TEXT.format(what=what), last))
+    if preamble:
+        preamble = tuple(replace(p, refs=_resolve_refs(_refs(p.text, "", (), p.pos), have, sections))
+                         for p in preamble)
+    return Document(path, lexed.format, source_cite, date, tuple(preamble), annex, tuple(chapters),
+                    tuple(furniture), tuple(sorted(notices, key=lambda n: (n.pos.line, n.pos.column))),
+                    tuple(history), tuple(affects),
+                    cut.pos if cut is not None and cut.kind == "cut" else None, tuple(fragments))
+
+
+def _amended(text: str, version: str) -> tuple[str, list[Notice]]:
+    """A Bulletin amendment printed with its markup: read as it reads after the amendment (or
+    before: version="old"); every marked change is a note with its line. (text read, notes)"""
     marks: list[Notice] = []
-    if has_markup(text):
-        # a Bulletin amendment printed with its markup: read as it reads after the amendment
-        # (or before: version="old"); every marked change is a note with its line
-        bold_lost = "**" not in text
-        for ch in amendment_changes(text):
-            what = (f"renumbered {ch['old']} -> {ch['new']}" if ch["change"] == "renumbered"
-                    else f"{ch['change']}: {ch.get('old') or ch.get('new')}")
-            marks.append(Notice("amendment", f"amendment markup: {what}", Pos(ch["line"], 1)))
-        if bold_lost:
-            marks.append(Notice("amendment", "amendment markup from a text capture: deletions are in brackets, "
-                                "but the bold of the additions is lost, so the text before the amendment "
-                                "cannot be told apart from what it added", Pos(1, 1)))
-        old_text, new_text = versions(text)
-        text = old_text if version == "old" else new_text
+    if not has_markup(text):
+        return text, marks
+    bold_lost = "**" not in text
+    for ch in amendment_changes(text):
+        what = (f"renumbered {ch['old']} -> {ch['new']}" if ch["change"] == "renumbered"
+                else f"{ch['change']}: {ch.get('old') or ch.get('new')}")
+        marks.append(Notice("amendment", f"amendment markup: {what}", Pos(ch["line"], 1)))
+    if bold_lost:
+        marks.append(Notice("amendment", "amendment markup from a text capture: deletions are in brackets, "
+                            "but the bold of the additions is lost, so the text before the amendment "
+                            "cannot be told apart from what it added", Pos(1, 1)))
+    old_text, new_text = versions(text)
+    return (old_text if version == "old" else new_text), marks
+
+
+def _tokens_of(text: str, path: str, strict: bool):
+    """The page lexed, and its tokens for the grammar: (lex result, tokens, whether the page is a
+    fragment of a section, whether it holds rule text). A page with no regulation text is an error."""
     lexed = lex(text, path)
     refused = [p for p in lexed.problems if p[0] == "refused"]
     if strict and refused:
@@ -310,8 +356,13 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
         raise TextError("no regulation text found (no section heading such as '§ 567.1. Definitions.', "
                         "no chapter's list of sections, no Bulletin preamble) in this "
                         + layout_name(lexed.furniture, lexed.format, lexed.layouts), path, 1, 1)
-    gname = _grammar_for(tokens)
-    builder = _Build(path, strict, text)
+    return lexed, tokens, fragment, has_rules
+
+
+def _parse_tokens(gname: str, tokens: list, builder: _Build, path: str, strict: bool):
+    """The tokens parsed with the grammar ``gname`` and built into the model: (the built tree, the
+    tokens read). Not strict, a token the grammar does not expect is left out and reported (at most
+    200), never dropped silently."""
     skipped: list[Notice] = []
     try:
         while True:
@@ -338,6 +389,11 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
         if isinstance(exc.orig_exc, TextError):
             raise exc.orig_exc from None
         raise
+    return result, tokens
+
+
+def _parts(result, gname: str) -> tuple[tuple, Optional[str], list[Chapter]]:
+    """(preamble, Annex, chapters) of the built tree; a Code page is one section of its chapter."""
     preamble, annex, chapters = (), None, []
     if gname == "bulletin.lark":
         for x in result.children:
@@ -356,20 +412,17 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
             m = re.match(r"Chapter (\S+?)(?: -|\.) (.*?)\s*\|?$", site_ch[0].value)
             number, title = m.group(1), m.group(2).strip()
         chapters.append(Chapter(number, title, (), (sec,), sec.pos))
-    fragments = ()
-    if fragment:
-        fragments = tuple(s for ch in chapters for s in ch.sections)
-        chapters = []
-    chapters = _resolve(tuple(chapters))
+    return preamble, annex, chapters
 
-    # furniture, notes, metadata
+
+def _furniture(lexed_furniture, have, sections: set[str]):
+    """The page's furniture with the citations it makes resolved, and what it tells of the page:
+    (furniture, source citation, date, history of the source notes, the Title's number)."""
     furniture = []
     source_cite, date = None, None
-    have = _index(chapters)
-    sections = {s.number for ch in chapters for s in ch.sections}
     history: list[SourceEvent] = []
     title_no = None
-    for f in lexed.furniture:
+    for f in lexed_furniture:
         text_f = f.text.replace(MISDECODED_SECTION_SIGN, "§")
         refs = ()
         if f.kind in ("cited_in", "universal_citation", "cross_references", "page_title"):
@@ -390,11 +443,15 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
                 title_no = m.group(1)
         if f.kind in ("source", "notation"):
             history.extend(source_events(text_f, Pos(f.line, f.column)))
-    affects = affected_chapters([f.text for f in lexed.furniture if f.kind in ("affects", "doc_title")])
+    return furniture, source_cite, date, history, title_no
 
+
+def _notices(lexed, problems: list[Notice], marks: list[Notice], tokens, text: str, chapters) -> tuple[list, object]:
+    """What the parser and the lexer noted (an unread thing with the page's layout), the cut of a page
+    cut short and the lists it omits: (notices, the cut or None)."""
     layout = layout_name(lexed.furniture, lexed.format, lexed.layouts)
     notices: list[Notice] = [replace(n, message=f"{n.message} (page layout: {layout})") if n.kind == "unread" else n
-                             for n in builder.problems] + marks
+                             for n in problems] + marks
     for kind, msg, line, col, txt in lexed.problems:
         if kind != "cut":
             notices.append(Notice(kind, msg, Pos(line, col), txt))
@@ -404,45 +461,30 @@ def parse_text(text: str, path: str = "<input>", strict: bool = False, version: 
         notices = [n for n in notices if n.pos.line != cut.pos.line]
         notices.append(cut)
     notices.extend(omitted_lists(chapters, cut.pos if cut is not None and cut.kind == "cut" else None))
-    if lexed.format == "code" and not fragment:
-        # the Title when the page names it (its title line, its Universal Citation, a "58 Pa. Code"
-        # citation in its notes); otherwise none is invented
-        if title_no is None:
-            m = re.search(r"\b(\d+) Pa\. Code\b", text)
-            title_no = m.group(1) if m else None
-        if title_no is None and chapters:
-            lead = re.match(r"\d+", chapters[0].number)
-            if lead and int(lead.group(0)) >= 401:
-                title_no = "58"
-                notices.append(Notice("assumed", "the page does not print its Title: 58 Pa. Code taken from the "
-                                      f"chapter number ({chapters[0].number}: Part VII, Chapters 401a and up)",
-                                      chapters[0].pos))
-        code = f"{title_no} Pa. Code" if title_no else "Pa. Code"
-        secs = [s for ch in chapters for s in ch.sections]
-        if len(secs) == 1:
-            source_cite = f"{code} {secs[0].cite}"
-        elif len(chapters) == 1:
-            source_cite = f"{code} Chapter {chapters[0].number}"
-        else:
-            source_cite = code
-    if fragment:
-        notices.append(Notice("fragment", "the page starts mid-section: no section heading above line "
-                              f"{tokens[1].line}; its text is read as a fragment of a section it does not name "
-                              "(Document.fragments), not as a chapter", Pos(tokens[1].line, tokens[1].column)))
-        source_cite = None
-    elif not chapters and not has_rules:
-        what = f"{source_cite or 'this Bulletin document'} prints its preamble only"
-        if affects:
-            what += f" (it amends Chapters {', '.join(affects)})"
-        last = preamble[-1].pos if preamble else Pos(1, 1)
-        notices.append(Notice("no_rule_text", NO_RULE_TEXT.format(what=what), last))
-    if preamble:
-        preamble = tuple(replace(p, refs=_resolve_refs(_refs(p.text, "", (), p.pos), have, sections))
-                         for p in preamble)
-    return Document(path, lexed.format, source_cite, date, tuple(preamble), annex, tuple(chapters),
-                    tuple(furniture), tuple(sorted(notices, key=lambda n: (n.pos.line, n.pos.column))),
-                    tuple(history), tuple(affects),
-                    cut.pos if cut is not None and cut.kind == "cut" else None, tuple(fragments))
+    return notices, cut
+
+
+def _code_cite(text: str, chapters, title_no: Optional[str], notices: list[Notice]) -> str:
+    """A Code page's citation: its Title when the page names it (its title line, its Universal
+    Citation, a "58 Pa. Code" citation in its notes), else 58 for Part VII's chapter numbers (said in a
+    notice), never another invented; then its one section, its one chapter, or the Code alone."""
+    if title_no is None:
+        m = re.search(r"\b(\d+) Pa\. Code\b", text)
+        title_no = m.group(1) if m else None
+    if title_no is None and chapters:
+        lead = re.match(r"\d+", chapters[0].number)
+        if lead and int(lead.group(0)) >= 401:
+            title_no = "58"
+            notices.append(Notice("assumed", "the page does not print its Title: 58 Pa. Code taken from the "
+                                  f"chapter number ({chapters[0].number}: Part VII, Chapters 401a and up)",
+                                  chapters[0].pos))
+    code = f"{title_no} Pa. Code" if title_no else "Pa. Code"
+    secs = [s for ch in chapters for s in ch.sections]
+    if len(secs) == 1:
+        return f"{code} {secs[0].cite}"
+    if len(chapters) == 1:
+        return f"{code} Chapter {chapters[0].number}"
+    return code
 
 
 def _describe(tok_type: str) -> str:
