@@ -162,7 +162,7 @@ def main(argv=None) -> None:
         print(f"   Six Card Bonus {col}: {fr(paytable_return(d6, P['six_card_bonus'], ci).expected)}")
 
     print("\n== 669a: Raise It Up ante game, optimal strategy (the game read from the compiled procedure)")
-    from compiler.analysis.poker_report import _CACHE, optimal_strategy
+    from compiler.analysis.card_routes import _CACHE, optimal_strategy
     from compiler.pipeline import load_game
 
     mod, comp = load_game(spec_path("669a"))

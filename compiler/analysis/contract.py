@@ -102,7 +102,7 @@ def _conditions(kinds, which=("players",)) -> tuple[str, ...]:
     return tuple(f"{w} of {k}" for k in kinds for w in which)
 
 
-# the card routes (poker_report.py): one seat holding the analysed wagers; the player's conditions select it
+# the card routes (card_routes.py): one seat holding the analysed wagers; the player's conditions select it
 _CARD_STEPS = {**_STEPS, **_ENVY}
 _CARD = dict(conditions=(*_conditions(_CARD_STEPS), "when of settle"), functions=(*_HANDS, *_WAGERS),
              operators=_OPERATORS, references=("player", "dealer", "community", "name"), outcomes=_OUTCOMES)
@@ -129,7 +129,7 @@ METHODS: dict[str, Declaration] = {
         operators=_OPERATORS, references=("player", "dealer", "community", "round", "setting", "name"),
         outcomes=_OUTCOMES),
     # every k-card hand of the deck against the paytables, and the Envy Bonuses (enumerate.py, paytables.py,
-    # honesty.py: a wager a decision or another hand can change is refused there with the reason)
+    # assumptions.py: a wager a decision or another hand can change is refused there with the reason)
     "paytable enumeration": _decl(_CARD_STEPS, **_CARD),
     # raise-or-fold games by backward induction over card sets (stud.py)
     "raise-or-fold solver": _decl(_CARD_STEPS, **_CARD),

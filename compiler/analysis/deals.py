@@ -1,6 +1,6 @@
 """Deal-class backward induction: the optimal strategy of one seat over every deal of the full deck.
 
-The second backend of the general analyzer (``tree.py``), for procedures in which every card the
+The second backend of the general analyzer (``game_tree.py``), for procedures in which every card the
 seat's result depends on is one set of N cards (the player's zones and the community zones together)
 and the player decides while that set is revealed card by card. Everything is read from the compiled
 procedure (IR steps and the compiled module), nothing from a chapter's shape:
@@ -22,7 +22,7 @@ procedure (IR steps and the compiled module), nothing from a chapter's shape:
    N-card set, views with the same seen set have the same future. For every seen set S of size s,
    ``U_s(S) = sum over the ordered completions of S`` of the net (integers, scaled by the common
    denominator), ``U_s(S) = sum_x U_{s+1}(S + x)``; a decision takes, at each S, the choice of largest
-   ``U`` (ties: the largest choice id, as ``tree.optimal``); the expected net is ``U_0 / P(n, N)``.
+   ``U`` (ties: the largest choice id, as ``game_tree.optimal``); the expected net is ``U_0 / P(n, N)``.
 
 A dealer's hand goes to :func:`compiler.analysis.dealer.solve_dealer`. Anything else (an offer, a decision
 that reads cards, cards read through anything but a hand value of all the seat's cards) raises

@@ -1,7 +1,7 @@
 """`rulespec analyze` for pai gow chapters (a ``set_hands`` step): exact figures and simulation.
 
 * Exact, from the spec's data: the paytable wagers and Envy Bonuses (through
-  :mod:`compiler.analysis.poker_report`), every Envy schedule (also those no rule pays), and the
+  :mod:`compiler.analysis.card_routes`), every Envy schedule (also those no rule pays), and the
   category counts of the player's hand (best five of the cards dealt) counted two ways: in one
   enumeration of the deck, and as the hands without a joker plus the hands with it.
 * By seeded simulation of the compiled module (the engine plays whole rounds): the wager every
@@ -264,23 +264,23 @@ def category_counts_two_ways(ranking, k: int, jokers: int, ranks=None) -> tuple[
 
 
 def _distribution(game, rid, ranking, k):
-    """The enumeration of every k-card hand, cached for the process (shared with poker_report)."""
-    from compiler.analysis import poker_report
+    """The enumeration of every k-card hand, cached for the process (shared with card_routes)."""
+    from compiler.analysis import card_routes
 
     key = (repr(game.rankings[rid]), k, game.cards.jokers, ())
-    if key not in poker_report._DISTS:
-        poker_report._DISTS[key] = enumerate_hands(ranking, k, standard_deck(game.cards.jokers))
-    return poker_report._DISTS[key]
+    if key not in card_routes._DISTS:
+        card_routes._DISTS[key] = enumerate_hands(ranking, k, standard_deck(game.cards.jokers))
+    return card_routes._DISTS[key]
 
 
 def analyze_paigow(game, chapter, options, settings, precision: float = 0.0005) -> Report:
-    from compiler.analysis import poker_report
+    from compiler.analysis import card_routes
     from compiler.analysis.paytables import envy_value
 
     options = dict(options or {})
     rounds = int(settings.pop("rounds", None) or DEFAULT_ROUNDS)
     seed = int(settings.pop("seed", None) or 1)
-    rep = poker_report.analyze(game, chapter, options, settings, within="pai gow")
+    rep = card_routes.analyze(game, chapter, options, settings, within="pai gow")
     m = model_of(game, chapter)
     table = Table(game, options, seed=0)
     rk = table.ranking(m.high_ranking)

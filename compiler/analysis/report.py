@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from compiler.analysis import chance_exact, contract, markov, paigow, points_exact, poker_report, progress
+from compiler.analysis import chance_exact, contract, markov, paigow, points_exact, card_routes, progress
 from compiler.analysis.exact_engine import PathLimit, enumerate_round, rank_level_ok
 from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
                                      dec, pct)  # (DURING_CLAUSE: callers)
@@ -269,7 +269,7 @@ def _run_simulated(game, chapter, options, decks, settings, rounds, seed, precis
 
 
 def _run_cards(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
-    return poker_report.analyze(game, chapter, options, settings)
+    return card_routes.analyze(game, chapter, options, settings)
 
 
 def _points_fits(game, chapter, options) -> str | None:
@@ -322,7 +322,7 @@ METHODS: list[Method] = [
            lambda game, chapter, options: None if rank_level_ok(game) else "a ranking reads suits", _run_engine),
     Method("pai gow", ("pai gow",), _paigow_fits, _run_paigow),
     # the card routes: raise-or-fold solver, deal classes (with the dealer-hand route), paytables, Envy Bonuses;
-    # each answers to its own contract in poker_report.analyze, wager by wager
+    # each answers to its own contract in card_routes.analyze, wager by wager
     Method("card routes", ("raise-or-fold solver", "deal classes", "paytable enumeration"),
            lambda game, chapter, options: None, _run_cards),
     # where no exact method applies: seeded simulation, with standard error and deviation, to the target

@@ -1,5 +1,5 @@
 """Exact optimal strategy of a "stud raise" game, by data: every parameter comes from the compiled
-procedure (``poker_report.stud_model_or_reason``), none is assumed here.
+procedure (``card_routes.stud_model_or_reason``), none is assumed here.
 
 The game, as parameters:
 
@@ -73,7 +73,7 @@ def stud_game_from_spec(ranking: Ranking, paytables: Mapping[str, Paytable], *, 
                         deck: Sequence[int] | None = None) -> StudGame:
     """Build a :class:`StudGame` from compiled paytables (``game.paytables``) by ids; each pays by its
     first column. Every parameter comes from the compiled procedure
-    (``poker_report.stud_model_or_reason``): no defaults."""
+    (``card_routes.stud_model_or_reason``): no defaults."""
     return StudGame(ranking, hole, community, [dict(d) for d in schedule], qualifier,
                     [(name, mult, priced_paytable(paytables[name])) for name, mult in fixed],
                     priced_paytable(paytables[play]),

@@ -1,13 +1,13 @@
 """The raise-or-fold structure of a procedure, read from its IR steps (no chapter knowledge here):
 :func:`stud_model_or_reason` gives the :class:`StudModel` that :mod:`compiler.analysis.stud` solves
-(through :func:`compiler.analysis.poker_report.solve_model`), or the reason the procedure is not one.
+(through :func:`compiler.analysis.card_routes.solve_model`), or the reason the procedure is not one.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from compiler.analysis.honesty import settle_dependencies
+from compiler.analysis.assumptions import settle_dependencies
 from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Not
 
 

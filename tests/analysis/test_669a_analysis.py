@@ -8,7 +8,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from compiler.analysis.poker_report import optimal_strategy
+from compiler.analysis.card_routes import optimal_strategy
 from compiler.analysis.report import analyze
 from compiler.pipeline import load_game
 

@@ -11,10 +11,10 @@ import pytest
 from test_game_tree import _brute_force_optimal, _ms_brute_force
 
 from compiler.analysis.deals import Refused, solve
-from compiler.analysis.poker_report import _active_steps
+from compiler.analysis.card_routes import _active_steps
 from compiler.analysis.model import OPTIMAL
 from compiler.analysis.report import analyze
-from compiler.analysis.tree import game_tree, optimal
+from compiler.analysis.game_tree import game_tree, optimal
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import Table

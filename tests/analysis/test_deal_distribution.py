@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from compiler.analysis.deals import solve
-from compiler.analysis.poker_report import _active_steps
-from compiler.analysis.tree import game_tree, optimal
+from compiler.analysis.card_routes import _active_steps
+from compiler.analysis.game_tree import game_tree, optimal
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import Table

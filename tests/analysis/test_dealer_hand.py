@@ -14,7 +14,7 @@ import pytest
 
 from compiler.analysis import deal_common, dealer, deals
 from compiler.analysis.model import OPTIMAL
-from compiler.analysis.poker_report import _active_steps
+from compiler.analysis.card_routes import _active_steps
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import Table
@@ -169,7 +169,7 @@ def test_what_the_player_sees_of_the_dealer_is_read_from_the_deal_steps(tmp_path
 def test_the_game_tree_information_set_holds_only_the_dealer_cards_the_player_sees(csp):
     """tree.py (the general analyzer) keys a decision by the player's view; the engine's view lists the
     dealer's face-down cards too, so the tree keeps only the zones dealt face up or revealed before it."""
-    from compiler.analysis.tree import _dealer_visible, _view_key
+    from compiler.analysis.game_tree import _dealer_visible, _view_key
     from compiler.runtime.engine import PlayerView
 
     game, _ = csp

@@ -80,7 +80,7 @@ def test_903_6_the_dealer_hand_route_reads_what_the_player_sees_and_how_hands_ar
     player decides seeing five cards and the dealer's one face-up card, and that the hands are compared in one
     ranking; the qualifier is a dealer-side condition."""
     from compiler.analysis.dealer import dealer_plan
-    from compiler.analysis.poker_report import _active_steps
+    from compiler.analysis.card_routes import _active_steps
 
     g, comp = game
     dp = dealer_plan(g, _active_steps(g, comp.chapter, Table(g, {}, seed=0)))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.analysis.tree import game_tree, optimal, under_policy
+from compiler.analysis.game_tree import game_tree, optimal, under_policy
 from compiler.pipeline import load_game
 from compiler.runtime.cards import RANKS, parse_cards
 
@@ -118,7 +118,7 @@ def test_paytable_route_equals_the_general_analyzer_on_a_reduced_deck(lir_small)
 def test_669a_raise_or_fold_solver_equals_the_general_analyzer_on_reduced_decks(cards):
     """The fast route (stud.py backward induction over card sets, its parameters read from the
     compiled procedure) and the game tree of the compiled module give the same optimal return."""
-    from compiler.analysis import poker_report as pr
+    from compiler.analysis import card_routes as pr
     from compiler.runtime.engine import Table
     from compiler.runtime.rankings import Ranking
 
@@ -168,7 +168,7 @@ def test_three_streets_of_raises_optimal_strategy_equals_brute_force_on_a_reduce
     mod, comp = load_game(ROOT / "tests/fixtures/chapters/mississippi-stud.yaml")
     leaves = game_tree(mod.GAME, {"ante": 1}, {}, counts={c: 1 for c in parse_cards(cards)})
     assert optimal(leaves).total_net() == _ms_brute_force(tuple(cards))
-    from compiler.analysis import poker_report as pr
+    from compiler.analysis import card_routes as pr
     from compiler.runtime.engine import Table
 
     _, why = pr.stud_model_or_reason(mod.GAME, comp.chapter,

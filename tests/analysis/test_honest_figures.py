@@ -56,8 +56,8 @@ def test_withdrawable_wagers_are_not_computed_as_if_they_always_ride(lir_report)
     """No figure of Bet 1 or Bet 2 alone (a paytable figure would assume they always ride): they are in
     the round's figure under the optimal strategy, and the paytable route refuses them with the choice
     that withdraws them."""
-    from compiler.analysis.honesty import paytable_refusal, wager_facts
-    from compiler.analysis.poker_report import _active_steps
+    from compiler.analysis.assumptions import paytable_refusal, wager_facts
+    from compiler.analysis.card_routes import _active_steps
     from compiler.runtime.engine import Table
 
     assert not lir_report.not_computed
@@ -98,7 +98,7 @@ def test_a_phantom_wager_placed_by_the_rules_is_not_computed(tmp_path):
     rep = _load(tmp_path, text)
     assert not any(f.wager == "bonus" for f in rep.figures)
     # its result is counted only within the round's figure (optimal strategy); the paytable route refuses it
-    from compiler.analysis.honesty import paytable_refusal, wager_facts
+    from compiler.analysis.assumptions import paytable_refusal, wager_facts
 
     mod, comp = load_game(tmp_path / "x.yaml")
     facts, flags = wager_facts(mod.GAME, comp.chapter.procedure)
@@ -131,7 +131,7 @@ def test_a_wager_off_its_paytable_with_no_losing_rule_is_not_assumed_lost(tmp_pa
             "community), pair, 'T')\", then: lose bet_3}\n")
     assert lose in text
     # validate refuses such a chapter now (compiler/lint/playable.py), at the wager; the analysis's own refusal
-    # (honesty.py) stays behind it for a chapter compiled without that check
+    # (assumptions.py) stays behind it for a chapter compiled without that check
     from compiler.spec.diagnostics import DiagnosticError
 
     with pytest.raises(DiagnosticError) as e:

@@ -10,7 +10,7 @@ the real chance space, and the general method on the same shoe and policy:
 * decision-free rounds: the compiled game enumerated over every branch of the shoe and of the dice
   (``exact_engine.BranchShoe``, the engine playing each path);
 * rounds with decisions: the game tree of the compiled game (``tree.game_tree``), optimal by backward
-  induction over information sets, or the declared policy (``tree.under_policy``).
+  induction over information sets, or the declared policy (``game_tree.under_policy``).
 
 Each wager's figure must be equal, Fraction for Fraction (and the outcome probabilities where the route
 gives them). A loop (craps) is infinite for both exact general methods: the Markov route is checked
@@ -36,9 +36,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.analysis import chance_exact, markov, points_exact, poker_report, report
+from compiler.analysis import chance_exact, markov, points_exact, card_routes, report
 from compiler.analysis.exact_engine import BranchShoe, PathLimit, enumerate_round, rank_level_ok
-from compiler.analysis.tree import game_tree, optimal, under_policy
+from compiler.analysis.game_tree import game_tree, optimal, under_policy
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import FixedStrategy, Strategy, Table
@@ -303,16 +303,16 @@ def check_cards(game, chapter, out: Outcome, monkeypatch) -> None:
     them, on a reduced deck, against the game tree of the compiled game on the same deck. A wager the routes
     refuse is listed with their reason; where the smallest tree is over the budget, the others with that."""
     options = _offer_all(game)
-    steps = poker_report._active_steps(game, chapter, Table(game, options, seed=0))
+    steps = card_routes._active_steps(game, chapter, Table(game, options, seed=0))
     too_big = _tree_too_big(steps)
     if _cards_dealt(steps) > len(RICH):
         out.uncovered.update({w: too_big for w in game.wagers})
         return
     deck = _reduced_deck(steps)
-    solve_model = poker_report.solve_model
-    monkeypatch.setattr(poker_report, "_deck", lambda g: list(deck))
-    monkeypatch.setattr(poker_report, "_DISTS", {})
-    monkeypatch.setattr(poker_report, "solve_model",
+    solve_model = card_routes.solve_model
+    monkeypatch.setattr(card_routes, "_deck", lambda g: list(deck))
+    monkeypatch.setattr(card_routes, "_DISTS", {})
+    monkeypatch.setattr(card_routes, "solve_model",
                         lambda g, m, r, deck=None, cards=tuple(deck): solve_model(g, m, r, deck=list(cards)))
     rep = report.analyze(game, chapter, {}, simulate_refused=False)
     for n in rep.not_computed:
@@ -376,7 +376,7 @@ def check_cards(game, chapter, out: Outcome, monkeypatch) -> None:
                 # engine adds the paying wager's own contribution to the meter before it pays (a meter can
                 # never read the reset amount when a wager is paid from it): compared at that reading
                 mid = game.wagers[w].progressive
-                a, b = poker_report._AFFINE[w]
+                a, b = card_routes._AFFINE[w]
                 assert f.expected_return == a + b * f.policy.meter
                 paid_at = Fraction(table.meter_reset(mid)) + Fraction(bets[w] * table.meter_rate(mid) / 100)
                 assert a + b * paid_at == e, (w, a, b, paid_at, e)
@@ -429,7 +429,7 @@ def _refuse_all(reason):
 
 def check_paigow(game, chapter, out: Outcome) -> None:
     """Pai gow: the route reads no reduced deck, and the tree of one seat and the dealer is far too large."""
-    steps = poker_report._active_steps(game, chapter, Table(game, _offer_all(game), seed=0))
+    steps = card_routes._active_steps(game, chapter, Table(game, _offer_all(game), seed=0))
     why = _tree_too_big(steps)
     assert why is not None, "a pai gow chapter small enough for the game tree: compare it here"
     _refuse_all(why)(game, chapter, out)

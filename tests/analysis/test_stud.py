@@ -14,7 +14,7 @@ from functools import lru_cache
 import pytest
 
 from compiler.analysis.enumerate import standard_deck
-from compiler.analysis.poker_report import _active_steps, solve_model, stud_model_or_reason
+from compiler.analysis.card_routes import _active_steps, solve_model, stud_model_or_reason
 from compiler.pipeline import load_game
 from compiler.runtime.engine import Table
 from compiler.runtime.rankings import Ranking

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from compiler.analysis import deal_common, deals
-from compiler.analysis.poker_report import _active_steps
+from compiler.analysis.card_routes import _active_steps
 from compiler.analysis.report import analyze
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards

@@ -24,7 +24,7 @@ from typing import Any
 
 from compiler.analysis import contract, deals
 from compiler.analysis.enumerate import enumerate_hands, standard_deck
-from compiler.analysis.honesty import paytable_refusal, settle_dependencies, wager_facts
+from compiler.analysis.assumptions import paytable_refusal, settle_dependencies, wager_facts
 from compiler.analysis.model import OPTIMAL, Figure, Policy, Report
 from compiler.analysis.paytables import Affine, card_hands_of, envy_value, paytable_return
 from compiler.analysis.stud import solve_stud, stud_game_from_spec
