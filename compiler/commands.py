@@ -199,7 +199,7 @@ def register_play(sub) -> None:
                         "a figure short of it is reported as such and kept out of Rules Submissions")
     p.add_argument("--submission", metavar="FILE", help="analyze under this Rules Submission's selections")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
-    p.add_argument("--strategy-out", metavar="DIR", help="write the optimal strategy tables (one file per decision)")
+    p.add_argument("--strategy-out", metavar="DIR", help="write the optimal strategy tables, as text and as CSV (two files per decision level)")
     p.add_argument("--exhaustive", action="store_true",
                    help="first run the long exact enumerations (pai gow main wager: minutes) and write their "
                         "record beside the rulespec (records/), which later analyses use while its key matches")

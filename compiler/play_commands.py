@@ -411,6 +411,7 @@ def cmd_analyze(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
         for known in sorted(report.strategy.level_options):
             (out / f"strategy-{known}-cards-known.txt").write_text(report.strategy.format_strategy(known) + "\n")
+            (out / f"strategy-{known}-cards-known.csv").write_text(_strategy_csv(report.strategy, known))
     if args.format == "json":
         print(json.dumps(cite_lists(report.to_json()), indent=2, ensure_ascii=False))
     else:
@@ -421,6 +422,23 @@ def cmd_analyze(args) -> int:
             for known in sorted(report.strategy.level_options):
                 print(report.strategy.format_strategy(known, max_rows=3))
     return 0
+
+
+def _strategy_csv(strategy, known: int) -> str:
+    """One decision level of an optimal strategy as CSV: a row per class of holdings (suits shown as a, b, c, d),
+    best first, with the number of holdings, the choice, and each option's expected net per unit of the base
+    wager as an exact fraction and as a decimal."""
+    import csv
+    import io
+
+    opts = list(strategy.level_options[known])
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["hand", "holdings", "decision"] + [f"ev_{o}" for o in opts] + [f"ev_{o}_decimal" for o in opts])
+    for r in strategy.strategy_table(known):
+        evs = [r["ev"].get(o, r["ev"].get(str(o))) for o in opts]
+        w.writerow([r["hand"], r["sets"], r["decision"]] + [str(v) for v in evs] + [f"{float(v):.10f}" for v in evs])
+    return buf.getvalue()
 
 
 def _unsettled(compiled, e: UnsettledError, command: str) -> str:
