@@ -242,7 +242,7 @@ class Chapter:
     title: str
     spec_path: str
     slug: str
-    data: Mapping[str, Any] = field(repr=False)
+    data: Mapping[str, Any] = field(repr=False)  # the validated YAML: read only inside compiler/ir (test_ir_boundary)
     procedure: tuple[Step, ...] = ()
     irregularities: tuple[Irregularity, ...] = ()
     constraints: tuple[Constraint, ...] = ()
