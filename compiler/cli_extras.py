@@ -147,16 +147,15 @@ def register(sub) -> None:
     p.set_defaults(handler=_cmd_completion)
 
 
-def option_words(data: dict) -> list[str]:
-    """``NAME=VALUE`` for each value an option of a chapter can take where its values are listed
-    (choices, yes/no), ``NAME=`` where it takes a number or an amount."""
+def option_words(chapter) -> list[str]:
+    """``NAME=VALUE`` for each value an option of a chapter (the IR) can take where its values are
+    listed (choices, yes/no), ``NAME=`` where it takes a number or an amount."""
     out = []
-    for name, o in (data.get("options") or {}).items():
-        t = o.get("type")
-        if t == "boolean":
+    for name, o in chapter.options.items():
+        if o.type == "boolean":
             out += [f"{name}=true", f"{name}=false"]
-        elif o.get("values"):
-            out += [f"{name}={v}" for v in o["values"]]
+        elif o.values:
+            out += [f"{name}={v}" for v in o.values]
         else:
             out.append(f"{name}=")
     return out
@@ -175,7 +174,7 @@ def _cmd_completion(args) -> int:
         c = compile_spec(holder.spec)
         if c.chapter is None:
             return 1
-        for w in option_words(c.chapter.data):
+        for w in option_words(c.chapter):
             if w.startswith(args.prefix):
                 # one word a line, escaped for the shell (a value may hold a space: Paytable A)
                 print(w if shlex.quote(w) == w else w.replace(" ", "\\ "))

@@ -45,10 +45,10 @@ def cmd_validate(args) -> int:
         all_diags.extend(c.diagnostics)
         ok = ok and c.ok
         if c.chapter is not None:
-            coverage[f] = fact_coverage(c.chapter.data)
+            coverage[f] = fact_coverage(c.doc.data)  # the text's facts: a lint of the document
         if c.chapter is not None:
-            for m in c.chapter.data.get("missing") or ():
-                missing.append(f"{f}: note: missing from the sources: {m['cite']}: {m['what']}")
+            for m in c.chapter.missing:
+                missing.append(f"{f}: note: missing from the sources: {m.cite}: {m.what}")
     if args.format == "json":
         print(json.dumps({"ok": ok, "errors": error_dicts(all_diags),
                           "diagnostics": [d.to_dict() for d in all_diags], "missing": missing,
@@ -106,11 +106,11 @@ def cmd_build(args) -> int:
         return 0
     for c in res.compiled:
         ch = c.chapter
-        print(f"Chapter {ch.chapter} {ch.title}: {ch.spec_path} ({ch.data['completeness']})")
+        print(f"Chapter {ch.chapter} {ch.title}: {ch.spec_path} ({ch.completeness})")
         for i in ch.interpretations:
             print(f"  interpretation {i.id}: {'; '.join(i.cites)}")
-        for m in ch.data.get("missing") or ():
-            print(f"  missing from the sources: {m['cite']}: {m['what']}")
+        for m in ch.missing:
+            print(f"  missing from the sources: {m.cite}: {m.what}")
     print(f"{len(res.files)} files, {len(res.written)} written, {len(res.extra)} removed, {dt:.2f} s")
     return 0
 

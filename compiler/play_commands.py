@@ -54,7 +54,7 @@ def _selections(args, compiled, submission: str | None = None, mod=None, conditi
 
     given: dict = {}
     errors: list[str] = []
-    known = compiled.chapter.data.get("options") or {}
+    known = compiled.chapter.options
     for kv in getattr(args, "option", None) or ():
         if "=" not in kv:
             errors.append(f"--option takes NAME=VALUE, got {kv!r}")
@@ -62,12 +62,12 @@ def _selections(args, compiled, submission: str | None = None, mod=None, conditi
         k, v = kv.split("=", 1)
         k = k.strip()
         if k in known:
-            v, msg = _option_value(known[k], v)
+            v, msg = _option_value(known[k].spec, v)
             if msg is not None:
                 errors.append(f"--option {k}: {msg}")
                 continue
         given[k] = v
-    checked, bad = check_options(compiled.chapter.data, given)
+    checked, bad = check_options(compiled.chapter, given)
     errors += [f"--option {k}: {msg}" for k, msg in bad]
     opts.update(checked)
     if not errors and given and conditions:
@@ -204,7 +204,7 @@ def _settle_round(args, mod, compiled):
     extra = _selections(args, compiled, rs.doc.data.get("submission"), mod=mod, conditions=False)
     if extra is None:
         return None
-    opts, errs = check_round(rs, mod.GAME, compiled.chapter.data, extra)
+    opts, errs = check_round(rs, mod.GAME, compiled.chapter, extra)
     if errs:
         for d in errs:
             print(d.format(), file=sys.stderr)
@@ -299,9 +299,9 @@ def _unselected(mod, compiled, opts) -> list[str]:
     """Selections without a default that the game needs and that are not given (e.g. a house way
     the chapter leaves to the casino's Rules Submission)."""
     out = []
-    for oid, o in (compiled.chapter.data.get("options") or {}).items():
-        if o.get("type") == "house_way" and "default" not in o and not opts.get(oid):
-            out.append(f"Chapter {mod.CHAPTER} leaves the house way (option {oid!r}, {o.get('cite', '')}) to "
+    for oid, o in compiled.chapter.options.items():
+        if o.type == "house_way" and not o.has_default and not opts.get(oid):
+            out.append(f"Chapter {mod.CHAPTER} leaves the house way (option {oid!r}, {o.cite}) to "
                        "the casino's Rules Submission, and none is given: name one with --submission FILE "
                        "(e.g. one of rulespecs/submissions/)")
     return out
@@ -319,7 +319,8 @@ def _check_counts(args, mod, compiled) -> list[str]:
     decks = getattr(args, "decks", None)
     if decks is not None:
         cd = mod.GAME.cards
-        o = (compiled.chapter.data.get("options") or {}).get(cd.decks_option or "", {})
+        o = compiled.chapter.options.get(cd.decks_option or "")
+        o = o.spec if o is not None else {}  # the option as written: its bounds where given
         lo, hi = o.get("minimum", 1), o.get("maximum", cd.decks_default if not cd.decks_option else None)
         if decks < max(1, lo) or (hi is not None and decks > hi):
             errors.append(f"--decks {decks}: Chapter {mod.CHAPTER} is played with "
@@ -456,11 +457,11 @@ def cmd_simulate(args) -> int:
         return 1
     errors = _check_counts(args, mod, compiled) + _unselected(mod, compiled, opts)
     placeable = [w for w, d in mod.GAME.wagers.items() if d.placed == "before_deal"
-                 and (d.offered_by is None or opts.get(d.offered_by, (compiled.chapter.data.get("options") or {})
-                                                       .get(d.offered_by, {}).get("default")))]
+                 and (d.offered_by is None or opts.get(d.offered_by, getattr(
+                     compiled.chapter.options.get(d.offered_by), "default", None)))]
     if not placeable:
         errors.append(f"Chapter {mod.CHAPTER} has no wager a player can place before the deal "
-                      f"({compiled.chapter.data.get('completeness', '')}): there is nothing to simulate")
+                      f"({compiled.chapter.completeness}): there is nothing to simulate")
     for e in errors:
         print(_error_line(e), file=sys.stderr)
     if errors:

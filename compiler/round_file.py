@@ -392,17 +392,17 @@ def _meters(d: dict, rd: _Reader) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
-def check_options(chapter_data: dict, given: dict) -> tuple[dict, list[tuple[str, str]]]:
-    """Each selection checked against the chapter's options (known option, type, values, bounds,
-    with its citation): (normalised selections, [(option id, message)])."""
-    options = chapter_data.get("options") or {}
+def check_options(chapter, given: dict) -> tuple[dict, list[tuple[str, str]]]:
+    """Each selection checked against the options of the chapter (its IR) (known option, type, values,
+    bounds, with its citation): (normalised selections, [(option id, message)])."""
+    options = chapter.options
     out, errs = {}, []
     for oid, value in given.items():
         if oid not in options:
-            errs.append((oid, f"Chapter {chapter_data.get('chapter')} has no option {oid!r}; its options are "
+            errs.append((oid, f"Chapter {chapter.chapter} has no option {oid!r}; its options are "
                               f"{', '.join(sorted(options)) or 'none'}"))
             continue
-        v, msg = check_value(chapter_data, oid, options[oid], value)
+        v, msg = check_value(chapter, oid, options[oid].spec, value)
         if msg is not None:
             errs.append((oid, msg))
         else:
@@ -410,7 +410,7 @@ def check_options(chapter_data: dict, given: dict) -> tuple[dict, list[tuple[str
     return out, errs
 
 
-def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = None) -> tuple[dict, list[Diagnostic]]:
+def check_round(rs: RoundSpec, game, chapter, extra: dict | None = None) -> tuple[dict, list[Diagnostic]]:
     """Check a hand history against the chapter before it is played: its options (known, in the
     chapter's bounds, not breaking a Rules Submission condition), seats, wagers, choices, meters,
     events (known, before/after a step of the procedure, at a seat with a wager) and cards (of the
@@ -419,7 +419,7 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
     ``extra``: selections from a Rules Submission or the command line (already checked; they win
     over the history's ``options:``). Returns (the table's selections, every error at once)."""
     errs: list[Diagnostic] = []
-    opts, table = _table_of(rs, game, chapter_data, extra, errs)
+    opts, table = _table_of(rs, game, chapter, extra, errs)
     check_seats(rs, game, table, errs)
     check_meters(rs, game, errs)
     check_events(rs, game, table, errs)
@@ -427,13 +427,13 @@ def check_round(rs: RoundSpec, game, chapter_data: dict, extra: dict | None = No
     return opts, errs
 
 
-def _table_of(rs: RoundSpec, game, chapter_data: dict, extra: dict | None, errs: list[Diagnostic]):
+def _table_of(rs: RoundSpec, game, chapter, extra: dict | None, errs: list[Diagnostic]):
     """The history's selections checked (``extra`` winning over them) and the table they make, None
     when a selection is wrong: (the table's selections, the table)."""
     doc = rs.doc
-    opts, bad = check_options(chapter_data, rs.options)
+    opts, bad = check_options(chapter, rs.options)  # chapter: the IR
     for oid, msg in bad:
-        known = oid in (chapter_data.get("options") or {})
+        known = oid in chapter.options
         errs.append(doc.diagnostic(f"/options/{escape_token(oid)}", f"option {oid}: {msg}" if known else msg,
                                    at_key=not known))
     opts = {**opts, **(extra or {})}

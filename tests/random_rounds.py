@@ -142,7 +142,7 @@ def random_rounds(spec: Path, rounds: int, seed: int = 0, irregular_every: int =
         submission, opts = subs[(seed if same_table else i) % len(subs)]  # one table: one casino's selections
         if table is None or not same_table:
             table = prepare_table(mod.new_table(dict(opts), seed=seed * 1000 + i))
-        lay = layout_of(table, compiled.chapter.data)
+        lay = layout_of(table, compiled.chapter)
         bets = random_bets(table, lay, rng)
         events = random_events(lay, bets, rng) if irregular_every and i % irregular_every == 0 else []
         try:

@@ -70,7 +70,6 @@ def record_parts(game, chapter) -> dict:
       step that offers the Double Down (its amount);
     * payouts: those two wagers' terms, and the payouts and paytables they or those rules pay by."""
     m = model_of(game, chapter)
-    d = chapter.data
     wagers = _covered_wagers(m)
     steps = list(chapter.all_steps())
     set_hands = [_step_blob(s) for s in steps if s.kind == "set_hands"]
@@ -78,7 +77,8 @@ def record_parts(game, chapter) -> dict:
     offers = [s for s in steps if s.kind == "offer" and dict(s.params).get("wager") in wagers]
     settle = [_step_blob(s) for s in settles + offers]
     ways = {str(dict(s.params).get("house_way")) for s in steps if s.kind == "set_hands"} - {"None"}
-    house_ways = {w: _plain((d.get("house_ways") or {}).get(w)) for w in sorted(ways)}
+    hws = {hw.id: hw for hw in chapter.house_ways}
+    house_ways = {w: _plain(_spec(hws, w)) for w in sorted(ways)}
     pays = {chapter.wagers[w].pays for w in wagers if w in chapter.wagers} - {None}
     tables = {chapter.wagers[w].paytable for w in wagers if w in chapter.wagers} - {None}
     for s in settles:
@@ -87,23 +87,29 @@ def record_parts(game, chapter) -> dict:
                 if a.wager in wagers or a.wager == "*":
                     pays |= {a.payout} - {None}
                     tables |= {a.paytable} - {None}
-    payouts = {"wagers": _plain({w: (d.get("wagers") or {}).get(w) for w in wagers}),
-               "payouts": _plain({p: (d.get("payouts") or {}).get(p) for p in sorted(pays)}),
-               "paytables": _plain({t: (d.get("paytables") or {}).get(t) for t in sorted(tables)})}
-    cards = d.get("cards") or {}
+    payouts = {"wagers": _plain({w: _spec(chapter.wagers, w) for w in wagers}),
+               "payouts": _plain({p: _spec(chapter.payouts, p) for p in sorted(pays)}),
+               "paytables": _plain({t: _spec(chapter.paytables, t) for t in sorted(tables)})}
+    cards = chapter.cards
     deck_opt = cards.get("decks_option")
     deck = {"deck": _plain(cards.get("deck")),
-            "decks_option": _plain((d.get("options") or {}).get(deck_opt)) if deck_opt else None}
+            "decks_option": _plain(_spec(chapter.options, deck_opt)) if deck_opt else None}
     named = json.dumps([set_hands, settle, house_ways, payouts], sort_keys=True)
     words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", named)) | {m.high_ranking, m.low_ranking}
     ranking = {}
-    for rid, r in sorted((d.get("rankings") or {}).items()):
+    for rid, r in sorted(chapter.rankings.items()):
         if rid in words and isinstance(r, dict):
             r = {k: ({h: v for h, v in (x or {}).items() if h in words} if k in ("hands", "thresholds") else x)
                  for k, x in r.items()}
             ranking[rid] = _plain(r)
     return {"deck": deck, "ranking": ranking, "house ways": house_ways, "set-hands": set_hands,
             "settle rules": settle, "payouts": payouts}
+
+
+def _spec(items, key):
+    """The item ``key`` of a part of the chapter's IR as the rulespec writes it (None: no such item)."""
+    x = items.get(key)
+    return None if x is None else x.spec
 
 
 def _digest(x) -> str:

@@ -170,14 +170,13 @@ def _guard(body: list[str], kind: str, cite: str, src, text: str) -> list[str]:
 
 def game_context(ch: Chapter) -> dict:
     """The context of the game module's template: the chapter's IR, its rules as named functions."""
-    d = ch.data
     fns = _Functions()
     procedure = [_step_context(fns, s) for s in ch.procedure]
     house_ways = [_house_way_context(fns, hw) for hw in ch.house_ways]
     irregularities = [{"id": i.id, "event": i.event, "cite": i.cite, "title": i.title,
                        "rules": [_rule_context(fns, r, i.id) for r in i.rules]} for i in ch.irregularities]
     cards = _cards_context(ch, fns)
-    ppp = (d.get("table") or {}).get("positions_per_player") or {}
+    ppp = ch.table.get("positions_per_player") or {}
     positions_max = "None"
     if ch.positions_max is not None:
         positions_max = fns.add("when", ppp["cite"], _src0(ch, "/table/positions_per_player"), ppp["max"],
@@ -186,13 +185,13 @@ def game_context(ch: Chapter) -> dict:
                      "when": fns.when(ch.requirement_whens[i], r.get("when"), r["cite"],
                                       _src0(ch, f"/requirements/{i}"), ("requirement", r.get("id", str(i + 1))))
                      if ch.requirement_whens[i] else "None"}
-                    for i, r in enumerate(d.get("requirements") or ())]
+                    for i, r in enumerate(ch.requirements)]
     ctx = {
         "spec_path": ch.spec_path,
         "chapter": ch.chapter,
         "title": ch.title,
-        "max_positions": int((d.get("table") or {}).get("max_positions", 7)),
-        "rankings": d.get("rankings") or {},
+        "max_positions": int(ch.table.get("max_positions", 7)),
+        "rankings": ch.rankings,
         "payouts": [{"id": p.id, "odds": odds_src(p.odds) if p.odds is not None else "None", "cite": p.cite,
                      "odds_option": p.odds_option, "unpriced": p.unpriced} for p in ch.payouts.values()],
         "paytables": [{
@@ -204,15 +203,15 @@ def game_context(ch: Chapter) -> dict:
                     "offered_by": w.offered_by, "requires": w.requires, "progressive": w.progressive,
                     "placed": w.placed, "amounts": tuple(money_src(a) for a in w.amounts), "choose": w.choose}
                    for w in ch.wagers.values()],
-        "options": d.get("options") or {},
+        "options": {k: o.spec for k, o in ch.options.items()},  # as written: the module's literal
         "requirements": requirements,
-        "meters": [{"id": k, "cite": v["cite"], "rate_option": v.get("rate_option"),
-                    "reset_option": v.get("reset_option")} for k, v in (d.get("meters") or {}).items()],
+        "meters": [{"id": m.id, "cite": m.cite, "rate_option": m.rate_option,
+                    "reset_option": m.reset_option} for m in ch.meters.values()],
         "cards": cards,
         "procedure": procedure,
         "house_ways": house_ways,
         "state": {k: {"initial": v["initial"], "cite": v["cite"], **({"per": v["per"]} if v.get("per") else {})}
-                  for k, v in (d.get("state") or {}).items()},
+                  for k, v in ch.state.items()},
         "irregularities": irregularities,
         "positions": {"max": positions_max, "adjacent": bool(ppp.get("adjacent", False)), "cite": ppp.get("cite", "")},
         "constraints": [{"cite": c.cite, "message": c.message,
@@ -259,8 +258,7 @@ def _house_way_context(fns: _Functions, hw) -> dict:
 
 def _cards_context(ch: Chapter, fns: _Functions) -> dict:
     """The chapter's cards: decks, cut, reshuffle marker, shuffle in batches (its ``when`` a function)."""
-    d = ch.data
-    cards = d.get("cards") or {}
+    cards = ch.cards
     cut = cards.get("cut") or {}
     marker = cards.get("reshuffle_marker")
     batches = cards.get("batches") or {}
@@ -268,10 +266,10 @@ def _cards_context(ch: Chapter, fns: _Functions) -> dict:
     if ch.batches_when is not None:
         batches_when = fns.add("when", batches["cite"], _src0(ch, "/cards/batches"), batches["when"],
                                [f"return {compile_expr(ch.batches_when)}"], ("batches",))
-    options = d.get("options") or {}
     decks_default = int(cards.get("decks", 1))
     if cards.get("decks_option"):
-        decks_default = int(options[cards["decks_option"]].get("default", decks_default))
+        o = ch.options[cards["decks_option"]]
+        decks_default = int(o.default if o.has_default else decks_default)
     return {
         "decks_option": cards.get("decks_option"),
         "decks_default": decks_default,

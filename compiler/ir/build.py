@@ -5,12 +5,13 @@ plus the offset of the error inside the expression.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from decimal import Decimal
 from typing import Any
 
-from compiler.ir.model import (Chapter, Choice, Constraint, HouseWay, HouseWayRule, Interpretation, Irregularity, Payout,
-                               Paytable, PaytableRow, Rule, Src, Step, Wager)
+from compiler.ir.model import (Chapter, Choice, Constraint, HouseWay, HouseWayRule, Interpretation, Irregularity, Meter,
+                               Missing, Option, Payout, Paytable, PaytableRow, Rule, Source, Src, Step, Wager)
 from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_actions, check_expr, parse_actions,
                                  parse_expr)
 from compiler.spec.checks import data_diagnostics
@@ -293,7 +294,7 @@ class _Builder:
                         if self.doc.has(ptr)} | {f"/requirements/{i}": self.doc.position(f"/requirements/{i}")[0]
                                                  for i in range(len(d.get("requirements") or ()))},
                        house_ways=house_ways, requirement_whens=tuple(req_whens), wagers=wagers,
-                       payouts=payouts, paytables=paytables)
+                       payouts=payouts, paytables=paytables, **_declared(d))
 
     def amounts(self, ptr: str, values) -> tuple[Decimal, ...]:
         """The ``amounts`` of a wager or paytable as exact money; one that is not is a positioned error."""
@@ -314,7 +315,7 @@ class _Builder:
                            for j, c in enumerate(r.get("choose") or ()) for k in ("keep", "max", "min") if k in c)
             rules.append(HouseWayRule(r["cite"], self.expr(r.get("when"), rp + "/when"), r.get("when"), choose,
                                       self.src(rp), r.get("note", "")))
-        return HouseWay(hid, hw.get("title", hid), hw["cite"], tuple(rules), self.src(ptr))
+        return HouseWay(hid, hw.get("title", hid), hw["cite"], tuple(rules), self.src(ptr), hw)
 
 
 # -- the chapter's money, typed once (the spec checks have read every odds and amount) -----------
@@ -324,7 +325,7 @@ def _wagers(d, amounts) -> dict[str, Wager]:
     return {k: Wager(k, w["name"], w["cite"], w.get("pays"), w.get("paytable"), bool(w.get("required", False)),
                      w.get("offered_by"), tuple(w.get("requires") or ()), w.get("progressive"),
                      w.get("placed", "before_deal"), amounts(f"/wagers/{k}/amounts", w.get("amounts")),
-                     _plain(w.get("choose")))
+                     _plain(w.get("choose")), w)
             for k, w in (d.get("wagers") or {}).items()}
 
 
@@ -339,7 +340,7 @@ def _plain(v):
 
 def _payouts(d) -> dict[str, Payout]:
     return {k: Payout(k, p["cite"], parse_odds(p["odds"]) if "odds" in p else None,
-                      str(p["odds"]) if "odds" in p else None, p.get("odds_option"), p.get("unpriced", ""))
+                      str(p["odds"]) if "odds" in p else None, p.get("odds_option"), p.get("unpriced", ""), p)
             for k, p in (d.get("payouts") or {}).items()}
 
 
@@ -352,7 +353,39 @@ def _paytables(d, amounts) -> dict[str, Paytable]:
             rows.append(PaytableRow(r["hand"], r["label"], tuple(parse_odds(x) for x in pays), pays, t["cite"]))
         out[k] = Paytable(k, t.get("title", k), t["cite"], tuple(str(c) for c in t["columns"]), tuple(rows),
                           t.get("header", "Hand"), t.get("option"), t.get("ranking"),
-                          amounts(f"/paytables/{k}/amounts", t.get("amounts")))
+                          amounts(f"/paytables/{k}/amounts", t.get("amounts")), t)
+    return out
+
+
+def _declared(d) -> dict[str, Any]:
+    """The declarative parts of the chapter: options, meters, source, completeness and missing parts
+    typed; rankings, cards, table, state, requirements, provisions and change intervals as the
+    schema validated them (read-only)."""
+    options = {k: Option(k, o["title"], o["type"], o["cite"], o.get("default"), "default" in o,
+                         tuple(o["values"]) if "values" in o else None, o.get("minimum"), o.get("maximum"),
+                         o.get("when"), o.get("note", ""), o.get("unit", ""), o)
+               for k, o in (d.get("options") or {}).items()}
+    meters = {k: Meter(k, m["cite"], m.get("rate_option"), m.get("reset_option"))
+              for k, m in (d.get("meters") or {}).items()}
+    src = d.get("source") or {}
+    source = Source(*(str(src.get(k, "")) for k in ("citation", "date", "kind", "file", "effective", "url", "note")))
+    return {"completeness": str(d.get("completeness", "")),
+            "missing": tuple(Missing(m["cite"], m["what"]) for m in d.get("missing") or ()),
+            "options": options, "meters": meters, "source": source,
+            "rankings": d.get("rankings") or {}, "cards": d.get("cards") or {}, "table": d.get("table") or {},
+            "state": d.get("state") or {}, "requirements": tuple(d.get("requirements") or ()),
+            "provisions": tuple(d.get("provisions") or ()), "change_intervals": tuple(change_intervals(d)),
+            "digest": hashlib.sha256(repr(d).encode("utf-8", "surrogatepass")).hexdigest()}
+
+
+def change_intervals(data) -> list[dict]:
+    """Every change interval of a rulespec, in file order: ``cards.change_interval`` then the
+    top-level ``change_intervals``; each with its JSON pointer."""
+    out = []
+    for i, e in enumerate((data.get("cards") or {}).get("change_interval") or ()):
+        out.append({**e, "pointer": f"/cards/change_interval/{i}"})
+    for i, e in enumerate(data.get("change_intervals") or ()):
+        out.append({**e, "pointer": f"/change_intervals/{i}"})
     return out
 
 

@@ -6,8 +6,11 @@ odds read once by the value layer's parser (:func:`compiler.values.odds.parse_od
 text the rulespec writes (documents print that text). Executable parts (procedure,
 irregularities, constraints) are parsed into rule-language ASTs. Every executable node keeps its
 source position (:class:`Src`) and its citation, so that generated code and logs can name both.
-The remaining declarative parts (rankings, options, cards, table, provisions...) stay as the
-plain data the schema validated (``Chapter.data``).
+The chapter's options (:class:`Option`), meters (:class:`Meter`), source (:class:`Source`), completeness
+and missing parts (:class:`Missing`) are typed too. The remaining declarative parts (rankings, cards,
+table, state, requirements, provisions, change intervals) are narrowly named read-only fields holding
+the plain data the schema validated: read them, never mutate them. ``Chapter.data`` (the whole
+validated document) is read only inside ``compiler/ir`` (tests/architecture/test_ir_boundary.py).
 """
 from __future__ import annotations
 
@@ -118,6 +121,7 @@ class HouseWay:
     cite: str
     rules: tuple[HouseWayRule, ...]
     src: Src
+    spec: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)  # as written (read-only)
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,7 @@ class Wager:
     placed: str = "before_deal"  # or 'during_round'
     amounts: tuple[Decimal, ...] = ()  # the only amounts allowed (empty: any)
     choose: Any = None  # placed on numbers the player chooses (runtime/chance.legal_sets), as in the spec
+    spec: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)  # as written (read-only)
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,7 @@ class Payout:
     text: str | None = None  # the odds as the rulespec writes them
     odds_option: str | None = None
     unpriced: str = ""
+    spec: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)  # as written (read-only)
 
 
 @dataclass(frozen=True)
@@ -173,6 +179,61 @@ class Paytable:
     option: str | None = None  # the option selecting the column
     ranking: str | None = None
     amounts: tuple[Decimal, ...] = ()  # column chosen by the receiving wager's amount (Envy schedules)
+    spec: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)  # as written (read-only)
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option of the chapter (``options``): what a casino selects in its Rules Submission.
+
+    ``default`` is None both when the option has none and when it is null: ``has_default`` tells.
+    ``spec`` is the option as the rulespec writes it (read-only), for the generated module's literal
+    and for the value checks that take an option mapping (compiler/submission/values.py)."""
+
+    id: str
+    title: str
+    type: str  # boolean | integer | money | percent | choice | text | house_way
+    cite: str
+    default: Any = None
+    has_default: bool = False
+    values: tuple | None = None  # the values it may take, where listed
+    minimum: Any = None
+    maximum: Any = None
+    when: str | None = None  # offered only when this holds (rule-language text)
+    note: str = ""
+    unit: str = ""
+    spec: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Meter:
+    """A progressive meter (``meters``): the options giving its rate and its reset amount."""
+
+    id: str
+    cite: str
+    rate_option: str | None = None
+    reset_option: str | None = None
+
+
+@dataclass(frozen=True)
+class Source:
+    """The text the rulespec follows (``source``): its citation, date, kind..."""
+
+    citation: str = ""
+    date: str = ""
+    kind: str = ""
+    file: str = ""
+    effective: str = ""
+    url: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A part of the game the sources do not give (``missing``), not invented."""
+
+    cite: str
+    what: str
 
 
 @dataclass(frozen=True)
@@ -181,7 +242,7 @@ class Chapter:
     title: str
     spec_path: str
     slug: str
-    data: Mapping[str, Any] = field(repr=False)
+    data: Mapping[str, Any] = field(repr=False)  # the validated YAML: read only inside compiler/ir (test_ir_boundary)
     procedure: tuple[Step, ...] = ()
     irregularities: tuple[Irregularity, ...] = ()
     constraints: tuple[Constraint, ...] = ()
@@ -194,6 +255,22 @@ class Chapter:
     wagers: Mapping[str, Wager] = field(default_factory=dict)
     payouts: Mapping[str, Payout] = field(default_factory=dict)
     paytables: Mapping[str, Paytable] = field(default_factory=dict)
+    completeness: str = ""  # complete | partial | amendment ...
+    missing: tuple[Missing, ...] = ()
+    options: Mapping[str, Option] = field(default_factory=dict)
+    meters: Mapping[str, Meter] = field(default_factory=dict)
+    source: Source = field(default_factory=Source)
+    # the declarative parts as the schema validated them: read-only plain data, never mutated
+    rankings: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    cards: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    table: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    state: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    requirements: tuple[Mapping[str, Any], ...] = field(default=(), repr=False)
+    provisions: tuple[Mapping[str, Any], ...] = field(default=(), repr=False)
+    # every change interval, in file order (``cards.change_interval`` then ``change_intervals``),
+    # each a new mapping with its JSON ``pointer``
+    change_intervals: tuple[Mapping[str, Any], ...] = field(default=(), repr=False)
+    digest: str = ""  # a hash of the validated rulespec's content (for cache keys)
 
     @property
     def module_name(self) -> str:

@@ -104,7 +104,7 @@ def resolve(cit: Citation, index, externals: set[str], missing: set[str]) -> str
 
 
 def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
-    d = ch.data
+    d = doc.data  # the document the chapter was built from (lint rules read the document)
     diags: list[Diagnostic] = []
 
     def err(ptr: str, msg: str, severity: str = "error") -> None:

@@ -142,4 +142,4 @@ def decks_against_text(data: dict, error: Error, position: Callable[[str], tuple
 def playable_diagnostics(doc, ch: Chapter, error: Error) -> None:
     never_collected(ch, error)
     comparison_gaps(ch, error)
-    decks_against_text(ch.data, error, doc.position)
+    decks_against_text(doc.data, error, doc.position)  # the document: a lint of its text

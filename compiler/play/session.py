@@ -61,14 +61,15 @@ class Layout:
     dealer_face_down: set[str] = field(default_factory=set)  # dealer zones dealt face down (never revealed)
 
 
-def event_attributes(chapter_data: Mapping | None) -> dict[str, dict[str, list[str]]]:
+def event_attributes(chapter) -> dict[str, dict[str, list[str]]]:
     """The attributes each irregularity event's rules read (``event.NAME`` in the rule language),
-    with the values they are compared with (``event.NAME == 'value'``), so a player can give them."""
+    with the values they are compared with (``event.NAME == 'value'``), so a player can give them.
+    ``chapter``: the chapter's IR (None: no irregularities)."""
     out: dict[str, dict[str, list[str]]] = {}
-    for irr in (chapter_data or {}).get("irregularities") or ():
-        attrs = out.setdefault(irr["event"], {})
-        for rule in irr.get("rules") or ():
-            text = " ".join(str(rule.get(k, "")) for k in ("when", "then"))
+    for irr in (chapter.irregularities if chapter is not None else ()):
+        attrs = out.setdefault(irr.event, {})
+        for rule in irr.rules:
+            text = " ".join("" if t is None else str(t) for t in (rule.when_text, rule.then_text))
             for name in re.findall(r"\bevent\.([A-Za-z_][A-Za-z0-9_]*)", text):
                 if name not in ("cards", "count", "seat"):
                     attrs.setdefault(name, [])
@@ -78,7 +79,8 @@ def event_attributes(chapter_data: Mapping | None) -> dict[str, dict[str, list[s
     return out
 
 
-def layout_of(table, chapter_data: Mapping | None = None) -> Layout:
+def layout_of(table, chapter=None) -> Layout:
+    """What the table shows a player; ``chapter``: the chapter's IR (the irregularities' attributes)."""
     g = table.game
     wagers = [(w.id, w.name, w.cite, w.placed, table.offered(w.id)) for w in g.wagers.values()]
     decisions, offers, settings = [], [], []
@@ -99,7 +101,7 @@ def layout_of(table, chapter_data: Mapping | None = None) -> Layout:
             and s.params.get("to") in ("dealer", "positions") and s.params.get("face") == "down"}
     down -= {s.params.get("zone") for s in walk_steps(g.procedure) if s.kind == "reveal"}
     return Layout(g.chapter, g.title, g.max_positions, wagers, decisions, offers, settings, irrs,
-                  event_attributes(chapter_data), steps, dict(table.options), down)
+                  event_attributes(chapter), steps, dict(table.options), down)
 
 
 class Player:

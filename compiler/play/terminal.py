@@ -245,7 +245,7 @@ def run(args, console: Console | None = None) -> int:
         return 1
     compiled, opts, table = prepared
     seats = list(range(1, args.seats + 1))
-    lay = layout_of(table, compiled.chapter.data)
+    lay = layout_of(table, compiled.chapter)
     player = TerminalPlayer(console, lay)
     show_layout(console, lay, seats)
     balances: dict[int, Decimal] = {}

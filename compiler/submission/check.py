@@ -99,7 +99,13 @@ class Submission:
 
     @property
     def options(self) -> dict:
-        return self.chapter.data.get("options") or {}
+        """The chapter's options as the rulespec writes them (``Option.spec``), by id."""
+        return option_specs(self.chapter)
+
+
+def option_specs(ch) -> dict:
+    """The options of a chapter (its IR) as the rulespec writes them, by id (a new dict)."""
+    return {k: o.spec for k, o in ch.options.items()}
 
 
 def chapter_key(data) -> str | None:
@@ -120,7 +126,7 @@ def check_submission(doc: Document, chapters: Mapping[str, Any]) -> tuple[Submis
     if ch is None:
         return None, _no_chapter_diagnostics(doc, key, chapters)
 
-    options: dict = dict(ch.data.get("options") or {})
+    options: dict = option_specs(ch)
     sel = data.get("selections")
     sel = sel if isinstance(sel, dict) else None
     # 1. each selection on its own: known option, type, values, bounds (with its citation)
@@ -178,7 +184,7 @@ def _selection_diagnostics(doc: Document, ch, options: dict, sel: dict | None
             errors.append(doc.diagnostic(ptr, f"unknown option {oid!r} for Chapter {ch.chapter}{more}", at_key=True))
             bad.add(oid)
             continue
-        v, msg = check_value(ch.data, oid, options[oid], value)
+        v, msg = check_value(ch, oid, options[oid], value)
         if msg is not None:
             errors.append(doc.diagnostic(ptr, f"{oid}: {msg}"))
             bad.add(oid)
@@ -289,8 +295,7 @@ def _check_header(doc: Document, ch) -> list[Diagnostic]:
         out.append(doc.diagnostic("/game/title", f"game title {title!r} is not the title of Chapter {ch.chapter} "
                                                  f"({ch.title!r})"))
     edition = game.get("edition")
-    src = ch.data.get("source") or {}
-    if isinstance(edition, str) and not " ".join(edition.split()).startswith(src.get("citation", "")):
+    if isinstance(edition, str) and not " ".join(edition.split()).startswith(ch.source.citation):
         out.append(doc.diagnostic(
             "/game/edition", f"edition {edition!r} is not the text the rulespec of Chapter {ch.chapter} follows: "
                              f"{edition_of(ch)}"))
@@ -298,9 +303,9 @@ def _check_header(doc: Document, ch) -> list[Diagnostic]:
 
 
 def edition_of(ch) -> str:
-    src = ch.data.get("source") or {}
-    parts = [src.get("citation", "")]
-    extra = ", ".join(x for x in (src.get("kind"), src.get("date")) if x)
+    src = ch.source
+    parts = [src.citation]
+    extra = ", ".join(x for x in (src.kind, src.date) if x)
     return parts[0] + (f" ({extra})" if extra else "")
 
 

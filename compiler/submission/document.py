@@ -49,7 +49,6 @@ RULES_SUBMISSION_CITE = "§ 601a.2"
 def document_context(sub: Submission, display_path: str | None = None) -> dict:
     """Everything the document templates show (plain strings, lists and dicts)."""
     ch = sub.chapter
-    d = ch.data
     game = sub.game
     conds = Conditions(game, sub.effective)
     table = conds.table
@@ -60,9 +59,8 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
     paytables = _paytable_rows(sub, table, offered_ids)
     payouts = _payout_rows(ch, table, offered_ids)
     meters = _meter_rows(ch, table, options, offered_ids)
-    equipment = _equipment_rows(d, conds, options)
+    equipment = _equipment_rows(ch, conds, options)
     constraints = [{"message": c.message, "cite": c.cite} for c in ch.constraints]
-    src = d.get("source") or {}
     contact = [{"key": k.replace("_", " ").capitalize(), "value": str(v)}
                for k, v in (sub.data.get("contact") or {}).items()]
     attachments = [{"key": str(k), "value": show_attachment(v)} for k, v in (sub.data.get("attachments") or {}).items()]
@@ -79,7 +77,7 @@ def document_context(sub: Submission, display_path: str | None = None) -> dict:
         "certificate_holder": str(sub.data["certificate_holder"]), "facility": str(sub.data["facility"]),
         "effective_date": str(sub.data["effective_date"]),
         "edition": edition_of(ch), "edition_given": str(gd.get("edition", "")),
-        "source_effective": str(src.get("effective", "")),
+        "source_effective": ch.source.effective,
         "contact": contact, "attachments": attachments,
         "selections": selections, "house_ways": house_ways,
         "paytables": paytables, "payouts": payouts, "meters": meters,
@@ -184,22 +182,22 @@ def _payout_rows(ch, table, offered_ids: set) -> list[dict]:
 def _meter_rows(ch, table, options: dict, offered_ids: set) -> list[dict]:
     """The progressive meters an offered wager feeds, with their rate and reset as selected."""
     meters = []
-    for mid, m in (ch.data.get("meters") or {}).items():
+    for mid, m in ch.meters.items():
         if not any(w.progressive == mid and wid in offered_ids for wid, w in ch.wagers.items()):
             continue  # no wager the casino offers feeds it
-        meters.append({"id": mid, "cite": m["cite"],
-                       "rate": show_value(options.get(m.get("rate_option"), {}), table.options.get(m.get("rate_option")))
-                       if m.get("rate_option") else "—",
-                       "reset": show_value(options.get(m.get("reset_option"), {}), table.options.get(m.get("reset_option")))
-                       if m.get("reset_option") else "—"})
+        meters.append({"id": mid, "cite": m.cite,
+                       "rate": show_value(options.get(m.rate_option, {}), table.options.get(m.rate_option))
+                       if m.rate_option else "—",
+                       "reset": show_value(options.get(m.reset_option, {}), table.options.get(m.reset_option))
+                       if m.reset_option else "—"})
     return meters
 
 
-def _equipment_rows(d: dict, conds: Conditions, options: dict) -> list[dict]:
-    """The table's equipment these selections call for, and the selections that call for it."""
+def _equipment_rows(ch, conds: Conditions, options: dict) -> list[dict]:
+    """The table's equipment (of the chapter's IR) these selections call for, and the selections that call for it."""
     table = conds.table
     equipment = []
-    for e in (d.get("table") or {}).get("equipment") or ():
+    for e in ch.table.get("equipment") or ():
         if e.get("when") and not conds.holds(e["when"]):
             continue
         because = "; ".join(f"{options[r]['title']}: {show_value(options[r], table.options.get(r))}"

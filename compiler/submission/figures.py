@@ -39,7 +39,7 @@ def analysis_of(sub: Submission):
         # by content: the chapter's data, the selections, the compiler (compiler/cache.py), and the
         # record of a long exact enumeration the analysis reads (analysis/paigow_record.py)
 
-        ckey = cache.key_of("submission-analysis", sub.chapter.data,
+        ckey = cache.key_of("submission-analysis", sub.chapter.digest,
                             sorted(opts.items(), key=lambda kv: kv[0]), record_text(sub.chapter))
         try:
             # verify: build --check computes the figures again instead of taking the cache's word
@@ -243,8 +243,8 @@ def _meter_of(sub, fig: dict) -> Fraction | None:
     """The meter reading a figure of a progressive wager assumes: the selections' reset amount."""
     w = sub.game.wagers.get(_single(fig) or "")
     mid = getattr(w, "progressive", None) if w is not None else None
-    m = (sub.chapter.data.get("meters") or {}).get(mid) if mid else None
-    reset = sub.effective.get(m.get("reset_option")) if m and m.get("reset_option") else None
+    m = sub.chapter.meters.get(mid) if mid else None
+    reset = sub.effective.get(m.reset_option) if m and m.reset_option else None
     return None if reset is None else Fraction(str(reset))
 
 

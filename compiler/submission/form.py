@@ -34,18 +34,17 @@ def _default(o: dict) -> str:
 
 
 def form_context(ch: Chapter) -> dict:
-    d = ch.data
-    src = d["source"]
-    options = [{"id": k, "title": v["title"], "allowed": _allowed(v), "default": _default(v), "cite": v["cite"]}
-               for k, v in (d.get("options") or {}).items()]
+    src = ch.source
+    options = [{"id": k, "title": v.title, "allowed": _allowed(v.spec), "default": _default(v.spec), "cite": v.cite}
+               for k, v in ch.options.items()]
     equipment = [{"item": e["item"], "when": e.get("when", "always"), "cite": e["cite"]}
-                 for e in (d.get("table") or {}).get("equipment") or ()]
+                 for e in ch.table.get("equipment") or ()]
     paytables = [{"title": t.title, "cite": t.cite, "header": t.header, "columns": list(t.columns),
                   "rows": [{"label": r.label, "pays": list(r.pays)} for r in t.rows]}
                  for t in ch.paytables.values() if t.option]
     return {
         "spec_path": ch.spec_path, "chapter": ch.chapter, "title": ch.title, "slug": ch.slug,
-        "source": src["citation"] + (f" ({src['date']})" if src.get("date") else ""),
+        "source": src.citation + (f" ({src.date})" if src.date else ""),
         "options": options,
         "constraints": [{"message": c.message, "cite": c.cite} for c in ch.constraints],
         "equipment": equipment,

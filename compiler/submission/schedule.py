@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
+from compiler.ir.build import change_intervals  # noqa: F401  of a rulespec's data (the IR: Chapter.change_intervals)
 from compiler.lang.rules import BinOp, BoolOp, Call, Lit, Not, Ref, parse_expr
 from compiler.render.table import text_table
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError, error_dicts
@@ -43,17 +44,6 @@ SCHEDULE_DIR = "generated/schedules"
 # ---------------------------------------------------------------------------------------------
 # The intervals of a chapter
 # ---------------------------------------------------------------------------------------------
-
-
-def change_intervals(data: Mapping) -> list[dict]:
-    """Every change interval of a rulespec, in file order: ``cards.change_interval`` then the
-    top-level ``change_intervals``; each with its JSON pointer."""
-    out = []
-    for i, e in enumerate((data.get("cards") or {}).get("change_interval") or ()):
-        out.append({**e, "pointer": f"/cards/change_interval/{i}"})
-    for i, e in enumerate(data.get("change_intervals") or ()):
-        out.append({**e, "pointer": f"/change_intervals/{i}"})
-    return out
 
 
 def _spec_error(ch, pointer: str, message: str) -> DiagnosticError:
@@ -108,7 +98,7 @@ def game_schedule(sub) -> list[dict]:
     options = sub.options
     conds = Conditions(sub.game, sub.effective)
     by_item: dict[str, list[tuple[dict, bool]]] = {}
-    for e in change_intervals(ch.data):
+    for e in ch.change_intervals:
         holds = True
         if e.get("when"):
             try:
@@ -179,9 +169,8 @@ def facility_schedules(subs: list[tuple[str, Any]]) -> list[dict]:
             games.append({
                 "chapter": ch.chapter, "title": ch.title, "spec_path": ch.spec_path,
                 "submission_path": path, "effective_date": str(sub.data["effective_date"]),
-                "completeness": ch.data.get("completeness", ""),
-                "missing": [{"cite": m["cite"], "what": " ".join(str(m["what"]).split())}
-                            for m in ch.data.get("missing") or ()],
+                "completeness": ch.completeness,
+                "missing": [{"cite": m.cite, "what": " ".join(str(m.what).split())} for m in ch.missing],
                 "rows": game_schedule(sub),
             })
         rows = [{**r, "chapter": g["chapter"], "title": g["title"], "submission_path": g["submission_path"]}

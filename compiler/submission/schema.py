@@ -83,7 +83,7 @@ def option_schema(o: dict) -> dict:
 
 def submission_schema(ch: Chapter) -> dict:
     """The Rules Submission schema of one chapter: the common header, this chapter's selections."""
-    opts = (ch.data.get("options") or {})
+    opts = {k: o.spec for k, o in ch.options.items()}  # as the rulespec writes them
     schema = copy.deepcopy(BASE_SCHEMA)
     schema["$id"] = f"https://rulespec.invalid/generated/schemas/{ch.slug}-submission.schema.json"
     schema["title"] = f"Rules Submission: Chapter {ch.chapter}. {ch.title}"

@@ -62,8 +62,8 @@ def _parse_number(v, unit: str) -> Decimal | None:
     return None
 
 
-def _paytables_of(data: Mapping, oid: str) -> list[tuple[str, Mapping]]:
-    return [(pid, p) for pid, p in (data.get("paytables") or {}).items() if p.get("option") == oid]
+def _paytables_of(chapter, oid: str) -> list[tuple[str, Any]]:
+    return [(pid, p) for pid, p in chapter.paytables.items() if p.option == oid]
 
 
 def _or_list(items: list[str]) -> str:
@@ -78,19 +78,20 @@ def _last_word(s: str) -> str:
     return words[-1] if words else ""
 
 
-def check_value(data: Mapping, oid: str, o: Mapping, value) -> tuple[Any, str | None]:
-    """(normalised value, None) or (None, error message without the option name)."""
+def check_value(chapter, oid: str, o: Mapping, value) -> tuple[Any, str | None]:
+    """(normalised value, None) or (None, error message without the option name); ``chapter``: the
+    chapter's IR, ``o``: the option as the rulespec writes it (``Option.spec``)."""
     t = o["type"]
     cite = o["cite"]
-    tables = _paytables_of(data, oid)
+    tables = _paytables_of(chapter, oid)
     if tables and isinstance(value, (str, int)) and not isinstance(value, bool):
         # a paytable column: the value must be one the option allows (the generated schema's enum);
         # the engine is given the column's name
         pid, pt = tables[0]
-        cols = [str(c) for c in pt["columns"]]
+        cols = [str(c) for c in pt.columns]
         vals = [str(v) for v in o.get("values", cols)]
         given = str(value).strip()
-        where = f"the {pt.get('title', pid)} paytable of {pt['cite']}"
+        where = f"the {pt.title} paytable of {pt.cite}"
         if not given:
             return None, f"an empty value is no column of {where}; choose {_or_list(vals)}"
         if given in vals:

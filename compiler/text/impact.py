@@ -33,7 +33,7 @@ def _load(path: str):
 def _report(path: str, decks: Optional[int] = None, loaded=None):
     game, chapter = loaded or _load(path)
     try:
-        return analyze(game, chapter, decks=decks), chapter.data
+        return analyze(game, chapter, decks=decks), chapter
     except ValueError as e:
         raise TextError(f"no impact: {e}", path) from None
 
@@ -53,12 +53,12 @@ def impact(old: str, new: str, data_changes: list[dict], decks: Optional[int] = 
         record = record_impact(la, lb, new)
     fa = {(f.stakes, f.policy.text): f for f in ra.figures if f.kind == "return"}
     fb = {(f.stakes, f.policy.text): f for f in rb.figures if f.kind == "return"}
-    wagers = {**(da.get("wagers") or {}), **(db.get("wagers") or {})}
+    wagers = {**da.wagers, **db.wagers}  # of either chapter's IR
     out: list[dict[str, Any]] = []
     for key in list(fa) + [k for k in fb if k not in fa]:
         a, b = fa.get(key), fb.get(key)
         f = b or a
-        pays = {w.get("pays") for wid, w in wagers.items() if wid in key[0] and isinstance(w, dict)}
+        pays = {w.pays for wid, w in wagers.items() if wid in key[0]}
         payouts = [{"payout": d["path"].split(".")[1], "old": d.get("old"), "new": d.get("new")}
                    for d in data_changes if d.get("part") == "payouts" and d["change"] == "changed"
                    and d["path"].split(".")[1] in pays]

@@ -88,6 +88,16 @@ def _view(spec: dict) -> dict:
     return {"chapter": str(spec.get("chapter")), "title": title, "sections": sections, "contents": contents}
 
 
+def text_spec(ch) -> dict:
+    """What the regulation text of a compiled chapter (the IR) is rendered from: the parts of a rulespec
+    that :func:`render_text` reads (its provisions, and the paytables they print)."""
+    return {"chapter": ch.chapter, "title": ch.title, "completeness": ch.completeness,
+            "provisions": list(ch.provisions),
+            "paytables": {t.id: {"header": t.header, "columns": list(t.columns),
+                                 "rows": [{"label": r.label, "pays": list(r.pays)} for r in t.rows]}
+                          for t in ch.paytables.values()}}
+
+
 def render_text(spec: dict) -> str:
     return _env(False).get_template("chapter.txt.jinja").render(**_view(spec))
 

@@ -186,7 +186,7 @@ def plays_and_replays(spec: Path, rounds: int = 2) -> None:
     rng = random.Random(spec.stem)
     for i in range(rounds):
         table = prepare_table(mod.new_table({}, seed=i))
-        lay = layout_of(table, compiled.chapter.data)
+        lay = layout_of(table, compiled.chapter)
         bets = random_bets(table, lay, rng)
         if not bets:
             return

@@ -56,7 +56,7 @@ def test_every_played_round_settles_to_the_same_results(spec, tmp_path):
     compared = 0
     for i in range(30):
         table = prepare_table(mod.new_table({}, seed=i))  # a fresh shoe each round (some chapters' shoes are small)
-        lay = layout_of(table, compiled.chapter.data)
+        lay = layout_of(table, compiled.chapter)
         bets = {}
         for seat in range(1, 4):
             b = {}

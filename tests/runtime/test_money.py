@@ -129,7 +129,7 @@ def test_money_conserved_in_every_seeded_hand_history(capsys):
 
             extra = load_submission(str(ROOT / rs.doc.data["submission"]),
                                     {compiled.chapter.chapter: compiled.chapter}).selections
-        opts, errs = check_round(rs, mod.GAME, compiled.chapter.data, extra)
+        opts, errs = check_round(rs, mod.GAME, compiled.chapter, extra)
         assert not errs, f.name
         t = mod.new_table(opts, shoe=rs.shoe())
         t._rankings = games.setdefault((spec, "rankings"), {})  # built once per chapter (speed only)

@@ -40,7 +40,7 @@ def random_rounds(spec: str, n: int, seed: int):
     mod, compiled = load_game(ROOT / "rulespecs" / f"{spec}.yaml")
     rng = random.Random(seed)
     table = mod.new_table({}, seed=seed)
-    lay = layout_of(table, compiled.chapter.data)
+    lay = layout_of(table, compiled.chapter)
     before, rounds = dict(table.meters), []
     for _ in range(n):
         bets = {}
@@ -123,7 +123,7 @@ def test_a_progressive_win_voided_afterwards_goes_back_to_the_meter_and_envy_bon
     spec = ROOT / "rulespecs/669a-raise-it-up-stud-poker.yaml"
     mod, compiled = load_game(spec)
     rs = load_round(str(ROOT / "rulespecs/rounds/669a-progressive-jackpot.yaml"))
-    opts, errs = check_round(rs, mod.GAME, compiled.chapter.data, {"dealing_method": "manual_shoe"})
+    opts, errs = check_round(rs, mod.GAME, compiled.chapter, {"dealing_method": "manual_shoe"})
     assert not errs
     t = mod.new_table({**opts, "dealing_method": "manual_shoe"}, shoe=rs.shoe())
     t.first_after_shuffle, t.game_beginning = rs.first_after_shuffle, False

@@ -7,6 +7,7 @@ dealt from a manual or automated dealing shoe"; § 535.3(e) "at least every 12 h
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -127,18 +128,15 @@ def test_one_schedule_per_certificate_holder_and_facility():
 def test_a_when_that_cannot_be_evaluated_is_a_positioned_spec_error(tmp_path):
     results, _ = check_files([str(RIU_HAND)])
     [(_, sub, _)] = results
-    data = sub.chapter.data  # a fresh compile (check_files): mutated here only
-    orig = data["cards"]
-    data["cards"] = {**orig, "change_interval": [{"hours": 4, "items": "decks", "when": "option(no_such_option) == 'x'",
-                                                  "cite": "§ 669a.3(c)(1)"}]}
-    try:
-        with pytest.raises(DiagnosticError) as e:
-            facility_schedules([(str(RIU_HAND), sub)])
-        [d] = e.value.diagnostics
-        assert d.pointer == "/cards/change_interval/0/when" and "§ 669a.3(c)(1)" in d.message
-        assert d.line > 1  # positioned in the rulespec
-    finally:
-        data["cards"] = orig
+    # a fresh compile (check_files): its submission given a chapter whose only interval reads no option
+    sub.chapter = dataclasses.replace(sub.chapter, change_intervals=(
+        {"hours": 4, "items": "decks", "when": "option(no_such_option) == 'x'", "cite": "§ 669a.3(c)(1)",
+         "pointer": "/cards/change_interval/0"},))
+    with pytest.raises(DiagnosticError) as e:
+        facility_schedules([(str(RIU_HAND), sub)])
+    [d] = e.value.diagnostics
+    assert d.pointer == "/cards/change_interval/0/when" and "§ 669a.3(c)(1)" in d.message
+    assert d.line > 1  # positioned in the rulespec
 
 
 # ------------------------------------------------------------------ the build's files
