@@ -1,9 +1,9 @@
 """Core subcommands: validate, build, migrate, and the ones that run a compiled game (settle, analyze,
-simulate: compiler/play_commands.py).
+simulate: compiler/game_commands.py).
 
 Building the command line imports this module and nothing heavy (`rulespec --help` and `--version` start
 in a tenth of a second, docs/speed.md): every handler imports what it runs when it is called, and the
-handlers of play_commands are reached through the small functions below.
+handlers of game_commands are reached through the small functions below.
 """
 from __future__ import annotations
 
@@ -151,29 +151,29 @@ def cmd_migrate(args) -> int:
                        out=sys.stdout, err=sys.stderr)
 
 
-# -- settle, analyze, simulate: compiler/play_commands.py, imported when the command runs -------------
+# -- settle, analyze, simulate: compiler/game_commands.py, imported when the command runs -------------
 
 
 def cmd_settle(args) -> int:
-    from compiler.play_commands import cmd_settle as run
+    from compiler.game_commands import cmd_settle as run
 
     return run(args)
 
 
 def cmd_analyze(args) -> int:
-    from compiler.play_commands import cmd_analyze as run
+    from compiler.game_commands import cmd_analyze as run
 
     return run(args)
 
 
 def cmd_simulate(args) -> int:
-    from compiler.play_commands import cmd_simulate as run
+    from compiler.game_commands import cmd_simulate as run
 
     return run(args)
 
 
 def register_play(sub) -> None:
-    """settle, analyze, simulate: their handlers are compiler/play_commands.py's, imported when run."""
+    """settle, analyze, simulate: their handlers are compiler/game_commands.py's, imported when run."""
     p = sub.add_parser("settle", help="settle one round from a hand history (ROUND.yaml)",
                        description="Settle a described round: each wager's result and net with its provisions. "
                                    "The ROUND.yaml format is documented in docs/round-format.md.")

@@ -37,7 +37,7 @@ def find_rounds(paths: list[str]) -> tuple[list[Path], list[str]]:
 
 def run_one(path: Path) -> tuple[bool, str]:
     """(passed, what settle --check said) for one hand history."""
-    from compiler.play_commands import cmd_settle
+    from compiler.game_commands import cmd_settle
 
     out, err = io.StringIO(), io.StringIO()
     args = argparse.Namespace(spec=str(path), round=None, check=True, submission=None, option=None, log=False,

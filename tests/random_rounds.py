@@ -62,7 +62,7 @@ def game_of(spec: Path):
 @lru_cache(maxsize=None)
 def submissions_of(spec: Path) -> tuple[tuple[str | None, tuple], ...]:
     """(submission file, its selections as items) for each Rules Submission of the chapter; (None, ()) if none."""
-    from compiler.play_commands import _selections
+    from compiler.game_commands import _selections
 
     _, compiled = game_of(spec)
     out = []

@@ -21,7 +21,7 @@ from rich.table import Table as RichTable
 from compiler.play.session import (CARD_EVENTS, Layout, Player, history_yaml, layout_of, play_one,
                                    prepare_table)
 from compiler.play.saving import parse_amount, save_dir_problem, save_round, write_new
-from compiler.play_commands import _load, _selections
+from compiler.game_commands import _load, _selections
 from compiler.render.terminal import raw_stream, visible
 from compiler.runtime.chance import check_chosen
 from compiler.runtime.cards import card_str

@@ -38,7 +38,7 @@ def loaded() -> set[str]:
 def test_building_the_command_line_loads_no_heavy_stage(loaded):
     heavy = {"numpy", "jinja2", "weasyprint", "flask", "rich", "yaml", "lark", "jsonschema", "ruamel",
              "compiler.analysis", "compiler.codegen", "compiler.pipeline", "compiler.runtime",
-             "compiler.spec", "compiler.lang", "compiler.ir", "compiler.lint", "compiler.play_commands",
+             "compiler.spec", "compiler.lang", "compiler.ir", "compiler.lint", "compiler.game_commands",
              "compiler.play.terminal", "compiler.serve.app", "compiler.submission.commands",
              "compiler.submission.schedule", "compiler.submission.document", "compiler.text.parser",
              "importlib.metadata"}
@@ -60,10 +60,10 @@ import json, sys
 from compiler.cli import build_parser, main
 from compiler.cli_extras import subparsers
 handlers = {" ".join(path): sp._defaults.get("handler") for path, sp in subparsers(build_parser())}
-before = "compiler.play_commands" in sys.modules
+before = "compiler.game_commands" in sys.modules
 status = main(["simulate", "no-such-file.yaml"])
 print(json.dumps([sorted(k for k, h in handlers.items() if h is None), before,
-                  "compiler.play_commands" in sys.modules, status]))
+                  "compiler.game_commands" in sys.modules, status]))
 """
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     missing, before, after, status = json.loads(out.stdout.splitlines()[-1])

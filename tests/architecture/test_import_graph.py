@@ -47,7 +47,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("documents", ("compiler.build", "compiler.submission", "compiler.render", "compiler.text")),
     # what people use: the command line, play, hand histories, the browser form
     ("interfaces", ("compiler.cli", "compiler.cli_extras", "compiler.commands", "compiler.play",
-                    "compiler.play_commands", "compiler.round_file", "compiler.round_checks", "compiler.round_tests",
+                    "compiler.game_commands", "compiler.round_file", "compiler.round_checks", "compiler.round_tests",
                     "compiler.serve")),
 )
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MINE = ("compiler.build", "compiler.submission", "compiler.cli", "compiler.cli_extras", "compiler.play",
-        "compiler.play_commands", "compiler.serve", "compiler.render", "compiler.codegen.markdown")
+        "compiler.game_commands", "compiler.serve", "compiler.render", "compiler.codegen.markdown")
 
 
 def import_graph() -> dict[str, set[str]]:

@@ -7,7 +7,7 @@ import csv
 import io
 from fractions import Fraction
 
-from compiler.play_commands import _strategy_csv
+from compiler.game_commands import _strategy_csv
 
 
 class _Solution:

@@ -115,10 +115,10 @@ def test_analyzer_replay_deals_each_round_and_settles_it_as_the_engine(spec):
 def settle_loads_the_compiled_chapter():
     """`settle` reads the chapter compiled once for the rounds (``load_game``, as its own ``_load`` calls it;
     compiling is deterministic: tests/pipeline): the suite stays cheap."""
-    from compiler import play_commands
+    from compiler import game_commands
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(play_commands, "_load", lambda spec: game_of(Path(spec).resolve()))
+    mp.setattr(game_commands, "_load", lambda spec: game_of(Path(spec).resolve()))
     yield
     mp.undo()
 

@@ -43,7 +43,7 @@ def spec_of(path: Path) -> Path:
 def cached_games():
     """Compile each chapter and build each ranking once for the whole module (speed only: the
     command line itself is what runs)."""
-    from compiler import play_commands
+    from compiler import game_commands
     from compiler.runtime.engine import Table
     from compiler.submission import document
 
@@ -57,7 +57,7 @@ def cached_games():
             games[key] = play_commands_load(spec)
         return games[key]
 
-    play_commands_load = play_commands._load
+    play_commands_load = game_commands._load
     original_ranking = Table.ranking
 
     def ranking(self, rid):
@@ -76,7 +76,7 @@ def cached_games():
             chapters_cache[key] = original_find(root, wanted)
         return chapters_cache[key]
 
-    mp.setattr(play_commands, "_load", load)
+    mp.setattr(game_commands, "_load", load)
     mp.setattr(Table, "ranking", ranking)
     mp.setattr(document, "find_chapters", find_chapters)
     yield

@@ -28,10 +28,10 @@ ROUNDS = 5
 @pytest.fixture(scope="module", autouse=True)
 def settle_compiles_each_chapter_once():
     """`settle` compiles each chapter once for the module (its own compilation, not play's: speed only)."""
-    from compiler import play_commands
+    from compiler import game_commands
 
     loaded: dict = {}
-    original = play_commands._load
+    original = game_commands._load
 
     def load(spec):
         key = str(Path(spec).resolve())
@@ -40,7 +40,7 @@ def settle_compiles_each_chapter_once():
         return loaded[key]
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(play_commands, "_load", load)
+    mp.setattr(game_commands, "_load", load)
     yield
     mp.undo()
 

@@ -11,7 +11,7 @@ from compiler.analysis.chance_exact import _RankShoe
 from compiler.analysis.deal_common import _RiggedShoe
 from compiler.analysis.exact_engine import BranchShoe
 from compiler.analysis.game_tree import _Odometer, _Shoe
-from compiler.play_commands import _NoShoe
+from compiler.game_commands import _NoShoe
 from compiler.runtime.shoe import CardSource, ScriptedShoe, Shoe, StandInShoe
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import play_commands
+from compiler import game_commands
 from compiler.cli import main
 from compiler.lint.untie import UntieFacts
 from compiler.pipeline import load_game
@@ -77,7 +77,7 @@ def test_migrated_rulespecs_validate_and_settle_every_hand_history_as_today(migr
         mod, compiled = load_game(path)
         assert compiled.ok and not compiled.errors, [d.format() for d in compiled.errors]
         games[str(path)] = (mod, compiled)
-    monkeypatch.setattr(play_commands, "_load", lambda spec: games[spec])
+    monkeypatch.setattr(game_commands, "_load", lambda spec: games[spec])
     settled = 0
     for rnd in sorted((ROOT / "rulespecs" / "rounds").glob("*.yaml")):
         if rnd.name in CHANGED_MEANING:
