@@ -361,6 +361,8 @@ def analyse(data: dict) -> Result:
         key = repr(data)
     except Exception:  # noqa: BLE001 - data without a repr is analysed every time
         return _analyse(data)
+    if " at 0x" in key:  # an object shown by its address, not its content: not remembered
+        return _analyse(data)
     hit = _ANALYSED.get(key)
     if hit is None:
         hit = _analyse(data)
