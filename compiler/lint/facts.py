@@ -347,8 +347,32 @@ def _number_kind(token: str) -> str:
     return "odds" if re.search(r"\bto\b", token, re.IGNORECASE) else "number"
 
 
+_ANALYSED: dict[str, Result] = {}
+_ANALYSED_MAX = 8
+
+
 def analyse(data: dict) -> Result:
-    """Tie the data's facts to the text of the provisions they cite, and list the text's numbers."""
+    """Tie the data's facts to the text of the provisions they cite, and list the text's numbers.
+
+    Remembered for a few data by their ``repr`` (the lint and `validate`'s coverage analyse the same
+    chapter one after the other; the walk is a pure function of the data, and a changed datum is another
+    key): the result is shared, so treat it as read-only."""
+    try:
+        key = repr(data)
+    except Exception:  # noqa: BLE001 - data without a repr is analysed every time
+        return _analyse(data)
+    if " at 0x" in key:  # an object shown by its address, not its content: not remembered
+        return _analyse(data)
+    hit = _ANALYSED.get(key)
+    if hit is None:
+        hit = _analyse(data)
+        if len(_ANALYSED) >= _ANALYSED_MAX:
+            _ANALYSED.pop(next(iter(_ANALYSED)))
+        _ANALYSED[key] = hit
+    return hit
+
+
+def _analyse(data: dict) -> Result:
     res = Result()
     index = passages(data)
     untied = {u.get("at") for u in data.get("untied") or () if isinstance(u, dict)}

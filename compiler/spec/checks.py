@@ -507,13 +507,46 @@ def _canonical(value: Any) -> str:
 @lru_cache(maxsize=64)
 def _build_ranking(spec_json: str, rid: str) -> str | None:
     """Build the ranking as the runtime does; None, or why it cannot be built (cached: building a
-    five-card ranking's tables takes a few tenths of a second)."""
+    five-card ranking's tables takes a few tenths of a second).
+
+    The verdict (never the tables) is also kept in the build cache (compiler/cache.py), keyed by the
+    ranking and the source of compiler/values/, which builds it: `rulespec validate` of a chapter whose
+    rankings have not changed does not build them again; `rulespec build --check` (``cache.verifying()``)
+    builds them and writes the verdict again. The runtime always builds its own tables."""
+    from compiler import cache
+
+    key = None
+    if cache.enabled():
+        key = "ranking-verdict-" + _ranking_key(spec_json, rid)
+        found, verdict = cache.load(key) if not cache.verifying() else (False, None)
+        if found and (verdict is None or isinstance(verdict, str)):
+            return verdict
+    verdict = _ranking_problem(spec_json, rid)
+    if key is not None:
+        cache.store(key, verdict)
+    return verdict
+
+
+def _ranking_problem(spec_json: str, rid: str) -> str | None:
     spec = json.loads(spec_json)
     try:
         Ranking.from_spec(spec, rid)
     except Exception as e:  # noqa: BLE001 - any refusal of the runtime is reported, never raised
         return f"the runtime cannot build ranking {quote(rid)}: {e}"
     return None
+
+
+def _ranking_key(spec_json: str, rid: str) -> str:
+    import hashlib
+    import sys
+    from pathlib import Path
+
+    import compiler.values
+
+    h = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}\0{rid}\0{spec_json}\0".encode())
+    for p in sorted(Path(compiler.values.__file__).parent.glob("*.py")):
+        h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
 
 
 def data_diagnostics(doc: Document) -> list[Diagnostic]:

@@ -199,6 +199,7 @@ class Ranking:
         self._flush: dict[int, HandValue] = {}
         self._values: dict[int, HandValue] = {}
         self._thresholds: dict[tuple, int] = {}
+        self._nat_memo: dict[tuple, tuple[HandValue, bool, bool]] | None = None
         self._tables_once()
 
     # ------------------------------------------------------------------ construction
@@ -255,6 +256,16 @@ class Ranking:
             self._plain, self._flush, self._values, self._thresholds = hit
 
     def _build_tables(self) -> None:
+        # a hand with a joker is valued as each natural hand the joker can make: most of those are
+        # the table's own natural hands, valued once (the value is a function of the multiset of
+        # strengths and the flush flag)
+        self._nat_memo = {}
+        try:
+            self._fill_tables()
+        finally:
+            self._nat_memo = None
+
+    def _fill_tables(self) -> None:
         n = self.cards
         ranks = sorted(self.order)
         max_j = _FAST_MAX_JOKERS if self.wild else 0
@@ -288,6 +299,16 @@ class Ranking:
 
     def _natural(self, strengths: Sequence[int], flush: bool) -> tuple[HandValue, bool, bool]:
         """Value of a hand without jokers, given as strengths; also (is straight, is flush)."""
+        memo = self._nat_memo
+        if memo is None:
+            return self._natural_of(strengths, flush)
+        key = (tuple(sorted(strengths)), bool(flush))
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = self._natural_of(strengths, flush)
+        return hit
+
+    def _natural_of(self, strengths: Sequence[int], flush: bool) -> tuple[HandValue, bool, bool]:
         n = len(strengths)
         cnt = Counter(strengths)
         groups = sorted(cnt.items(), key=lambda kv: (-kv[1], -kv[0]))

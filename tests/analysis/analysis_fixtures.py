@@ -59,3 +59,20 @@ def hand_scores(game, rid: str):
         return value[k]
 
     return score
+
+
+@lru_cache(maxsize=None)
+def reduced_tree(fixture: str, bets: tuple, cards: tuple):
+    """(game module, compiled chapter, leaves) of the game tree (compiler/analysis/game_tree.py) of a test
+    fixture chapter (tests/fixtures/chapters/) with ``bets`` (pairs) on the reduced deck ``cards``.
+
+    test_game_tree.py and test_deal_distribution.py check other routes against the same two trees (Let
+    It Ride and Mississippi Stud on reduced decks): each is played out once per test process. The leaves
+    are a tuple: shared, read only."""
+    from compiler.analysis.game_tree import game_tree
+    from compiler.pipeline import load_game
+    from compiler.runtime.cards import parse_cards
+
+    mod, comp = load_game(RULESPECS.parent / "tests" / "fixtures" / "chapters" / fixture)
+    leaves = game_tree(mod.GAME, dict(bets), {}, counts={c: 1 for c in parse_cards(list(cards))})
+    return mod, comp, tuple(leaves)

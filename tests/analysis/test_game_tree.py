@@ -1,4 +1,4 @@
-"""The general analyzer (compiler/analysis/tree.py): the game tree derived by playing the compiled
+"""The general analyzer (compiler/analysis/game_tree.py): the game tree derived by playing the compiled
 procedure against a branching shoe and a branching strategy, solved by backward induction over
 information sets. Checked against independent routes: closed-form counting (War) and a brute force
 written here (Let It Ride, a test fixture chapter that is not official text, on a reduced deck);
@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
+from analysis_fixtures import reduced_tree
 
 from compiler.analysis.game_tree import game_tree, optimal, under_policy
 from compiler.pipeline import load_game
 from compiler.runtime.cards import RANKS, parse_cards
 
-ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["AS", "KS", "QS", "JS", "TS", "AH", "KH"]  # a reduced deck: royal, straight, flush, pairs possible
+# the tests of the game trees test_deal_distribution.py solves too run on one pytest-xdist worker (make test)
+SHARES_TREES = pytest.mark.xdist_group("reduced_trees")
 
 
 def test_567_war_optimal_strategy_is_always_war_and_equals_closed_form():
@@ -86,17 +87,17 @@ def _brute_force_optimal(deck) -> F:
 
 @pytest.fixture(scope="module")
 def lir_small():
-    mod, comp = load_game(ROOT / "tests/fixtures/chapters/let-it-ride.yaml")
-    leaves = game_tree(mod.GAME, {"bet_1": 1, "bet_2": 1, "bet_3": 1}, {},
-                       counts={c: 1 for c in parse_cards(SMALL)})
+    mod, _, leaves = reduced_tree("let-it-ride.yaml", (("bet_1", 1), ("bet_2", 1), ("bet_3", 1)), tuple(SMALL))
     return mod, leaves
 
 
+@SHARES_TREES
 def test_withdrawable_wagers_optimal_strategy_equals_brute_force_on_a_reduced_deck(lir_small):
     _, leaves = lir_small
     assert optimal(leaves).total_net() == _brute_force_optimal(tuple(SMALL))
 
 
+@SHARES_TREES
 def test_paytable_route_equals_the_general_analyzer_on_a_reduced_deck(lir_small):
     """Bet 3 always rides: the fast paytable enumeration over the same deck gives its figure."""
     from compiler.analysis.enumerate import enumerate_hands
@@ -161,12 +162,12 @@ def _ms_brute_force(deck) -> F:
     return sum(street(h, tuple(c for c in deck if c not in h), 1, 3) for h in hands) / len(hands)
 
 
+@SHARES_TREES
 def test_three_streets_of_raises_optimal_strategy_equals_brute_force_on_a_reduced_deck():
     """Mississippi Stud (test fixture, not official text): a shape the raise-or-fold solver refuses
     (decisions place three wagers); the general analyzer solves it on a reduced deck."""
     cards = ["AS", "AH", "KS", "QS", "JS", "6D"]
-    mod, comp = load_game(ROOT / "tests/fixtures/chapters/mississippi-stud.yaml")
-    leaves = game_tree(mod.GAME, {"ante": 1}, {}, counts={c: 1 for c in parse_cards(cards)})
+    mod, comp, leaves = reduced_tree("mississippi-stud.yaml", (("ante", 1),), tuple(cards))
     assert optimal(leaves).total_net() == _ms_brute_force(tuple(cards))
     from compiler.analysis import card_routes as pr
     from compiler.runtime.engine import Table

@@ -69,3 +69,23 @@ print(json.dumps([sorted(k for k, h in handlers.items() if h is None), before,
     missing, before, after, status = json.loads(out.stdout.splitlines()[-1])
     assert missing == ["text"]  # a group: its subcommands (text parse, ...) have the handlers
     assert (before, after, status) == (False, True, 1)
+
+
+def test_validate_loads_no_engine_analysis_code_generation_or_documents():
+    """`rulespec validate` of the largest chapter loads the front end only (docs/speed.md: validate in 1 s
+    or less): not numpy, Jinja2, WeasyPrint, Flask or rich, not the engine, the analyses, code
+    generation or the documents, and not ``importlib.metadata`` (the cache's compiler fingerprint)."""
+    probe = """
+import contextlib, io, json, sys
+from compiler.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    status = main(["validate", "rulespecs/670a-six-card-fortune-pai-gow-poker.yaml"])
+print(json.dumps([status, sorted(sys.modules)]))
+"""
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    status, loaded = json.loads(out.stdout.splitlines()[-1])
+    assert status == 0
+    heavy = ("numpy", "jinja2", "weasyprint", "flask", "rich", "ruamel", "importlib.metadata",
+             "compiler.analysis", "compiler.codegen", "compiler.runtime", "compiler.fast", "compiler.game_commands",
+             "compiler.play.terminal", "compiler.serve.app", "compiler.submission.document", "compiler.text.parser")
+    assert sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in heavy)) == []

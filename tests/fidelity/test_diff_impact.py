@@ -1,11 +1,19 @@
-"""rulespec diff OLD.yaml NEW.yaml: executable changes by provision, and --impact (issue 13.2)."""
+"""rulespec diff OLD.yaml NEW.yaml: executable changes by provision, and --impact (issue 13.2).
+
+The command runs in this process (``compiler.cli.main``, its output captured): the unchanged rulespec is
+compiled once for every test, not in a new process each time; one test runs it as a process."""
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
+
+from compiler.cli import main
 
 WAR = Path("rulespecs/567-war.yaml").read_text(encoding="utf-8")
 DATA_10, DATA_8 = "tie: {odds: 10 to 1, cite: § 567.10(2)}", "tie: {odds: 8 to 1, cite: § 567.10(2)}"
@@ -13,6 +21,14 @@ TEXT_10, TEXT_8 = "A Tie wager shall be paid at odds of 10 to 1.", "A Tie wager 
 
 
 def _run(*args):
+    """`rulespec ARGS` in this process: its exit status, standard output and standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
+
+
+def _run_process(*args):
     return subprocess.run([sys.executable, "-m", "compiler.cli", *args], capture_output=True, text=True)
 
 
@@ -168,7 +184,7 @@ def test_a_page_number_the_data_does_not_state_is_reported_as_not_mapped(tmp_pat
 
 
 def test_impact_of_two_pages_is_refused_with_a_reason():
-    r = _run("diff", "--impact", str(PAGE), str(PAGE))
+    r = _run_process("diff", "--impact", str(PAGE), str(PAGE))  # as a user runs it: a new process
     assert r.returncode == 1
     assert "--impact compares a rulespec (YAML) with a rulespec or with a Bulletin or Code page given second" in r.stderr
 

@@ -54,10 +54,10 @@ def cached_games():
     def load(spec):
         key = str(Path(spec).resolve())
         if key not in games:
-            games[key] = play_commands_load(spec)
+            games[key] = game_commands_load(spec)
         return games[key]
 
-    play_commands_load = game_commands._load
+    game_commands_load = game_commands._load
     original_ranking = Table.ranking
 
     def ranking(self, rid):

@@ -124,3 +124,60 @@ def test_a_schema_that_fails_its_meta_check_fails_every_time(private_cache, tmp_
         assert load_schema(good) == {"type": "object"}
         with pytest.raises(DiagnosticError, match="less than the minimum"):
             load_schema(bad)
+
+
+# -- a ranking's verdict (compiler/spec/checks.py, _build_ranking) ----------------------------------
+
+NO_CATCH_ALL = {"kind": "poker", "cards": 5, "categories": [
+    {"id": "pair", "name": "Pair", "pattern": {"groups": [2]}}]}  # a hand without a pair matches nothing
+
+
+def _verdicts(monkeypatch, spec: dict, rid: str = "five_card") -> tuple:
+    """The verdict on a ranking computed (its tables built), then read from the cache: building is
+    forbidden the second time."""
+    from compiler.spec import checks
+
+    text = json.dumps(spec, sort_keys=True, default=str)
+    checks._build_ranking.cache_clear()  # noqa: SLF001 - the process's own memory of verdicts
+    computed = checks._build_ranking(text, rid)  # noqa: SLF001
+    checks._build_ranking.cache_clear()  # noqa: SLF001
+
+    def refuse(*_a, **_k):
+        raise AssertionError("the ranking was built again")
+
+    with monkeypatch.context() as m:
+        m.setattr(checks.Ranking, "from_spec", refuse)
+        cached = checks._build_ranking(text, rid)  # noqa: SLF001
+    checks._build_ranking.cache_clear()  # noqa: SLF001
+    return computed, cached
+
+
+def test_a_rankings_verdict_is_read_back_the_same_as_computed(private_cache, monkeypatch):
+    """A ranking that builds and one that cannot (no category matches a hand): the verdict read from
+    the cache is the one computed, the refusal with its message."""
+    good = yaml.safe_load((ROOT / "rulespecs/669a-raise-it-up-stud-poker.yaml").read_text(encoding="utf-8"))
+    assert _verdicts(monkeypatch, good["rankings"]["five_card"]) == (None, None)
+    bad, bad_cached = _verdicts(monkeypatch, NO_CATCH_ALL)
+    assert bad == bad_cached and "the runtime cannot build ranking 'five_card'" in bad and "no category" in bad
+
+
+def test_a_rankings_verdict_is_not_taken_from_the_cache_by_build_check_nor_from_a_forged_entry(
+        private_cache, monkeypatch, capsys):
+    from compiler.spec import checks
+
+    text = json.dumps(NO_CATCH_ALL, sort_keys=True)
+    checks._build_ranking.cache_clear()  # noqa: SLF001
+    refusal = checks._build_ranking(text, "r")  # noqa: SLF001
+    (entry,) = private_cache.rglob("*.json")
+    key = json.loads(entry.read_text())["key"]
+    cache.store(key, None)  # forged: "it builds"
+    checks._build_ranking.cache_clear()  # noqa: SLF001
+    with cache.verification():  # `rulespec build --check` builds it
+        assert checks._build_ranking(text, "r") == refusal  # noqa: SLF001
+    assert cache.load(key) == (True, refusal)  # and writes the verdict again
+    for damaged in ("garbage", json.dumps({"format": cache.FORMAT, "key": key, "sha256": "0", "value": None})):
+        entry.write_text(damaged)
+        checks._build_ranking.cache_clear()  # noqa: SLF001
+        assert checks._build_ranking(text, "r") == refusal  # noqa: SLF001
+    assert "damaged" in capsys.readouterr().err
+    checks._build_ranking.cache_clear()  # noqa: SLF001
