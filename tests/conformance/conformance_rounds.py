@@ -150,7 +150,7 @@ def selections(spec: Path) -> tuple:
     defaults where it has one for every option (§ 688a.11(a) leaves the house way to the casino)."""
     subs = submissions_of(spec)
     mod, compiled = game_of(spec)
-    if (None, ()) in subs or set(compiled.chapter.data.get("options") or {}) - set(mod.GAME.defaults()):
+    if (None, ()) in subs or set(compiled.chapter.options) - set(mod.GAME.defaults()):
         return subs
     return subs + ((None, ()),)
 
@@ -166,7 +166,7 @@ def conformance_rounds(spec: Path, rounds: int = ROUNDS) -> tuple[ConformanceRou
         submission, opts = subs[i % len(subs)]
         seed = 5000 + i
         table = prepare_table(mod.new_table(dict(opts), seed=seed))
-        lay = layout_of(table, compiled.chapter.data)
+        lay = layout_of(table, compiled.chapter)
         one = _bets(table, lay, rng)
         seats = rng.randint(1, min(SEATS, lay.positions))
         prefer = rng.sample(choices, len(choices))
