@@ -528,16 +528,18 @@ def _check_carried_out(rs: "RoundSpec", result) -> list[Diagnostic]:
             for k, v in (given or {}).items()}
     got = {int(k): ({w: Decimal(a) for w, a in v["wagers"].items()}, dict(v.get("state") or {}))
            for k, v in getattr(result, "carried_out", {}).items()}
+    def text(c) -> str:
+        if c is None:
+            return "nothing"
+        return ", ".join(f"{w} {a:.2f}" for w, a in c[0].items()) + (
+            f" ({', '.join(f'{k} {v}' for k, v in c[1].items())})" if c[1] else "")
+
     out = []
     for seat in sorted(set(want) | set(got)):
         if want.get(seat) != got.get(seat):
-            g = got.get(seat)
-            text = (f"{', '.join(f'{w} {a}' for w, a in g[0].items())}" + (f" ({g[1]})" if g[1] else "")) if g \
-                else "nothing"
             ptr = f"/expect/carried/{seat}" if seat in want else ("/expect/carried" if given is not None else "/expect")
-            out.append(doc.diagnostic(ptr, f"{path}: seat {seat}: the round leaves {text} on the layout, expected "
-                                           + (f"{want[seat][0]}" + (f" ({want[seat][1]})" if want[seat][1] else "")
-                                              if seat in want else "nothing")))
+            out.append(doc.diagnostic(ptr, f"{path}: seat {seat}: the round leaves {text(got.get(seat))} on the "
+                                           f"layout, expected {text(want.get(seat))}"))
     return out
 
 
