@@ -62,6 +62,9 @@ class FastGame(ExpressionCompiler, StepCompiler):
             raise Unsupported(f"reshuffle rule {cd.reshuffle!r}")
         if not chapter.procedure:
             raise Unsupported("a chapter without a procedure")
+        stays = [w for w, d in game.wagers.items() if getattr(d, "stays", None)]
+        if stays:  # each table's rounds are independent here
+            raise Unsupported(f"wager {stays[0]!r} stays on the layout from one round to the next (stays: until_settled)")
         self._zones(chapter.procedure)
         self.round_attrs = {"roll"} if any(x.kind == "roll" for x in chapter.all_steps()) else set()
         self.steps = [self._step(s) for s in chapter.procedure]
