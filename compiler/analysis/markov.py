@@ -16,8 +16,9 @@ A wager no longer in action at a pass has nothing more to gain or lose (a wager 
 so such a state ends the chain. A wager that stays on the layout when the round ends (``stays:
 until_settled``, a Craps Come wager with its come point) is followed into the next round: the round's end
 with it open is a state of the chain (the wagers carried and the state they keep), from which the next
-round is played with it in action, the seat making no new wager (only the carried wager's money counts). The loop's ``bound`` is not part of the chain: the method says by
-how little reaching it can change a figure (at most the chance of ``bound`` passes in a row).
+round is played with it in action, the seat making no new wager (only the carried wager's money counts).
+The loop's ``bound`` is not part of the chain: the method says by how little reaching it can change a
+figure (at most the chance of ``bound`` passes in a row).
 
 The constructs this method models are declared below (an allow-list); a chapter with any other is
 refused, naming the first one (no figure rather than a wrong one).
@@ -439,6 +440,9 @@ def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, 
     d = game.wagers[w]
     method = (f"exact: absorbing Markov chain over the round state at each pass of the loop ({c.states} states; "
               f"every die face 1/6; a stake of {facts['stake']} so no payout is rounded){bound_text}")
+    if d.stays:  # followed beyond its round: a state of the chain at each round's end it stays after
+        method += (f"; the {d.name}, left open when a round ends, stays on the layout ({d.cite}) and is followed into "
+                   "the next rounds until settled (the seat making no new wager in them)")
     outcomes = {k: v / c.made for k, v in zip(OUTCOMES, (c.win, c.lose, c.push, c.void)) if v}
     if c.base is None:
         rep.figures.append(Figure((w,), d.name, _policy(label), c.net, None, c.win, outcomes, method, status="exact"))
