@@ -12,6 +12,7 @@ import yaml
 from compiler.cli_extras import cite_lists
 from compiler.render.table import text_table
 from compiler.render.terminal import Ticker, raw_stream
+from compiler.runtime.carry import carried_lines
 from compiler.runtime.engine import EngineError, Table
 from compiler.runtime.errors import UnsettledError
 from compiler.runtime.money import fmt_money
@@ -215,6 +216,7 @@ def _settle_round(args, mod, compiled):
         table.game_beginning = False
         for mid, reading in rs.meters.items():
             table.meters[mid] = reading
+        table.carry_in(rs.carried)  # the wagers the round begins with on the layout (checked by check_round)
         result = table.play_round(rs.placed(), rs.strategy(), rs.events, new_dealer=rs.new_dealer,
                                   players=rs.players or None, rolls=rs.rolls, dealer_setting=rs.dealer_setting)
     except (DecisionMissing, SettingError, EngineError) as e:
@@ -270,6 +272,8 @@ def _settle_report(args, mod, rs, table, result) -> int:
     if result.void:
         print("Round void: every wager returned.")
     _print_settlement(result)
+    for line in carried_lines(mod.GAME, result):  # wagers that stay on the layout between rounds
+        print(line)
     if args.log:
         print("\nLog:")
         for e in result.log:

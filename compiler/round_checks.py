@@ -10,6 +10,7 @@ from collections import Counter
 
 from compiler.runtime.cards import JOKER, card_str
 from compiler.runtime.chance import check_chosen
+from compiler.runtime.errors import RefusedError
 from compiler.runtime.money import CENT
 from compiler.spec.diagnostics import Diagnostic, escape_token
 
@@ -74,6 +75,45 @@ def _check_wagers(rs: "RoundSpec", game, table, seat: int, errs: list[Diagnostic
                     if amount and not rs.bets[seat].get(req):
                         errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} requires a "
                                                         f"{game.wagers[req].name} ({wd.cite})"))
+
+
+def check_carried(rs: "RoundSpec", game, table, errs: list[Diagnostic]) -> None:
+    """The wagers a position begins with on the layout (``carried``): wagers that stay from one round to the
+    next (``stays: until_settled``), of amounts the wager allows, not placed again in the round; its
+    ``state``: per-player state one of them keeps, of the type of its initial value."""
+    doc, ch = rs.doc, game.chapter
+    stays = sorted(k for k, d in game.wagers.items() if d.stays)
+    for seat, c in rs.carried.items():
+        base = f"/positions/{seat}"
+        kept: set[str] = set()
+        for wid, amount in c["wagers"].items():
+            ptr = f"{base}/carried/{escape_token(wid)}"
+            wd = game.wagers.get(wid)
+            if wd is None or not wd.stays:
+                errs.append(doc.diagnostic(ptr, f"seat {seat}: {wid!r} is not a wager of Chapter {ch} that stays on the "
+                                                f"layout from one round to the next; those that do: "
+                                                f"{', '.join(stays) or 'none'}", at_key=True))
+                continue
+            kept.update(wd.keeps)
+            if table is not None and amount:
+                try:
+                    table.check_amount(wid, amount)
+                except RefusedError as e:
+                    errs.append(doc.diagnostic(ptr, f"seat {seat}: {e}"))
+            elif not amount:
+                errs.append(doc.diagnostic(ptr, f"seat {seat}: a wager carried on the layout has an amount"))
+            if rs.bets.get(seat, {}).get(wid):
+                errs.append(doc.diagnostic(f"{base}/wagers/{escape_token(wid)}", f"seat {seat}: the {wd.name} is "
+                                           "on the layout from the previous round: it is not placed again", at_key=True))
+        for k, v in c["state"].items():
+            ptr = f"{base}/state/{escape_token(k)}"
+            decl = game.state.get(k)
+            if k not in kept:
+                errs.append(doc.diagnostic(ptr, f"seat {seat}: the state {k!r} is kept by no wager carried to this "
+                                                f"position (kept: {', '.join(sorted(kept)) or 'none'})", at_key=True))
+            elif type(v) is not type(decl["initial"]):
+                errs.append(doc.diagnostic(ptr, f"seat {seat}: {k} is {type(decl['initial']).__name__}, as its initial "
+                                                f"value {decl['initial']!r} ({decl['cite']}), not {v!r}"))
 
 
 def _check_choices(rs: "RoundSpec", game, seat: int, decide: dict, errs: list[Diagnostic]) -> None:

@@ -27,7 +27,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from compiler.round_checks import check_cards, check_events, check_meters, check_seats
+from compiler.round_checks import check_cards, check_carried, check_events, check_meters, check_seats
 from compiler.runtime.cards import CardError, card_str, parse_card
 from compiler.runtime.engine import CallbackStrategy, Strategy, Table
 from compiler.runtime.money import MoneyError, money
@@ -58,9 +58,15 @@ ROUND_SCHEMA = {
             "type": "object", "minProperties": 1,
             "propertyNames": {"pattern": "^[0-9]+$"},
             "additionalProperties": {
-                "type": "object", "additionalProperties": False, "required": ["wagers"],
+                "type": "object", "additionalProperties": False,
+                "anyOf": [{"required": ["wagers"]}, {"required": ["carried"]}],
                 "properties": {
                     "player": {"type": "string"},
+                    # the wagers the position begins the round with on the layout, carried from the previous
+                    # round (`stays: until_settled`), and the per-player state they keep (`keeps`)
+                    "carried": {"type": "object", "minProperties": 1,
+                                "additionalProperties": {"type": ["integer", "number", "string"]}},
+                    "state": {"type": "object", "additionalProperties": {"type": ["integer", "boolean"]}},
                     # a wager placed on numbers the player chose (`choose`): {amount: 5, numbers: [17, 20]}
                     "wagers": {"type": "object", "additionalProperties": {"oneOf": [
                         {"type": ["integer", "number", "string"]},
@@ -118,6 +124,12 @@ ROUND_SCHEMA = {
                                "net": {"type": ["integer", "number", "string", "null"]}, "cite": {"type": "string"},
                                "why": {"type": "string"}}}},
             "net_by_seat": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
+            # the wagers left on the layout when the round ends (`stays: until_settled`), seat by seat, as the
+            # next round's `positions: {N: {carried: ..., state: ...}}` gives them
+            "carried": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"}, "additionalProperties": {
+                "type": "object", "additionalProperties": False, "properties": {
+                    "carried": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
+                    "state": {"type": "object", "additionalProperties": {"type": ["integer", "boolean"]}}}}},
         }},
     },
 }
@@ -144,6 +156,7 @@ class RoundSpec:
     dealer_setting: dict | None = None  # {'low': cards} | {'high': cards}
     chosen: dict = field(default_factory=dict)  # seat -> {wager: the numbers / pockets it is placed on}
     taken: dict = field(default_factory=dict)  # (seat, decision) -> how many of a list of choices were taken
+    carried: dict = field(default_factory=dict)  # seat -> {"wagers": {id: amount}, "state": {...}} on the layout
 
     def placed(self) -> dict[int, dict]:
         """The bets as the table takes them: a wager on chosen numbers as {"amount": A, "numbers": [...]}."""
@@ -272,6 +285,9 @@ def load_round(path: str) -> RoundSpec:
     d = doc.data
     rd = _Reader(doc)
     bets, choices, offers, chosen = _positions(d, rd)
+    carried = {int(k): {"wagers": {w: rd.stake(v, f"/positions/{k}/carried/{escape_token(w)}")
+                                   for w, v in (pos.get("carried") or {}).items()}, "state": dict(pos.get("state") or {})}
+               for k, pos in d["positions"].items() if pos.get("carried") or pos.get("state")}
     dealt, burned, events = _cards_dealt(d, rd)
     settings_, dealer_setting = _settings(d, rd)
     rolls = _rolls(d, rd)
@@ -282,7 +298,8 @@ def load_round(path: str) -> RoundSpec:
                      events, bool(d.get("first_after_shuffle", True)), bool(d.get("new_dealer", False)),
                      dict(d.get("expect") or {}),
                      {int(k): v["player"] for k, v in d["positions"].items() if "player" in v},
-                     meters, settings=settings_, rolls=rolls, dealer_setting=dealer_setting, chosen=chosen)
+                     meters, settings=settings_, rolls=rolls, dealer_setting=dealer_setting, chosen=chosen,
+                     carried=carried)
     return rs
 
 
@@ -321,8 +338,8 @@ def _positions(d: dict, rd: _Reader) -> tuple[dict, dict, dict, dict]:
     for k, pos in d["positions"].items():
         s = int(k)
         bets[s] = {w: rd.stake(v["amount"] if isinstance(v, dict) else v, f"/positions/{k}/wagers/{escape_token(w)}"
-                               + ("/amount" if isinstance(v, dict) else "")) for w, v in pos["wagers"].items()}
-        chosen[s] = {w: list(v["numbers"]) for w, v in pos["wagers"].items() if isinstance(v, dict)}
+                               + ("/amount" if isinstance(v, dict) else "")) for w, v in (pos.get("wagers") or {}).items()}
+        chosen[s] = {w: list(v["numbers"]) for w, v in (pos.get("wagers") or {}).items() if isinstance(v, dict)}
         choices[s] = dict(pos.get("choices") or {})
         offers[s] = {w: ([rd.stake(x, f"/positions/{k}/offers/{escape_token(w)}/{i}") for i, x in enumerate(v)]
                          if isinstance(v, list) else rd.stake(v, f"/positions/{k}/offers/{escape_token(w)}"))
@@ -421,6 +438,7 @@ def check_round(rs: RoundSpec, game, chapter, extra: dict | None = None) -> tupl
     errs: list[Diagnostic] = []
     opts, table = _table_of(rs, game, chapter, extra, errs)
     check_seats(rs, game, table, errs)
+    check_carried(rs, game, table, errs)
     check_meters(rs, game, errs)
     check_events(rs, game, table, errs)
     check_cards(rs, game, table, errs)
@@ -493,10 +511,35 @@ def check_expected(rs: "RoundSpec", result) -> list[Diagnostic]:
         if j not in used and "results" in exp:  # without `results:` only the seats' nets are expected
             out.append(doc.diagnostic("/expect/results", f"{path}: seat {r.seat}, {r.wager}, {'; '.join(r.cites)}: "
                                                          f"settled {r.outcome} (net {r.net}) but not expected"))
+    out += _check_carried_out(rs, result)
     for seat, net in (exp.get("net_by_seat") or {}).items():
         got = result.net_by_seat().get(int(seat), Decimal(0))
         if got != Decimal(str(net)):
             out.append(doc.diagnostic(f"/expect/net_by_seat/{seat}", f"{path}: seat {seat} net {got}, expected {net}"))
+    return out
+
+
+def _check_carried_out(rs: "RoundSpec", result) -> list[Diagnostic]:
+    """``expect: carried``: the wagers (and the state they keep) left on the layout when the round ends,
+    seat by seat; none expected when it is not given (a wager left there then is a difference)."""
+    doc, path = rs.doc, rs.doc.path
+    given = (rs.expect or {}).get("carried")
+    want = {int(k): ({w: Decimal(str(a)) for w, a in (v.get("carried") or {}).items()}, dict(v.get("state") or {}))
+            for k, v in (given or {}).items()}
+    got = {int(k): ({w: Decimal(a) for w, a in v["wagers"].items()}, dict(v.get("state") or {}))
+           for k, v in getattr(result, "carried_out", {}).items()}
+    def text(c) -> str:
+        if c is None:
+            return "nothing"
+        return ", ".join(f"{w} {a:.2f}" for w, a in c[0].items()) + (
+            f" ({', '.join(f'{k} {v}' for k, v in c[1].items())})" if c[1] else "")
+
+    out = []
+    for seat in sorted(set(want) | set(got)):
+        if want.get(seat) != got.get(seat):
+            ptr = f"/expect/carried/{seat}" if seat in want else ("/expect/carried" if given is not None else "/expect")
+            out.append(doc.diagnostic(ptr, f"{path}: seat {seat}: the round leaves {text(got.get(seat))} on the "
+                                           f"layout, expected {text(want.get(seat))}"))
     return out
 
 

@@ -12,7 +12,9 @@ the selections do not offer are left out. Every construct it uses is listed, in 
   than the options);
 * ``function``, ``operator``, ``reference``: the rule language's functions (``hand``, ``at_least``),
   operators (``+``, ``<``, ``and``, ``not``) and the owners read (``player``, ``dealer``, ``round``);
-* ``outcome``: each action of a rule or choice (``win by paytable``, ``lose``, ``push``, ``place``).
+* ``outcome``: each action of a rule or choice (``win by paytable``, ``lose``, ``push``, ``place``);
+* ``wager``: what an offered wager's declaration asks a method to follow beyond one round (``stays
+  until_settled``: left open, it stays on the layout into the next round).
 
 Each method declares what it models (:data:`METHODS`, one :class:`Declaration` each). A method applies
 only when every construct of the active procedure is declared; otherwise it refuses with the first one it
@@ -42,7 +44,7 @@ VALUED = {"deal": ("to", "face"), "reveal": (), "roll": ()}
 
 @dataclass(frozen=True)
 class Construct:
-    category: str  # step kind | parameter | condition | function | operator | reference | outcome
+    category: str  # step kind | parameter | condition | function | operator | reference | outcome | wager
     name: str
     where: str  # the citation and source line of the step or rule that uses it
 
@@ -53,13 +55,15 @@ class Construct:
 @dataclass(frozen=True)
 class Declaration:
     """What one method models: step kinds with their parameters (parameter -> allowed values, None for
-    any value), run-time conditions (on steps of these kinds), functions, operators, references, outcomes."""
+    any value), run-time conditions (on steps of these kinds), functions, operators, references, outcomes,
+    and the wager declarations it follows (``stays until_settled``)."""
     steps: Mapping[str, Mapping[str, frozenset | None]]
     conditions: frozenset
     functions: frozenset
     operators: frozenset
     references: frozenset
     outcomes: frozenset
+    wagers: frozenset = frozenset()
 
     def models(self, c: Construct) -> bool:
         if c.category == "step kind":
@@ -72,13 +76,14 @@ class Declaration:
                 return False
             return not eq or allowed[param] is None or value in allowed[param]
         pool = {"condition": self.conditions, "function": self.functions, "operator": self.operators,
-                "reference": self.references, "outcome": self.outcomes}.get(c.category)
+                "reference": self.references, "outcome": self.outcomes, "wager": self.wagers}.get(c.category)
         return pool is not None and c.name in pool
 
 
-def _decl(steps: dict, conditions=(), functions=(), operators=(), references=(), outcomes=()) -> Declaration:
+def _decl(steps: dict, conditions=(), functions=(), operators=(), references=(), outcomes=(),
+          wagers=()) -> Declaration:
     return Declaration({k: dict(v) for k, v in steps.items()}, frozenset(conditions), frozenset(functions),
-                       frozenset(operators), frozenset(references), frozenset(outcomes))
+                       frozenset(operators), frozenset(references), frozenset(outcomes), frozenset(wagers))
 
 
 _ANY = None
@@ -158,7 +163,7 @@ METHODS: dict[str, Declaration] = {
                   "return", "end", "bonus by paytable")),
     # a round that loops (repeat: roll until a 7 or the point): an absorbing Markov chain over the round state,
     # its transitions from the compiled loop replayed once per die face, one seat (markov.py; its own finer
-    # checks: markov.refusal)
+    # checks: markov.refusal); a wager that stays on the layout is followed into the next rounds, a state of the chain
     "markov": _decl(
         {"announce": {"text": _ANY}, "roll": {"dice": _ANY, "numbers": _ANY}, "settle": {"rules": _ANY},
          "block": {"steps": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY},
@@ -167,7 +172,8 @@ METHODS: dict[str, Declaration] = {
                                ("when", "players")),
         functions=("has", "placed", "wager", "option", "offered", "any_player"), operators=_OPERATORS,
         references=("player", "round", "state", "name"),
-        outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note")),
+        outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note"),
+        wagers=("stays until_settled",)),
     # seeded simulation of whole rounds by the engine (simulated.py): every construct the engine executes
     # today; a construct added to the language is simulated only once declared here
     "simulation": _decl(
@@ -332,6 +338,9 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
             out.extend(_actions(c.then, cw))
         for _, e, _ in s.exprs:
             out.extend(_expr_constructs(e, w))
+    for w, d in game.wagers.items():  # a wager followed beyond the round it is made in
+        if getattr(d, "stays", None) and table.offered(w):
+            out.append(Construct("wager", f"stays {d.stays}", f"{d.cite}, wager {w!r}"))
     if len(_CACHE) > 64:  # it keeps its games alive (so no id is reused while cached): a small cache
         _CACHE.clear()
     _CACHE[key] = (game, chapter, out)

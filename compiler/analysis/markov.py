@@ -13,8 +13,12 @@ probability of the game is written here. Solving ``(I - Q) V = r`` exactly (Frac
 each wager on its own, its expected net and the chances it is won, lost, pushed or returned.
 
 A wager no longer in action at a pass has nothing more to gain or lose (a wager is settled once),
-so such a state ends the chain. The loop's ``bound`` is not part of the chain: the method says by
-how little reaching it can change a figure (at most the chance of ``bound`` passes in a row).
+so such a state ends the chain. A wager that stays on the layout when the round ends (``stays:
+until_settled``, a Craps Come wager with its come point) is followed into the next round: the round's end
+with it open is a state of the chain (the wagers carried and the state they keep), from which the next
+round is played with it in action, the seat making no new wager (only the carried wager's money counts).
+The loop's ``bound`` is not part of the chain: the method says by how little reaching it can change a
+figure (at most the chance of ``bound`` passes in a row).
 
 The constructs this method models are declared below (an allow-list); a chapter with any other is
 refused, naming the first one (no figure rather than a wrong one).
@@ -29,6 +33,7 @@ from typing import Any
 
 from compiler.analysis.model import Figure, Policy, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
+from compiler.runtime.carry import Carried
 from compiler.runtime.engine import FixedStrategy, Table
 
 # ---- what this method models (anything else is refused, by name) ------------------------------------
@@ -187,6 +192,7 @@ class _Chain:
 class _Runner:
     def __init__(self, game, options, bets, stake: int, offers: dict | None = None, prefer: dict | None = None):
         self.game, self.bets, self.stake = game, bets, stake
+        self.start = None  # the wagers on the layout the round begins with (None: none, the bets are placed)
         self.strategy = FixedStrategy(prefer or {}, offers=offers or {})
         self.tracked = [*bets[1], *(offers or {})]
         self.table = Table(game, options, seed=0)
@@ -216,24 +222,32 @@ class _Runner:
         raise _AtPass(key, _settled(seat))
 
     def run(self, path: list[int], origin_len: int):
-        """('end', settled) | ('pass', key, settled) | ('need', n)."""
+        """('end', settled) | ('pass', key, settled) | ('carry', key, settled): the round ended with wagers left
+        on the layout (the key of the next round's start) | ('need', n)."""
         self.chance = _PathChance(path)
         self.table.chance = self.chance
         self.table.unfinished = None
         self.origin_len, self.seen_at_origin = origin_len, 0
+        self.table.carried = {n: Carried(dict(w), dict(st)) for n, w, st in self.start or ()}
         try:
-            res = self.table.play_round(self.bets, self.strategy)
+            res = self.table.play_round(self.bets if self.start is None else {}, self.strategy)
         except _Need as e:
             return ("need", e.n)
         except _AtPass as e:
             return ("pass", e.key, e.settled)
         if self.chance.i < len(path):
             raise Refused("the round ended before using every outcome of its path")
-        return ("end", {r.wager: (r.outcome, r.net) for r in res.results})
+        settled = {r.wager: (r.outcome, r.net) for r in res.results}
+        if self.table.carried:  # wagers left on the layout: the next round begins with them (a state)
+            return ("carry", ("carried", tuple((n, tuple(c.wagers.items()), tuple(sorted(c.state.items())))
+                                                      for n, c in sorted(self.table.carried.items()))), settled)
+        return ("end", settled)
 
-    def explore(self, origin_path: list[int], chain: _Chain, origin_key) -> None:
+    def explore(self, origin: tuple, chain: _Chain, origin_key) -> None:
+        """The transitions and rewards of one pass from ``origin``: (the round's start, the path)."""
+        self.start, origin_path = origin
         before: dict = {}
-        if origin_key is not None:  # what was settled when the origin state was reached along its path
+        if origin_key is not None and origin_key[0] != "carried":  # what was settled when the origin was reached
             out = self.run(origin_path, len(origin_path) - 1)  # stops at the pass start the path ends at
             if out[0] != "pass" or out[1] != origin_key:
                 raise Refused("replaying the path of a state of the chain does not reach that state")
@@ -256,16 +270,16 @@ class _Runner:
                 r = reward[w]
                 r[0] += prob * Fraction(net) / self.stake
                 r[1 + OUTCOMES.index(outcome if outcome in OUTCOMES else "win")] += prob
-            if out[0] == "pass":
+            if out[0] in ("pass", "carry"):
                 key = out[1]
-                if not key[5]:  # no wager in action any more: nothing more can change (a wager is settled once)
+                if out[0] == "pass" and not key[5]:  # no wager in action any more: nothing more can change
                     continue
                 if key not in chain.rep:
                     if len(chain.rep) >= MAX_STATES:
                         raise Refused(f"the chain has more than {MAX_STATES} states")
-                    chain.rep[key] = path
+                    chain.rep[key] = (self.start, path) if out[0] == "pass" else (key[1], [])
                 trans[key] = trans.get(key, Fraction(0)) + prob
-                stay += prob
+                stay += prob if out[0] == "pass" else 0  # a pass of the loop (the bound counts passes)
         chain.trans[origin_key] = trans
         chain.reward[origin_key] = reward
         if origin_key is not None:
@@ -367,7 +381,7 @@ def chains(game, chapter, options: dict | None = None) -> tuple[dict[str, WagerC
             else:  # made whenever offered, equal to its base wager
                 runner = _Runner(game, options, {1: {base: stake}}, stake, {w: stake}, prefer)
             chain = _Chain()
-            runner.explore([], chain, None)
+            runner.explore((None, []), chain, None)
             todo = list(chain.rep)
             done = set()
             while todo:
@@ -426,6 +440,9 @@ def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, 
     d = game.wagers[w]
     method = (f"exact: absorbing Markov chain over the round state at each pass of the loop ({c.states} states; "
               f"every die face 1/6; a stake of {facts['stake']} so no payout is rounded){bound_text}")
+    if d.stays:  # followed beyond its round: a state of the chain at each round's end it stays after
+        method += (f"; the {d.name}, left open when a round ends, stays on the layout ({d.cite}) and is followed into "
+                   "the next rounds until settled (the seat making no new wager in them)")
     outcomes = {k: v / c.made for k, v in zip(OUTCOMES, (c.win, c.lose, c.push, c.void)) if v}
     if c.base is None:
         rep.figures.append(Figure((w,), d.name, _policy(label), c.net, None, c.win, outcomes, method, status="exact"))

@@ -92,6 +92,16 @@ class FastGame(ExpressionCompiler, StepCompiler):
             self._zones(s.steps)
 
     # -- play -------------------------------------------------------------------------------
+    def _left_on_layout(self, st: State, w: str, left_open, left) -> None:
+        """A wager that stays (``stays: until_settled``) left open by a table's last round is on the layout, not
+        among the round's results (as the engine's round); one left open before a further round of the table
+        would be carried into it, which these tables do not play."""
+        d = self.game.wagers[w]
+        if (left_open & (left > 1)[:, None]).any():
+            raise Unsupported(f"wager {w!r} ({d.cite}) stays on the layout into the table's next round "
+                              "(stays: until_settled)")
+        st.amount[w] = np.where(left_open, 0, st.amount[w])
+
     def play(self, seeds: list[int], rounds: list[int] | int, seats: int, bets: dict, prefer=(),
              offers: dict | None = None, record: bool = False) -> "Played":
         """Play ``rounds[k]`` rounds at table k (a fresh engine Table seeded ``seeds[k]``), ``seats``
@@ -142,6 +152,9 @@ class FastGame(ExpressionCompiler, StepCompiler):
                 _stop(st)
             for w in self.wagers:
                 left_open = st.in_round & (st.amount[w] > 0) & (st.outcome[w] == OPEN)
+                if left_open.any() and self.game.wagers[w].stays:
+                    self._left_on_layout(st, w, left_open, left)
+                    continue
                 if left_open.any():
                     _, seat = (int(x) for x in np.argwhere(left_open)[0])
                     name = self.game.wagers[w].name

@@ -325,7 +325,7 @@ def _wagers(d, amounts) -> dict[str, Wager]:
     return {k: Wager(k, w["name"], w["cite"], w.get("pays"), w.get("paytable"), bool(w.get("required", False)),
                      w.get("offered_by"), tuple(w.get("requires") or ()), w.get("progressive"),
                      w.get("placed", "before_deal"), amounts(f"/wagers/{k}/amounts", w.get("amounts")),
-                     _plain(w.get("choose")), w)
+                     _plain(w.get("choose")), w.get("stays"), tuple(w.get("keeps") or ()), w)
             for k, w in (d.get("wagers") or {}).items()}
 
 

@@ -140,6 +140,8 @@ class Wager:
     placed: str = "before_deal"  # or 'during_round'
     amounts: tuple[Decimal, ...] = ()  # the only amounts allowed (empty: any)
     choose: Any = None  # placed on numbers the player chooses (runtime/chance.legal_sets), as in the spec
+    stays: str | None = None  # 'until_settled': left open when the round ends, it stays on the layout into the next
+    keeps: tuple[str, ...] = ()  # the per-player state (`per: player`) kept with it from round to round
     spec: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)  # as written (read-only)
 
 

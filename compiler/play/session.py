@@ -187,7 +187,7 @@ def play_one(table, bets: Mapping[int, Mapping[str, Any]], player: Player, event
     for e in events:  # cards found face up / drawn in error are taken off the shoe now, as they appear
         if e["event"] in CARD_EVENTS and "cards" not in e:
             e["cards"] = [table.shoe.draw(("burn", None, None)) for _ in range(int(e.get("count", 1)))]
-    strategies = {s: RecordingStrategy(s, player, steps) for s in bets}
+    strategies = {s: RecordingStrategy(s, player, steps) for s in {*bets, *table.carried}}  # carried: on the layout
     result = table.play_round(bets, strategies, events)
     history = _history(table, result, bets, strategies, events, first_after_shuffle, new_dealer, meters,
                        selections or {}, submission, title)
@@ -215,9 +215,15 @@ def _history(table, result, bets, strategies, events, first_after_shuffle, new_d
     if meters:
         h["meters"] = {k: str(v) for k, v in meters.items()}
     positions: dict[str, Any] = {}
-    for seat in sorted(bets):
+    for seat in sorted({*bets, *result.carried_in}):
         st = strategies[seat]
-        pos: dict[str, Any] = {"wagers": {w: _stake_out(a) for w, a in bets[seat].items() if _amount(a) != 0}}
+        pos: dict[str, Any] = {"wagers": {w: _stake_out(a) for w, a in (bets.get(seat) or {}).items()
+                                          if _amount(a) != 0}}
+        carried = result.carried_in.get(seat)
+        if carried:  # the wagers it began the round with on the layout, and the state they keep
+            pos["carried"] = {w: _money_out(a) for w, a in carried["wagers"].items()}
+            if carried.get("state"):
+                pos["state"] = dict(carried["state"])
         if st.choices:
             pos["choices"] = dict(st.choices)
         if st.offers:  # an offer made more than once (in a loop): every answer in order, 0 for declined

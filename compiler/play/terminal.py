@@ -25,6 +25,7 @@ from compiler.game_commands import _load, _selections
 from compiler.render.terminal import raw_stream, visible
 from compiler.runtime.chance import check_chosen
 from compiler.runtime.cards import card_str
+from compiler.runtime.carry import carried_lines
 from compiler.runtime.engine import EngineError
 from compiler.runtime.money import fmt_money
 
@@ -292,10 +293,14 @@ def _one_round(args, console: Console, player: TerminalPlayer, table, opts, seat
     lay = player.layout
     console.rule(f"Round {table.round_number + 1}")
     bets: dict[int, dict[str, Decimal]] = {}
+    for seat, c in sorted(table.carried.items()):  # on the layout from the last round, until settled
+        names = ", ".join(f"{table.game.wagers[w].name} {fmt_money(a)}" for w, a in c.wagers.items())
+        console.print(f"seat {seat} has on the layout from the last round: {escape(names)}"
+                      + (f" ({escape(', '.join(f'{k} {v}' for k, v in c.state.items()))})" if c.state else ""))
     for seat in seats:
         bets[seat] = _ask_bets(console, player, table, seat)
     bets = {s: b for s, b in bets.items() if b}
-    if not bets:
+    if not bets and not table.carried:  # a wager on the layout from the last round plays on
         console.print("[yellow]no wagers: nobody plays this round[/yellow]")
         again = player.ask("Play another round?", choices=["y", "n"], default="n")
         if again == "n":
@@ -380,6 +385,8 @@ def _after_round(args, console: Console, player: TerminalPlayer, table, played, 
             console.print(f"[yellow]{escape(e['event'].replace('_', ' '))}: {escape(' '.join(e['cards']))}[/yellow]")
     before = dict(balances)
     show_round(console, played, balances, player.names)
+    for line in carried_lines(table.game, played.result):  # wagers that stay on the layout between rounds
+        console.print(escape(line))
     text = history_yaml(played.history)
     if save_dir is not None:
         try:  # numbered on from the rounds already in the directory, never over one

@@ -8,7 +8,11 @@ progressive meters' readings before and after, and derives:
 
 * what the players put on the table (placed) and got back (returned: stake plus net of each
   wager as finally settled, plus bonuses);
-* the house result: ``placed - returned - meter growth``.
+* the house result: ``placed - returned - meter growth - on the layout``.
+
+A wager left open when its round ends that stays on the layout (logged ``carry``, compiler/runtime/carry.py)
+is money on the layout, neither the players' nor the house's (``on_layout``) until a later round that
+begins with it (``carried``) settles it.
 
 A wager settled again (a whole round voided after it was paid or collected) must first have the
 earlier payment or collection taken back by a ``reversal`` entry (a push moved nothing: it needs
@@ -32,18 +36,20 @@ class Audit:
     returned: Decimal = Decimal(0)
     bonuses: Decimal = Decimal(0)
     meter_growth: Decimal = Decimal(0)
+    on_layout: Decimal = Decimal(0)  # stakes of wagers left open on the layout between rounds (``carry``)
     unsettled: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
     @property
     def players(self) -> Decimal:
-        """The players' net result: what came back minus what was placed."""
-        return self.returned + self.bonuses - self.placed
+        """The players' net result: what came back minus what was placed (and is not on the layout)."""
+        return self.returned + self.bonuses - self.placed + self.on_layout
 
     @property
     def house(self) -> Decimal:
-        """The house result: placed minus returned minus paid bonuses minus the meters' growth."""
-        return self.placed - self.returned - self.bonuses - self.meter_growth
+        """The house result: placed minus returned minus paid bonuses minus the meters' growth, not counting the
+        stakes on the layout."""
+        return self.placed - self.returned - self.bonuses - self.meter_growth - self.on_layout
 
 
 def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None = None,
@@ -60,6 +66,8 @@ def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None =
                     continue
                 a.placed += e.amount
                 open_.setdefault((e.seat, getattr(e, "hand", 1), e.wager), []).append([e.amount, None])
+            elif e.kind in ("carry", "carried"):  # off the round onto the layout; back from it into a round
+                _layout(a, rnd.number, e, open_)
             elif e.kind in SETTLEMENTS and e.wager is not None:
                 entries = open_.get((e.seat, getattr(e, "hand", 1), e.wager)) or []
                 net = e.net if e.net is not None else Decimal(0)  # a win without a known amount
@@ -100,6 +108,8 @@ def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None =
                     logged[e.seat] = logged.get(e.seat, Decimal(0)) + (e.net or Decimal(0))
         for (seat, _hand, wager), entries in open_.items():
             for stake, returned in entries:
+                if returned == "layout":
+                    continue
                 if returned is None:
                     a.unsettled.append(f"round {rnd.number}: seat {seat} {wager} {stake}")
                 else:
@@ -115,3 +125,21 @@ def audit_rounds(rounds: Iterable, meters_before: Mapping[str, Decimal] | None =
     a.meter_growth = sum((after.get(k, Decimal(0)) - before.get(k, Decimal(0)) for k in set(before) | set(after)),
                          Decimal(0))
     return a
+
+
+def _layout(a: Audit, number: int, e, open_: dict) -> None:
+    """A ``carried`` entry opens its wager in the round from the layout (not placed again); a ``carry`` entry
+    takes an open wager of the round off it onto the layout."""
+    key = (e.seat, getattr(e, "hand", 1), e.wager)
+    if e.amount is None or e.amount <= 0:
+        a.problems.append(f"round {number}: a stake of {e.amount} {e.kind}")
+    elif e.kind == "carried":
+        a.on_layout -= e.amount
+        open_.setdefault(key, []).append([e.amount, None])
+    else:
+        entry = next((x for x in reversed(open_.get(key) or []) if x[1] is None and x[0] == e.amount), None)
+        if entry is None:
+            a.problems.append(f"round {number}: seat {e.seat} {e.wager} left on the layout but not open")
+            return
+        entry[1] = "layout"
+        a.on_layout += e.amount

@@ -70,6 +70,8 @@ class WagerDef:
     placed: str = "before_deal"  # or 'during_round' (War wager, Double Down)
     amounts: tuple[Decimal, ...] = ()  # the only amounts allowed (empty: any)
     choose: Mapping[str, Any] | None = None  # placed on a set the player chooses (runtime/chance.legal_sets)
+    stays: str | None = None  # 'until_settled': open when the round ends, it stays on the layout (runtime/carry.py)
+    keeps: tuple[str, ...] = ()  # the per-player state kept with it into the next round
 
 
 @dataclass(frozen=True)

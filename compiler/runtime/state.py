@@ -136,6 +136,8 @@ class RoundResult:
     reshuffled: bool
     dealt: dict[str, dict[str, list[str]]]
     rolled: list[list[int]] = field(default_factory=list)  # each roll's faces / number, in order
+    carried_in: dict[int, dict] = field(default_factory=dict)  # seat -> the wagers (and state) it began with on
+    carried_out: dict[int, dict] = field(default_factory=dict)  # the layout, and those it left there (carry.py)
 
     def net_by_seat(self) -> dict[int, Decimal]:
         out: dict[int, Decimal] = {}
@@ -152,6 +154,8 @@ class RoundResult:
             "net_by_seat": {str(k): str(v) for k, v in sorted(self.net_by_seat().items())},
             "dealt": self.dealt,
             "log": [e.to_json() for e in self.log],
+            **({"carried_in": {str(k): v for k, v in sorted(self.carried_in.items())}} if self.carried_in else {}),
+            **({"carried_out": {str(k): v for k, v in sorted(self.carried_out.items())}} if self.carried_out else {}),
         }
 
 

@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
 from compiler.runtime.cards import DeckSpec, card_str
+from compiler.runtime.carry import Carried, Carry
 from compiler.runtime.context import Context
 from compiler.runtime.dealing import Dealing
 from compiler.runtime.definition import GameDefinition, Step
@@ -26,7 +27,7 @@ from compiler.runtime.strategy import PlayerView, Strategy, view_of
 from compiler.runtime.wagers import Wagers
 
 
-class Table(Wagers, Dealing, Irregularities, Settlement):
+class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
     """A table running one chapter for a session of rounds.
 
     ``options``: the casino's Rules Submission selections (defaults from the spec).
@@ -57,6 +58,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
         self.reshuffles: list[tuple[int, str]] = []
         self.unfinished: int | None = None  # the number of a round that raised before it was settled
         self.loop_observer = None  # told the start of every pass of a `repeat` step (an analysis sets it)
+        self.carried: dict[int, Carried] = {}  # position -> wagers on the layout between rounds (carry.py)
 
     # -- data -------------------------------------------------------------------------------
     def ranking(self, rid: str) -> Ranking:
@@ -142,13 +144,15 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
             rnd.seats = {n: Seat(n) for n in bets}
             self._log_cut(rnd, "game_beginning")
             rnd.seats = {}
-        if not bets:
+        if not bets and not self.carried:
             raise RefusedError("a round needs at least one player with a wager")
-        for seat_no in sorted(bets):
-            placed = self.check_bets(seat_no, bets[seat_no])
+        carried_in = dict(self.carried)
+        for seat_no in sorted(set(bets) | set(carried_in)):
+            placed = self.check_bets(seat_no, bets.get(seat_no) or {})
             seat = rnd.seats[seat_no] = Seat(seat_no)
             seat.state = {k: v["initial"] for k, v in game.state.items() if v.get("per") == "player"}
-            chosen = {k: v.get("numbers") for k, v in bets[seat_no].items() if isinstance(v, Mapping)}
+            self._bring_carried(rnd, seat)
+            chosen = {k: v.get("numbers") for k, v in (bets.get(seat_no) or {}).items() if isinstance(v, Mapping)}
             for wid, amt in placed.items():
                 self.place(rnd, seat, wid, amt, game.wagers[wid].cite, chosen.get(wid))
         strategies = strategy if isinstance(strategy, Mapping) else None
@@ -171,14 +175,18 @@ class Table(Wagers, Dealing, Irregularities, Settlement):
         if rnd.rolls and not rnd.void:
             raise RefusedError(f"the hand history gives {len(rnd.rolls)} roll{'s' if len(rnd.rolls) > 1 else ''} more "
                                f"than the round's roll steps use: {rnd.rolls}")
+        carried_out = self._carry_out(rnd)
         results = self._results(rnd)
+        self.carried = carried_out
         self.unfinished = None
         reshuffled = self._end_of_round_shuffle(rnd)
         dealt = {"dealer": {z: [card_str(c) for c in v if c is not None] for z, v in rnd.dealer.items()},
                  "community": {z: [card_str(c) for c in v if c is not None] for z, v in rnd.community.items()}}
         for s in rnd.seats_in_round():
             dealt[s.who] = {z: [card_str(c) for c in v if c is not None] for z, v in s.zones.items()}
-        return RoundResult(rnd.number, results, rnd.events, rnd.void, reshuffled, dealt, list(rnd.rolled))
+        return RoundResult(rnd.number, results, rnd.events, rnd.void, reshuffled, dealt, list(rnd.rolled),
+                           {n: c.to_json() for n, c in carried_in.items()},
+                           {n: c.to_json() for n, c in carried_out.items()})
 
     def _run_steps(self, ctx: Context, rnd: Round, steps: Sequence[Step], pending: list[dict]) -> None:
         for step in steps:

@@ -331,6 +331,7 @@ class _Checker:
                        "'offered_by' names a boolean option")
             self.known(_p("wagers", wid, "progressive"), w.get("progressive"), meters, "meter",
                        "'progressive' names a meter")
+            self.check_stays(wid, w)
         for tid, t in paytables.items():
             if isinstance(t, dict):
                 self.known(_p("paytables", tid, "option"), t.get("option"), options, "option",
@@ -344,6 +345,22 @@ class _Checker:
                    "'decks_option' names the option giving the number of decks")
         for ptr, tid in _provision_tables(self.data.get("provisions") or (), "/provisions"):
             self.known(ptr, tid, paytables, "paytable", "the provision prints a table that is not in 'paytables'")
+
+    def check_stays(self, wid: str, w: dict) -> None:
+        """A wager that stays on the layout (``stays``) keeps only state kept per player, and feeds no meter."""
+        state = self.section("state")
+        if w.get("keeps") and not w.get("stays"):
+            self.error(_p("wagers", wid, "keeps"), f"wager {quote(wid)} keeps state only if it stays on the layout "
+                                                   "from one round to the next: add 'stays: until_settled'", at_key=True)
+        if w.get("stays") and w.get("progressive"):
+            self.error(_p("wagers", wid, "stays"), f"wager {quote(wid)} feeds a progressive meter and cannot stay on "
+                                                   "the layout into the next round", at_key=True)
+        for i, k in enumerate(w.get("keeps") or ()):
+            ptr = _p("wagers", wid, "keeps", i)
+            self.known(ptr, k, state, "state", "'keeps' names round state declared under 'state:'")
+            if isinstance(state.get(k), dict) and state[k].get("per") != "player":
+                self.error(ptr, f"wager {quote(wid)} keeps {quote(k)}, which is kept for the round: a wager that "
+                                "stays keeps round state declared 'per: player' (one value for each player)")
 
     # ------------------------------------------------------------------ amounts and options
     def amount(self, ptr: str, value: Any, what: str) -> None:

@@ -166,10 +166,13 @@ def test_place_wagers_under_each_policy_of_the_take_down_decision(craps):
 
 def test_a_come_wager_with_its_own_point_kept_per_player(solved):
     """A Come wager (made after a roll while the point is on, equal to the Pass Line) is a Pass Line of its
-    own: its point is round state kept per player, and the shooter rolls on while it is in action. Per
-    unit made it has the Pass Line's figure, 1.41% (Wizard of Odds, craps page: "Come")."""
+    own: its point is round state kept per player. Open when the Pass Line's round ends, it stays on the
+    layout (`stays: until_settled`) and the chain follows it into the next rounds, whose come-out roll
+    settles it too (its point wins, a 7 loses): it is always won or lost in the end. Per unit made it has
+    the Pass Line's figure, 1.41% (Wizard of Odds, craps page: "Come")."""
     come = solved[0]["come"]
     assert come.net / come.made == closed_form_pass() == Fraction(-7, 495)
+    assert come.push == come.void == 0 and come.win + come.lose == come.made
     assert come.base == "pass_line" and come.base_net == Fraction(-7, 495)
     # made when the first roll after the point is neither a 7 nor the point
     assert come.made == sum(p(x) * (1 - p(x, 7)) for x in (4, 5, 6, 8, 9, 10))

@@ -39,15 +39,18 @@ def test_a_session_of_every_chapter_balances_from_its_log(spec):
     assert a.players == sum((r.net for d in done for r in d.result.results), Decimal(0))
     assert (a.players, a.house, a.meter_growth) == (table.ledger.players, table.ledger.house, table.ledger.meters)
     assert a.players + a.house + a.meter_growth == 0
+    assert a.on_layout == table.on_layout()  # a wager open between rounds: neither the players' nor the house's
     for d in done:  # every amount in whole cents
         for r in d.result.results:
             assert r.net == r.net.quantize(Decimal("0.01")) and r.amount == r.amount.quantize(Decimal("0.01"))
 
 
 def test_craps_wagers_up_over_many_rolls_are_settled_once_and_their_log_sums_to_their_net():
+    """A Come wager left open when the round ends stays on the layout (``carry``) and is settled in a later
+    round that begins with it (``carried``): once, whichever round settles it."""
     spec = next(c for c in CHAPTERS if c.stem == "craps")
-    done, _ = session(spec, 40, seed=3)
-    over_rolls = 0
+    done, table = session(spec, 40, seed=3)
+    over_rolls, carried = 0, 0
     for d in done:
         log = d.result.log
         nets, settled, placed = defaultdict(Decimal), defaultdict(int), defaultdict(int)
@@ -56,9 +59,13 @@ def test_craps_wagers_up_over_many_rolls_are_settled_once_and_their_log_sums_to_
         for e in log:
             if e.kind == "roll":
                 rolls += 1
-            elif e.kind == "wager":
+            elif e.kind in ("wager", "carried"):
                 placed[(e.seat, e.wager)] += 1
                 rolls_before.setdefault((e.seat, e.wager), rolls)
+                carried += e.kind == "carried"
+            elif e.kind == "carry":  # open when the round ends: on the layout, settled in a later round
+                placed[(e.seat, e.wager)] -= 1
+                assert e.wager == "come" and e.amount > 0
             elif e.kind in SETTLEMENTS and e.wager is not None:
                 nets[(e.seat, e.wager)] += e.net
                 settled[(e.seat, e.wager)] += 1
@@ -67,11 +74,16 @@ def test_craps_wagers_up_over_many_rolls_are_settled_once_and_their_log_sums_to_
         results = defaultdict(list)
         for r in d.result.results:
             results[(r.seat, r.wager)].append(r)
+        placed = {k: n for k, n in placed.items() if n}
         assert set(results) == set(placed) == set(settled)
         for key, rs in results.items():
             assert settled[key] == placed[key] == len(rs), (key, [e.format() for e in log])  # settled once each
             assert nets[key] == sum((r.net for r in rs), Decimal(0)), key
     assert over_rolls >= 10, "the session had wagers in action over several rolls"
+    assert carried >= 1, "a Come wager was carried into a later round"
+    a = audit_rounds([d.result for d in done])
+    assert not a.problems and not a.unsettled and a.on_layout == table.on_layout()
+    assert a.players + a.house == 0 and a.players == table.ledger.players
 
 
 def test_banker_commission_19_to_20_is_exact_to_the_cent_for_every_stake():

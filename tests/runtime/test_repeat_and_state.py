@@ -90,8 +90,7 @@ def test_reaching_the_bound_is_an_irregularity_with_its_section_and_returns_the_
 
 
 def test_while_is_tested_before_each_pass(tmp_path):
-    p = _variant(tmp_path, "    when: state.point != 0\n    until: state.point == 0 and not any_player(has(come))\n",
-                 "    while: state.point != 0 or any_player(has(come))\n")
+    p = _variant(tmp_path, "    when: state.point != 0\n    until: state.point == 0\n", "    while: state.point != 0\n")
     assert _validate(p)[0] == 0
     r = _table(p).play_round({1: {"pass_line": 10}}, rolls=[[6, 6]])
     assert [e.kind for e in r.log].count("repeat") == 0
@@ -107,13 +106,20 @@ def test_the_craps_chapter_validates():
 
 @pytest.mark.parametrize("old,new,message", [
     ("    bound: 1000\n", "", "bound"),
-    ("    until: state.point == 0 and not any_player(has(come))\n", "", "missing required field 'while'"),
-    ("until: state.point == 0 and", "until: state.pont == 0 and", "unknown round state 'pont' (did you mean 'point'?)"),
+    ("    until: state.point == 0\n", "", "missing required field 'while'"),
+    ("until: state.point == 0\n", "until: state.pont == 0\n", "unknown round state 'pont' (did you mean 'point'?)"),
     ("then: set point = round.roll", "then: set pointt = round.roll",
      "unknown round state 'pointt' (did you mean 'point'?)"),
     ("  point: {initial: 0, cite: § 981.6(b), title: the point (0 while none is set)}\n",
      "  point: {initial: 0, cite: § 981.6(b), title: the point (0 while none is set)}\n  hot: {initial: 1.5, cite: § 981.6(b)}\n",
      "/state/hot/initial"),
+    # a wager that stays on the layout from one round to the next (issue 23): misuse is a positioned error
+    ("stays: until_settled, keeps: [come_point]", "stays: until_settled, keeps: [come_pont]",
+     "unknown state 'come_pont' (did you mean 'come_point'?)"),
+    ("stays: until_settled, keeps: [come_point]", "stays: until_settled, keeps: [point]",
+     "keeps 'point', which is kept for the round"),
+    ("stays: until_settled, keeps: [come_point]", "keeps: [come_point]", "add 'stays: until_settled'"),
+    ("stays: until_settled, keeps: [come_point]", "stays: forever, keeps: [come_point]", "/wagers/come/stays"),
 ])
 def test_validate_requires_the_bound_and_declared_state(tmp_path, old, new, message):
     rc, out = _validate(_variant(tmp_path, old, new))
