@@ -12,7 +12,7 @@ import numpy as np
 
 from compiler.fast.hands import vec_ranking
 from compiler.fast.memo import memoised
-from compiler.fast.state import OPEN, PUSH, WIN, State, Unsupported, _cents, _Zone, _zone_key
+from compiler.fast.state import OPEN, OWNERS, PUSH, WIN, State, Unsupported, _cents, _Zone, _zone_key
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref, source
 from compiler.lang.syntax import ExprVisitor
 from compiler.runtime.money import money, to_cents
@@ -34,10 +34,19 @@ class ExpressionCompiler:
         return vec_ranking(self.proto, rid)
 
     def _cards(self, n, where, seat) -> Callable[[State], np.ndarray]:
-        """A card expression: (K, S|1, n) card ids, -1 for none."""
-        if not isinstance(n, Ref) or n.parts[0] not in ("player", "dealer"):
+        """A card expression: (K, S|1, n) card ids, -1 for none; ``a + b`` the cards of both, in order."""
+        if isinstance(n, BinOp) and n.op == "+":
+            lf, rf = self._cards(n.left, where, seat), self._cards(n.right, where, seat)
+
+            def both(st, lf=lf, rf=rf):
+                a, b = lf(st), rf(st)
+                lead = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+                return np.concatenate([np.broadcast_to(a, lead + a.shape[-1:]),
+                                       np.broadcast_to(b, lead + b.shape[-1:])], -1)
+            return both
+        if not isinstance(n, Ref) or n.parts[0] not in OWNERS:
             raise Unsupported(f"{where}: cards given as {source(n)!r} "
-                              "(the fast path reads a zone of the player or the dealer)")
+                              "(the fast path reads a zone of the player, the dealer or the community)")
         owner = n.parts[0]
         if owner == "player" and not seat:
             raise Unsupported(f"{where}: 'player' outside a player step")
@@ -107,7 +116,7 @@ class ExpressionCompiler:
             return lambda st, a=attr: getattr(st, a)
         if owner == "round" and attr in self.round_attrs:
             return lambda st, a=attr: st.attrs[a]
-        if owner in ("player", "dealer"):
+        if owner in OWNERS:
             if owner == "player" and not seat:
                 raise Unsupported(f"{where}: 'player' outside a player step")
             key = (owner, attr or "cards")
@@ -261,57 +270,6 @@ class ExpressionCompiler:
                 if choice in ids:
                     return ids.index(choice)
         raise Unsupported(f"{where}: chose({decision}, {choice})")
-
-    def _paytable(self, w, a: Action, where: str):
-        """``win W by PT on CARDS``: the first row the cards meet (the engine's paytable_odds)."""
-        pid = a.paytable
-        pt = self.game.paytables[pid]
-        if pt.amounts:
-            raise Unsupported(f"{where}: paytable {pid!r} with schedules per amount")
-        col = 0
-        if pt.option is not None:
-            sel = self.options.get(pt.option)
-            if sel not in pt.columns:
-                raise Unsupported(f"{where}: paytable {pid!r}: no column selected")
-            col = pt.columns.index(sel)
-        if not pt.ranking:
-            raise Unsupported(f"{where}: paytable {pid!r} names no ranking")
-        vr = self._vr(pt.ranking)
-        cf = self._cards(a.value, where, True) if a.value is not None else None
-        if cf is None:
-            raise Unsupported(f"{where}: a paytable win without the cards")
-        rows = []
-        for i, (hand, odds, label) in enumerate(pt.rows):
-            o = odds[col]
-            if o.kind == "meter":
-                if not self.proto.offered(w):  # never placed at this table: the rule cannot fire
-                    return lambda st, m: None
-                raise Unsupported(f"{where}: a share of a progressive meter ({pt.cite})")
-            rows.append((hand, o, (lambda c, o=o: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))))
-
-        def settle_pt(st, m, w=w, pid=pid, col=col):
-            t = m & (st.amount[w] > 0) & (st.outcome[w] == OPEN)
-            if not t.any():
-                return
-            cards = cf(st)
-            cards = np.broadcast_to(cards, t.shape + cards.shape[-1:])[t]
-            row = np.full(len(cards), -1)
-            for i, (hand, o, fn) in enumerate(rows):
-                hit = (row < 0) & vr.is_hand(cards, hand)
-                row[hit] = i
-            if (row < 0).any():
-                raise RuntimeError(f"no row of paytable {pid!r} matches a hand ({where})")
-            stakes = st.amount[w][t]
-            net = np.zeros(len(cards), dtype=np.int64)
-            code = np.zeros(len(cards), dtype=np.int8)
-            for i, (hand, o, fn) in enumerate(rows):
-                r = row == i
-                if r.any():
-                    net[r] = self.money.apply(("pt", pid, col, i), fn, stakes[r])
-                    code[r] = PUSH if o.kind == "push" else WIN
-            st.net[w][t] = net
-            st.outcome[w][t] = code
-        return settle_pt
 
     def _odds_of(self, a: Action, where: str):
         if a.odds is not None:

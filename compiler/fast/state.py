@@ -47,6 +47,7 @@ class State:
     attrs: dict = field(default_factory=dict)     # round.roll ... -> (K, 1)
     order: dict = field(default_factory=dict)     # owner -> zone names in the order dealt (engine's dicts)
     bonuses: list = field(default_factory=list)   # (wager, mask (K, S), stake cents, net cents)
+    bonus: dict = field(default_factory=dict)     # wager -> (K, S) cents of bonus on the wager's own result
     rolls: Any = None
     memo: dict = field(default_factory=dict)
 
@@ -89,8 +90,11 @@ class _Money:
         return np.asarray(vals, dtype=np.int64)[inv]
 
 
+OWNERS = ("player", "dealer", "community")
+
+
 def _zone_key(n):
-    if isinstance(n, Ref) and n.parts[0] in ("player", "dealer"):
+    if isinstance(n, Ref) and n.parts[0] in OWNERS:
         return (n.parts[0], n.parts[1] if len(n.parts) > 1 else "cards")
     return None
 

@@ -33,6 +33,10 @@ class StepCompiler:
                     code = PUSH if odds.kind == "push" else WIN
                     fn = (lambda c, o=odds: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))
                     ops.append(functools.partial(self._settle, w, code, ("win", odds), fn))
+            elif k == "bonus":
+                if a.wager == "*":
+                    raise Unsupported(f"{where}: bonus *")
+                ops.append(self._bonus(a.wager, a, where))
             elif k in ("lose", "push", "return"):
                 code = {"lose": LOSE, "push": PUSH, "return": VOID}[k]
                 for w in targets:
@@ -169,12 +173,12 @@ class StepCompiler:
         return burn
 
     def _deal_step(self, s, p, gate, seats):
-        """``do: deal``: ``count`` cards to each player in the round, or to the dealer."""
+        """``do: deal``: ``count`` cards to each player in the round, or to the dealer or the community."""
         to = p.get("to", "players")
         n = int(p.get("count", 1))
         if to == "players":
             return self._deal_players(s, p, n, seats)
-        return self._deal_dealer(p, n, gate)
+        return self._deal_dealer(p, n, gate, to)
 
     def _deal_players(self, s, p, n, seats):
         """``n`` cards to each seat of the step, in the step's order, one at a time or (``stack``) all at once."""
@@ -200,9 +204,9 @@ class StepCompiler:
             st.idx += cnt * n
         return deal_players
 
-    def _deal_dealer(self, p, n, gate):
-        """``n`` cards to the dealer."""
-        key = ("dealer", p.get("zone", "cards"))
+    def _deal_dealer(self, p, n, gate, owner="dealer"):
+        """``n`` cards to the dealer (or the community: ``owner``)."""
+        key = (owner, p.get("zone", "cards"))
 
         def deal_dealer(st, strat):
             g = gate(st)[:, 0]

@@ -34,9 +34,10 @@ from __future__ import annotations
 import numpy as np
 
 from compiler.fast.expressions import ExpressionCompiler
+from compiler.fast.pay import PaytableCompiler
 from compiler.fast.played import Played
 from compiler.fast.shoes import _MTShoes
-from compiler.fast.state import OPEN, State, Unsupported, _cents, _Money, _stop, _Strat
+from compiler.fast.state import OPEN, VOID, State, Unsupported, _cents, _Money, _stop, _Strat
 from compiler.fast.steps import StepCompiler
 from compiler.runtime.engine import Table
 from compiler.runtime.errors import UnsettledError
@@ -46,7 +47,7 @@ from compiler.runtime.shoe import Shoe
 __all__ = ["FastGame", "Played", "State", "Unsupported", "compile_fast"]
 
 
-class FastGame(ExpressionCompiler, StepCompiler):
+class FastGame(ExpressionCompiler, PaytableCompiler, StepCompiler):
     """A compiled procedure; :meth:`play` runs rounds on tables seeded like the engine's."""
 
     def __init__(self, chapter, game, options, bets=None):
@@ -78,8 +79,8 @@ class FastGame(ExpressionCompiler, StepCompiler):
                 z = p.get("zone", "cards")
                 if to == "positions":
                     keys = [("player", z, int(p.get("count", 1))), ("dealer", z, int(p.get("count", 1)))]
-                elif to in ("players", "dealer"):
-                    keys = [("player" if to == "players" else "dealer", z, int(p.get("count", 1)))]
+                elif to in ("players", "dealer", "community"):
+                    keys = [("player" if to == "players" else to, z, int(p.get("count", 1)))]
                 else:
                     raise Unsupported(f"step {s.id!r} ({s.cite}): deal to {to!r}")
             elif s.kind == "set_hands":
@@ -147,6 +148,8 @@ class FastGame(ExpressionCompiler, StepCompiler):
                     name = self.game.wagers[w].name
                     raise UnsettledError(f"round {r}, seat {seat + 1}: the {name} ({w!r}) is left unsettled: no rule "
                                          "of the procedure settled it", w, seat + 1, r)
+            for w, b in st.bonus.items():  # a bonus is part of its wager's result, unless the wager is void
+                st.net[w] += np.where(st.outcome[w] != VOID, b, 0)
             out.add_round(st, playing[:, 0], record)
             idx = st.idx
             if self.game.cards.reshuffle == "every_round":
