@@ -392,6 +392,8 @@ class StepCompiler:
         """``do: envy``: each receiving player is paid per *other* player holding a qualifying hand."""
         w, pid = p["wager"], p["paytable"]
         pt = self.game.paytables[pid]
+        if pt.amounts and not self.proto.offered(w):  # never placed at this table: nobody receives it
+            return lambda st, strat: None
         if pt.amounts:
             raise Unsupported(f"{where}: paytable {pid!r} with schedules per amount")
         ex = dict((k, v) for k, v, _ in s.exprs)
