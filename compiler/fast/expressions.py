@@ -18,6 +18,11 @@ from compiler.lang.syntax import ExprVisitor
 from compiler.runtime.money import money, to_cents
 
 
+def _filled(z: np.ndarray) -> np.ndarray:
+    """A zone dealt by several steps, as wide as its fullest hand (the cards are appended from the left)."""
+    return z[..., :int((z >= 0).sum(-1).max(initial=0))]
+
+
 def _arg_name(n, i: int) -> str:
     """The name argument ``i`` of the call ``n`` gives (a ranking, a wager, a category ...)."""
     return n.args[i].parts[0]
@@ -51,13 +56,16 @@ class ExpressionCompiler:
         if owner == "player" and not seat:
             raise Unsupported(f"{where}: 'player' outside a player step")
         z = n.parts[1] if len(n.parts) > 1 else "cards"
+        if (owner, z) in self.grown:
+            return lambda st, k=(owner, z): _filled(st.zones[k])
         if (owner, z) in self.zone_cards:
             return lambda st, k=(owner, z): st.zones[k]
         if z != "cards":
             raise Unsupported(f"{where}: zone {owner}.{z} (not dealt)")
 
         def all_cards(st, owner=owner):
-            zs = [st.zones[(owner, x)] for x in st.order.get(owner, ())]
+            zs = [_filled(st.zones[(owner, x)]) if (owner, x) in self.grown else st.zones[(owner, x)]
+                  for x in st.order.get(owner, ())]
             if not zs:
                 raise Unsupported(f"{where}: {owner}.cards before any deal")
             return zs[0] if len(zs) == 1 else np.concatenate(zs, -1)
@@ -148,7 +156,8 @@ class ExpressionCompiler:
         if name in ("hand", "best"):
             vr = self._vr(_arg_name(n, 0))
             cf = self._cards(a[1], where, seat)
-            if name == "hand" and self.zone_cards.get(_zone_key(a[1])) not in (None, vr.n):
+            if name == "hand" and _zone_key(a[1]) not in self.grown and \
+                    self.zone_cards.get(_zone_key(a[1])) not in (None, vr.n):
                 raise Unsupported(f"{where}: hand() of {self.zone_cards.get(_zone_key(a[1]))} cards, ranking "
                                   f"{vr.r.id!r} ranks {vr.n}")
             f = (lambda st, cf=cf, vr=vr: vr.evaluate(cf(st))) if name == "hand" else \

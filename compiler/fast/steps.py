@@ -199,10 +199,26 @@ class StepCompiler:
             if (pos >= st.shoe.shape[1]).any():
                 raise RuntimeError("the shoe is empty")
             cards = np.take_along_axis(st.shoe, pos.reshape(st.K, -1), 1).reshape(pos.shape)
-            st.zones[key] = np.where(m[..., None], cards, -1)
+            self._put(st, key, m, cards)
             _order(st, key)
             st.idx += cnt * n
         return deal_players
+
+    def _put(self, st, key, m, cards):
+        """The cards ``cards`` (K, S|1, n) dealt to zone ``key`` of the holders ``m`` (K, S|1): the zone's
+        cards, or (a zone dealt by several steps) appended after the cards it holds (a new array: the
+        evaluators remember the last array they read)."""
+        if key not in self.grown:
+            st.zones[key] = np.where(m[..., None], cards, -1)
+            return
+        z = st.zones[key].copy()
+        fill = (z >= 0).sum(-1)
+        ii = np.nonzero(m)
+        if (fill[ii] + cards.shape[-1] > z.shape[-1]).any():
+            raise RuntimeError(f"zone {key[1]!r}: more cards than its deal steps deal")
+        for j in range(cards.shape[-1]):
+            z[ii + (fill[ii] + j,)] = cards[ii + (j,)]
+        st.zones[key] = z
 
     def _deal_dealer(self, p, n, gate, owner="dealer"):
         """``n`` cards to the dealer (or the community: ``owner``)."""
@@ -215,7 +231,7 @@ class StepCompiler:
             if (pos >= st.shoe.shape[1]).any():
                 raise RuntimeError("the shoe is empty")
             cards = np.take_along_axis(st.shoe, pos, 1)
-            st.zones[key] = np.where(g[:, None], cards, -1)[:, None, :]
+            self._put(st, key, g[:, None], cards[:, None, :])
             _order(st, key)
             st.idx += n * g
         return deal_dealer

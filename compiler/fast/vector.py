@@ -56,6 +56,7 @@ class FastGame(ExpressionCompiler, PaytableCompiler, StepCompiler):
         self.proto = Table(game, self.options, seed=0)
         self.money = _Money()
         self.zone_cards: dict[tuple, int] = {}
+        self.grown: set = set()
         self.ordinals: dict[str, np.ndarray] = {}
         self.wagers = list(game.wagers)
         cd = game.cards
@@ -70,27 +71,42 @@ class FastGame(ExpressionCompiler, PaytableCompiler, StepCompiler):
             self._plain(w)
 
     # -- compile ----------------------------------------------------------------------------
-    def _zones(self, steps):
+    def _zones(self, steps, dealt=None):
+        """The width of every zone (``zone_cards``): the cards of its one dealing step; a zone that several
+        ``deal`` steps deal to (``grown``: cards appended as the engine appends them, to any of players, the
+        dealer, the community) holds the sum of their counts, and is read as wide as its fullest hand."""
+        top = dealt is None
+        dealt = {} if top else dealt
         for s in steps:
             p = dict(s.params)
             keys = []
             if s.kind == "deal":
                 to = p.get("to", "players")
-                z = p.get("zone", "cards")
+                z, n = p.get("zone", "cards"), int(p.get("count", 1))
                 if to == "positions":
-                    keys = [("player", z, int(p.get("count", 1))), ("dealer", z, int(p.get("count", 1)))]
+                    keys = [("player", z, n, "fixed"), ("dealer", z, n, "fixed")]
                 elif to in ("players", "dealer", "community"):
-                    keys = [("player" if to == "players" else to, z, int(p.get("count", 1)))]
+                    keys = [("player" if to == "players" else to, z, n, "deal")]
                 else:
                     raise Unsupported(f"step {s.id!r} ({s.cite}): deal to {to!r}")
             elif s.kind == "set_hands":
                 owner = "dealer" if p.get("to", "players") == "dealer" else "player"
-                keys = [(owner, "high", int(p["high"])), (owner, "low", int(p["low"]))]
-            for owner, z, n in keys:
-                if self.zone_cards.get((owner, z), n) != n:  # alternative steps (blocks) deal the same size
-                    raise Unsupported(f"step {s.id!r} ({s.cite}): zone {z!r} dealt by two steps of different sizes")
-                self.zone_cards[(owner, z)] = n
-            self._zones(s.steps)
+                keys = [(owner, "high", int(p["high"]), "fixed"), (owner, "low", int(p["low"]), "fixed")]
+            for owner, z, n, how in keys:
+                dealt.setdefault((owner, z), []).append((n, how, s))
+            self._zones(s.steps, dealt)
+        if not top:
+            return
+        for key, ds in dealt.items():
+            if len(ds) > 1 and all(how == "deal" for _, how, _ in ds):
+                self.grown.add(key)
+                self.zone_cards[key] = sum(n for n, _, _ in ds)
+                continue
+            for n, _, s in ds:  # a zone dealt to every position or set: one size, each step writes it whole
+                if self.zone_cards.get(key, n) != n:
+                    raise Unsupported(f"step {s.id!r} ({s.cite}): zone {key[1]!r} dealt by two steps of different "
+                                      "sizes, one of them to every position or setting the hands")
+                self.zone_cards[key] = n
 
     # -- play -------------------------------------------------------------------------------
     def play(self, seeds: list[int], rounds: list[int] | int, seats: int, bets: dict, prefer=(),
