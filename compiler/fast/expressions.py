@@ -23,6 +23,14 @@ def _filled(z: np.ndarray) -> np.ndarray:
     return z[..., :int((z >= 0).sum(-1).max(initial=0))]
 
 
+def _suited(cards: np.ndarray) -> np.ndarray:
+    """The engine's ``suited``: at least one card, no joker, all of one suit."""
+    ok = cards >= 0
+    suit = cards % 4
+    one = np.where(ok, suit, 9).min(-1) == np.where(ok, suit, -1).max(-1)
+    return ok.any(-1) & one & ~(ok & (cards >= 52)).any(-1)
+
+
 def _arg_name(n, i: int) -> str:
     """The name argument ``i`` of the call ``n`` gives (a ranking, a wager, a category ...)."""
     return n.args[i].parts[0]
@@ -142,6 +150,9 @@ class ExpressionCompiler:
             raise Unsupported(f"{where}: {name}() outside a player step")
         if name in ("has", "placed", "wager", "flag", "chose", "active", "option", "offered"):
             return self._state_call(n, where)
+        if name == "suited":
+            cf = self._cards(n.args[0], where, seat)
+            return lambda st, cf=cf: _suited(cf(st))
         if name in ("any_player", "count_players"):
             inner = self._expr(n.args[0], where, True)
             if name == "any_player":
