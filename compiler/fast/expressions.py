@@ -57,6 +57,8 @@ class ExpressionCompiler:
                 return np.concatenate([np.broadcast_to(a, lead + a.shape[-1:]),
                                        np.broadcast_to(b, lead + b.shape[-1:])], -1)
             return both
+        if isinstance(n, Call) and n.name == "card":
+            return self._card_cards(n, where, seat)
         if not isinstance(n, Ref) or n.parts[0] not in OWNERS:
             raise Unsupported(f"{where}: cards given as {source(n)!r} "
                               "(the fast path reads a zone of the player, the dealer or the community)")
@@ -144,6 +146,9 @@ class ExpressionCompiler:
     def _call_expr(self, n, where: str, seat: bool):
         """A call of one of the language's functions the fast path computes."""
         name = n.name
+        if name in ("points", "total", "soft", "natural", "bust") or (
+                name == "hand" and self.game.rankings.get(_arg_name(n, 0), {}).get("kind") == "points"):
+            return self._points_call(n, where, seat)
         if name in ("hand", "best", "category", "category_rank", "at_least", "is_hand", "count"):
             return self._hand_call(n, where, seat)
         if name in ("has", "placed", "wager", "flag", "chose", "active") and not seat:

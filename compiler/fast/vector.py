@@ -36,6 +36,7 @@ import numpy as np
 from compiler.fast.expressions import ExpressionCompiler
 from compiler.fast.pay import PaytableCompiler
 from compiler.fast.played import Played
+from compiler.fast.points import PointsCompiler
 from compiler.fast.shoes import _MTShoes
 from compiler.fast.state import OPEN, VOID, State, Unsupported, _cents, _Money, _stop, _Strat
 from compiler.fast.steps import StepCompiler
@@ -47,7 +48,7 @@ from compiler.runtime.shoe import Shoe
 __all__ = ["FastGame", "Played", "State", "Unsupported", "compile_fast"]
 
 
-class FastGame(ExpressionCompiler, PaytableCompiler, StepCompiler):
+class FastGame(ExpressionCompiler, PaytableCompiler, PointsCompiler, StepCompiler):
     """A compiled procedure; :meth:`play` runs rounds on tables seeded like the engine's."""
 
     def __init__(self, chapter, game, options, bets=None):
