@@ -141,6 +141,8 @@ class ExpressionCompiler:
             if key not in self.zone_cards:
                 raise Unsupported(f"{where}: zone {owner}.{attr} (not dealt by one deal step)")
             return lambda st, z=_Zone(*key): z
+        if owner in ("dice", "pocket"):
+            return self._chance_ref(owner, attr, where)
         raise Unsupported(f"{where}: reference {'.'.join(n.parts)}")
 
     def _call_expr(self, n, where: str, seat: bool):
@@ -158,6 +160,10 @@ class ExpressionCompiler:
         if name == "suited":
             cf = self._cards(n.args[0], where, seat)
             return lambda st, cf=cf: _suited(cf(st))
+        if name in ("hits", "matched", "picked") and not seat:
+            raise Unsupported(f"{where}: {name}() outside a player step")
+        if name in ("dice_count", "hits", "matched", "picked"):
+            return self._chance_call(n, where)
         if name in ("any_player", "count_players"):
             inner = self._expr(n.args[0], where, True)
             if name == "any_player":

@@ -111,6 +111,8 @@ class StepCompiler:
             return lambda st, strat: None
         if k == "roll":
             return self._roll_step(p, gate)
+        if k == "spin":
+            return self._spin_step(s, p, gate, where)
         if k == "deal" and p.get("to") == "positions":
             return self._deal_positions(s, p, gate, where)
         if k == "set_hands":
@@ -148,21 +150,6 @@ class StepCompiler:
                 m = m & np.asarray(players(st), dtype=bool)
             return m
         return gate, seats
-
-    def _roll_step(self, p, gate):
-        """``do: roll``: ``dice`` six-sided dice, or one number of ``numbers``; the total is round.roll."""
-        dice, numbers = p.get("dice"), p.get("numbers")
-        sides, cnt = (6, int(dice)) if dice else (int(numbers), 1)
-
-        def roll(st, strat):
-            g = gate(st)[:, 0]
-            v = st.attrs.get("roll")
-            v = np.zeros((st.K, 1), dtype=np.int64) if v is None else v.copy()
-            rows = np.flatnonzero(g)
-            if len(rows):
-                v[rows, 0] = sum(st.rolls.randint(sides, rows) for _ in range(cnt))
-            st.attrs["roll"] = v
-        return roll
 
     def _burn_step(self, p, gate):
         """``do: burn``: ``count`` cards off the top of the shoe."""

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from compiler.fast.chance import ChanceCompiler
 from compiler.fast.expressions import ExpressionCompiler
 from compiler.fast.pay import PaytableCompiler
 from compiler.fast.played import Played
@@ -48,7 +49,7 @@ from compiler.runtime.shoe import Shoe
 __all__ = ["FastGame", "Played", "State", "Unsupported", "compile_fast"]
 
 
-class FastGame(ExpressionCompiler, PaytableCompiler, PointsCompiler, StepCompiler):
+class FastGame(ExpressionCompiler, ChanceCompiler, PaytableCompiler, PointsCompiler, StepCompiler):
     """A compiled procedure; :meth:`play` runs rounds on tables seeded like the engine's."""
 
     def __init__(self, chapter, game, options, bets=None):
@@ -127,6 +128,8 @@ class FastGame(ExpressionCompiler, PaytableCompiler, PointsCompiler, StepCompile
         bets_c = {w: _cents(money(v)) for w, v in bets.items() if money(v) != 0}
         for w in list(bets_c) + list(offers or {}):
             self._plain(w)
+            if self.game.wagers[w].choose:
+                raise Unsupported(f"wager {w!r} placed on chosen numbers ({self.game.wagers[w].cite})")
         strat = _Strat(prefer, offers)
         base_wagers = [w for w, d in self.game.wagers.items() if d.required or d.placed == "during_round"]
         out = Played(K, S, self.wagers, base_wagers)
