@@ -91,9 +91,13 @@ class ChanceCompiler:
         w = n.args[0].parts[0]
         if not self.game.wagers[w].choose:
             raise Unsupported(f"{where}: {name}() of {w!r}, a wager without chosen numbers")
-        if name == "picked":
-            return lambda st: False
-        return lambda st: 0
+        value = False if name == "picked" else 0
+
+        def unplaced(st, w=w, value=value):
+            if (st.amount[w] > 0).any():  # never on the fast path's own tables (play refuses it)
+                raise Unsupported(f"{where}: {name}() of the {w!r} placed on chosen numbers")
+            return value
+        return unplaced
 
 
 def _dice_attr(faces: np.ndarray, name: str) -> np.ndarray:

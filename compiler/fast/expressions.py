@@ -141,6 +141,8 @@ class ExpressionCompiler:
             if key not in self.zone_cards:
                 raise Unsupported(f"{where}: zone {owner}.{attr} (not dealt by one deal step)")
             return lambda st, z=_Zone(*key): z
+        if owner == "state":
+            return self._state_ref(attr, where, seat)
         if owner in ("dice", "pocket"):
             return self._chance_ref(owner, attr, where)
         raise Unsupported(f"{where}: reference {'.'.join(n.parts)}")

@@ -57,6 +57,8 @@ class StepCompiler:
                 ops.append(functools.partial(self._flag, a.name, k == "set"))
             elif k == "end":
                 ops.append(self._end)
+            elif k == "set_state":
+                ops.append(self._set_state(a, where))
             elif k == "note":
                 continue
             else:
@@ -131,6 +133,8 @@ class StepCompiler:
             return self._offer_step(p, seats, where)
         if k == "block":
             return self._block_step(s, gate)
+        if k == "repeat":
+            return self._repeat_step(s, gate, where)
         raise Unsupported(f"{where}: step kind {k!r}")
 
     def _gates(self, s, where):
@@ -228,14 +232,28 @@ class StepCompiler:
         rules = [(self._expr(r.when, f"rule at {r.cite}", True) if r.when is not None else None,
                   self._actions(r.then, f"rule at {r.cite}")) for r in s.rules]
 
+        by_seat = self._sets_round_state(s)
+        ccw = s.order == "counterclockwise"
+
         def settle(st, strat):
             m = seats(st)
             if not m.any():
                 return
-            for w, then in rules:
-                mm = m if w is None else m & np.asarray(w(st), dtype=bool)
-                if mm.any():
-                    then(st, mm)
+            if not by_seat:
+                for w, then in rules:
+                    mm = m if w is None else m & np.asarray(w(st), dtype=bool)
+                    if mm.any():
+                        then(st, mm)
+                return
+            for j in (range(st.S - 1, -1, -1) if ccw else range(st.S)):  # seat by seat, in the step's order
+                mj = np.zeros_like(m)
+                mj[:, j] = m[:, j]
+                if not mj.any():
+                    continue
+                for w, then in rules:
+                    mm = mj if w is None else mj & np.asarray(w(st), dtype=bool)
+                    if mm.any():
+                        then(st, mm)
         return settle
 
     def _decide_step(self, s, seats):

@@ -35,6 +35,7 @@ import numpy as np
 
 from compiler.fast.chance import ChanceCompiler
 from compiler.fast.expressions import ExpressionCompiler
+from compiler.fast.loops import LoopCompiler
 from compiler.fast.pay import PaytableCompiler
 from compiler.fast.played import Played
 from compiler.fast.points import PointsCompiler
@@ -49,7 +50,7 @@ from compiler.runtime.shoe import Shoe
 __all__ = ["FastGame", "Played", "State", "Unsupported", "compile_fast"]
 
 
-class FastGame(ExpressionCompiler, ChanceCompiler, PaytableCompiler, PointsCompiler, StepCompiler):
+class FastGame(ExpressionCompiler, ChanceCompiler, LoopCompiler, PaytableCompiler, PointsCompiler, StepCompiler):
     """A compiled procedure; :meth:`play` runs rounds on tables seeded like the engine's."""
 
     def __init__(self, chapter, game, options, bets=None):
@@ -152,6 +153,7 @@ class FastGame(ExpressionCompiler, ChanceCompiler, PaytableCompiler, PointsCompi
                 st.net[w] = np.zeros((K, S), dtype=np.int64)
             for w, c in bets_c.items():
                 st.amount[w][st.in_round] = c
+            self._state_init(st)
             for z, n in self.zone_cards.items():
                 st.zones[z] = np.full((K, S if z[0] == "player" else 1, n), -1, dtype=np.int32)
             if S > self.game.max_positions:
