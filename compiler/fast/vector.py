@@ -10,24 +10,34 @@ What is compiled (anything else raises :class:`Unsupported` naming the step and 
 caller falls back to the engine):
 
 * steps ``announce``, ``reveal`` (no effect without a log), ``burn``, ``deal`` to players, the
-  dealer or ``positions`` (every position and the dealer, from a starting position counted by
-  ``start``), ``roll`` (the table's own random words), ``collect_unwagered``, ``set_hands`` (the
-  house way compiled to numpy: compiler/fast/houseway.py), ``settle``, ``decide`` (a fixed
-  preference order, as ``FixedStrategy``), ``offer`` (fixed amounts), ``envy``, ``block``;
-* expressions: literals, ``round.*``, ``hand``, ``best``, ``category``, ``category_rank``,
-  ``at_least``, ``is_hand`` (compiler/fast/hands.py, built from the engine's rankings), ``has``,
-  ``placed``, ``wager`` (amounts in dollars compared in cents), ``flag``, ``chose``, ``option``,
-  ``offered``, ``active``, ``count``, ``any_player``, ``count_players``; comparisons, ``and``,
-  ``or``, ``not``, ``+ - *``;
-* actions: ``win`` (payout, odds, paytable rows; not meters), ``lose``, ``push``, ``return``,
-  ``surrender``, ``place``, ``set``, ``clear``, ``end``, ``note``;
+  dealer, the community or ``positions`` (every position and the dealer, from a starting position
+  counted by ``start``; a zone several deal steps deal to holds their cards appended), ``roll``
+  (the table's own random words), ``spin`` (a wheel's equally likely pockets), ``collect_unwagered``,
+  ``set_hands`` (the house way compiled to numpy: compiler/fast/houseway.py), ``settle`` (seat by
+  seat where it sets the round's state), ``decide`` (a fixed preference order, as ``FixedStrategy``),
+  ``offer`` (fixed amounts), ``envy``, ``block``, ``repeat`` (without ``players``: every table loops
+  until its own ``while``/``until`` stops it, the ``bound`` returning the wagers in action);
+* expressions: literals, ``round.*``, ``state.*`` (whole numbers, per round or per player),
+  ``dice.*``, ``pocket.*``, ``hand``, ``best``, ``category``, ``category_rank``, ``at_least``,
+  ``is_hand`` (compiler/fast/hands.py, built from the engine's rankings), rankings of kind points
+  (``points``, ``total``, ``soft``, ``natural``, ``bust``, ``hand``: compiler/fast/points.py), ``card``,
+  ``suited``, cards of several zones (``player.hand + community``), ``has``, ``placed``, ``wager``
+  (amounts in dollars compared in cents), ``flag``, ``chose``, ``option``, ``offered``, ``active``,
+  ``count``, ``any_player``, ``count_players``, ``dice_count``, ``hits``/``matched``/``picked`` (of
+  wagers never placed on chosen numbers here: play refuses those); comparisons, ``and``, ``or``,
+  ``not``, ``+ - *``;
+* actions: ``win`` (payout, odds, paytable rows on cards or on a hand value; not meters), ``bonus``
+  (by a paytable, part of the wager's result unless it ends void), ``lose``, ``push``, ``return``,
+  ``surrender``, ``place``, ``set``, ``clear``, ``set NAME = EXPR``, ``end``, ``note``;
 * reshuffle at the cover card or after every round, as the engine (every table's shoe shuffled at
   once, word for word as ``random.shuffle``: :class:`_MTShoes`).
 
 Modules: ``vector`` (this one: :class:`FastGame` and its round loop), ``state`` (the round state,
 outcome codes, shared helpers), ``shoes`` (the shoes shuffled at once), ``expressions`` and
-``steps`` (the compilers of expressions and of steps, mixins of :class:`FastGame`), ``played``
-(what the tables did), ``hands`` and ``houseway`` (rankings and house ways in numpy).
+``steps`` (the compilers of expressions and of steps, mixins of :class:`FastGame`), ``pay``
+(paytables and bonuses), ``points`` (rankings of kind points), ``chance`` (dice and wheels), ``loops``
+(round state and ``repeat``), ``played`` (what the tables did), ``hands`` and ``houseway`` (rankings
+and house ways in numpy).
 """
 from __future__ import annotations
 

@@ -188,6 +188,12 @@ class FastEvaluator:
                 st.attrs["roll"] = np.array([[ctx.round_attr("roll") or 0]], dtype=np.int64)
             except Exception:  # noqa: BLE001 - no roll yet
                 pass
+        for name, d in self.fg.game.state.items():  # the round state (whole numbers: what the fast path keeps)
+            init = d.get("initial")
+            if isinstance(init, int) and not isinstance(init, bool):
+                vals = [[s.state.get(name, init) for s in seats]] if d.get("per") == "player" else \
+                    [[rnd.state.get(name, init)]]
+                st.vals[name] = np.array(vals, dtype=np.int64).reshape(1, -1)
         if rnd.dice is not None:  # the faces of the latest roll, the pocket of the latest spin (by its index)
             st.attrs["dice"] = np.array([[list(rnd.dice)]], dtype=np.int64)
         if rnd.pocket is not None:
