@@ -1,9 +1,9 @@
 """The fast path's dice and wheels: ``roll`` (dice or a random number), ``spin`` (a wheel of equally likely
 pockets), ``dice.*``, ``pocket.*``, ``dice_count()``, and the chosen-number functions ``hits()``,
 ``matched()``, ``picked()``. Every draw is the engine's (``random.randrange`` on the table's own
-generator, word for word: ``_MTShoes.randint``). A wager placed on chosen numbers is not played here
-(:meth:`FastGame.play` refuses it), so the numbers of every wager are none, as the engine reads an
-unplaced wager's: ``hits`` 0, ``matched`` 0, ``picked`` false. A mixin of :class:`compiler.fast.vector.FastGame`."""
+generator, word for word: ``_MTShoes.randint``). A wager placed on chosen numbers has the same numbers
+at every seat (``State.chosen``, as :meth:`FastGame.play` places it); an unplaced wager's are none, as in
+the engine (``hits`` 0, ``matched`` 0, ``picked`` false). A mixin of :class:`compiler.fast.vector.FastGame`."""
 from __future__ import annotations
 
 import numpy as np
@@ -81,7 +81,7 @@ class ChanceCompiler:
         return lambda st, arr=arr: arr[st.attrs["pocket"]]
 
     def _chance_call(self, n, where: str):
-        """dice_count(face); hits(), matched(), picked() of a wager (never on chosen numbers here)."""
+        """dice_count(face); hits(), matched(), picked() of a wager on chosen numbers."""
         name = n.name
         if name == "dice_count":
             if "dice" not in self._chance_kinds(where):
@@ -91,13 +91,41 @@ class ChanceCompiler:
         w = n.args[0].parts[0]
         if not self.game.wagers[w].choose:
             raise Unsupported(f"{where}: {name}() of {w!r}, a wager without chosen numbers")
-        value = False if name == "picked" else 0
+        shown = self._shown(where)
+        vf = self._expr(n.args[1], where, True) if name == "picked" else None
 
-        def unplaced(st, w=w, value=value):
-            if (st.amount[w] > 0).any():  # never on the fast path's own tables (play refuses it)
-                raise Unsupported(f"{where}: {name}() of the {w!r} placed on chosen numbers")
-            return value
-        return unplaced
+        def chosen(st, w=w):
+            placed = st.amount[w] > 0
+            if not placed.any():
+                return np.zeros(placed.shape, dtype=bool if name == "picked" else np.int64)
+            on = st.chosen.get(w)
+            if on is None:
+                raise Unsupported(f"{where}: {name}() of the {w!r} placed on numbers that differ by seat")
+            if name == "picked":
+                v = np.asarray(vf(st))
+                hit = np.isin(v.astype(str) if v.dtype.kind != "U" else v, list(on))
+                return placed & hit
+            labels, showing = shown(st)
+            on_label = np.isin(labels, list(on))
+            if name == "hits":
+                count = on_label[showing].sum(-1)
+            else:  # matched: each chosen number shown counts once
+                count = sum((showing == i).any(-1) for i in np.flatnonzero(on_label))
+            return np.where(placed, count, 0)
+        return chosen
+
+    def _shown(self, where: str):
+        """``shown(st)``: (the labels that can show, (K, 1, n) indexes into them of what the latest roll or
+        spin shows): dice faces (labels "1".."6") or the pocket."""
+        kinds = self._chance_kinds(where)
+        if "spin" in kinds:
+            spin = next(x for x in self.chapter.all_steps() if x.kind == "spin")
+            labels = np.array([q["label"] for q in wheel_pockets(dict(spin.params)["wheel"])])
+            return lambda st: (labels, st.attrs["pocket"][..., None])
+        if "dice" in kinds:
+            labels = np.array([str(v) for v in range(7)])
+            return lambda st: (labels, st.attrs["dice"])
+        raise Unsupported(f"{where}: chosen numbers without dice or a wheel")
 
 
 def _dice_attr(faces: np.ndarray, name: str) -> np.ndarray:

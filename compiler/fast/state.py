@@ -45,6 +45,7 @@ class State:
     new_dealer: np.ndarray = None
     number: np.ndarray = None
     attrs: dict = field(default_factory=dict)     # round.roll ... -> (K, 1)
+    chosen: dict = field(default_factory=dict)    # wager -> the labels it is placed on (every seat the same)
     vals: dict = field(default_factory=dict)      # the round state: name -> (K, 1), or (K, S) kept per player
     order: dict = field(default_factory=dict)     # owner -> zone names in the order dealt (engine's dicts)
     bonuses: list = field(default_factory=list)   # (wager, mask (K, S), stake cents, net cents)

@@ -23,9 +23,9 @@ caller falls back to the engine):
   (``points``, ``total``, ``soft``, ``natural``, ``bust``, ``hand``: compiler/fast/points.py), ``card``,
   ``suited``, cards of several zones (``player.hand + community``), ``has``, ``placed``, ``wager``
   (amounts in dollars compared in cents), ``flag``, ``chose``, ``option``, ``offered``, ``active``,
-  ``count``, ``any_player``, ``count_players``, ``dice_count``, ``hits``/``matched``/``picked`` (of
-  wagers never placed on chosen numbers here: play refuses those); comparisons, ``and``, ``or``,
-  ``not``, ``+ - *``;
+  ``count``, ``any_player``, ``count_players``, ``dice_count``, ``hits``/``matched``/``picked`` (a
+  wager on chosen numbers is placed with one set of numbers at every seat); comparisons, ``and``,
+  ``or``, ``not``, ``+ - *``;
 * actions: ``win`` (payout, odds, paytable rows on cards or on a hand value; not meters), ``bonus``
   (by a paytable, part of the wager's result unless it ends void), ``lose``, ``push``, ``return``,
   ``surrender``, ``place``, ``set``, ``clear``, ``set NAME = EXPR``, ``end``, ``note``;
@@ -52,6 +52,7 @@ from compiler.fast.points import PointsCompiler
 from compiler.fast.shoes import _MTShoes
 from compiler.fast.state import OPEN, VOID, State, Unsupported, _cents, _Money, _stop, _Strat
 from compiler.fast.steps import StepCompiler
+from compiler.runtime.chance import check_chosen
 from compiler.runtime.engine import Table
 from compiler.runtime.errors import UnsettledError
 from compiler.runtime.money import money
@@ -121,6 +122,30 @@ class FastGame(ExpressionCompiler, ChanceCompiler, LoopCompiler, PaytableCompile
                                       "sizes, one of them to every position or setting the hands")
                 self.zone_cards[key] = n
 
+    def _bets(self, bets: dict, offers) -> tuple[dict, dict]:
+        """The stakes in cents of the wagers placed before the deal, and the numbers of those placed on
+        chosen numbers (``{"amount": A, "numbers": [...]}``, a legal set: the engine's check_chosen)."""
+        bets_c, chosen = {}, {}
+        for w, v in bets.items():
+            wd = self.game.wagers[w]
+            if isinstance(v, dict):
+                if not wd.choose:
+                    raise Unsupported(f"wager {w!r} given numbers, not placed on chosen numbers ({wd.cite})")
+                try:
+                    chosen[w] = check_chosen(wd, list(v.get("numbers") or ()), self.game.procedure)
+                except ValueError as e:
+                    raise Unsupported(f"wager {w!r}: {e}") from None
+                v = v.get("amount")
+            elif wd.choose:
+                raise Unsupported(f"wager {w!r} placed on chosen numbers without its numbers ({wd.cite})")
+            if money(v) != 0:
+                bets_c[w] = _cents(money(v))
+        for w in list(bets_c) + list(offers or {}):
+            self._plain(w)
+            if w not in bets_c and self.game.wagers[w].choose:
+                raise Unsupported(f"wager {w!r} offered on chosen numbers ({self.game.wagers[w].cite})")
+        return bets_c, chosen
+
     # -- play -------------------------------------------------------------------------------
     def play(self, seeds: list[int], rounds: list[int] | int, seats: int, bets: dict, prefer=(),
              offers: dict | None = None, record: bool = False) -> "Played":
@@ -136,11 +161,7 @@ class FastGame(ExpressionCompiler, ChanceCompiler, LoopCompiler, PaytableCompile
         N = shoe.shape[1]
         marker = proto.marker
         offered = {w: self.proto.offered(w) for w in self.wagers}
-        bets_c = {w: _cents(money(v)) for w, v in bets.items() if money(v) != 0}
-        for w in list(bets_c) + list(offers or {}):
-            self._plain(w)
-            if self.game.wagers[w].choose:
-                raise Unsupported(f"wager {w!r} placed on chosen numbers ({self.game.wagers[w].cite})")
+        bets_c, chosen = self._bets(bets, offers)
         strat = _Strat(prefer, offers)
         base_wagers = [w for w, d in self.game.wagers.items() if d.required or d.placed == "during_round"]
         out = Played(K, S, self.wagers, base_wagers)
@@ -164,6 +185,7 @@ class FastGame(ExpressionCompiler, ChanceCompiler, LoopCompiler, PaytableCompile
             for w, c in bets_c.items():
                 st.amount[w][st.in_round] = c
             self._state_init(st)
+            st.chosen = chosen
             for z, n in self.zone_cards.items():
                 st.zones[z] = np.full((K, S if z[0] == "player" else 1, n), -1, dtype=np.int32)
             if S > self.game.max_positions:

@@ -188,6 +188,10 @@ class FastEvaluator:
                 st.attrs["roll"] = np.array([[ctx.round_attr("roll") or 0]], dtype=np.int64)
             except Exception:  # noqa: BLE001 - no roll yet
                 pass
+        for w in self.fg.wagers:  # numbers chosen: the fast path holds one set per wager, the same at every seat
+            ons = {s.wagers[w].on for s in seats if s.wagers.get(w) is not None and s.wagers[w].on}
+            if len(ons) == 1:
+                st.chosen[w] = next(iter(ons))
         for name, d in self.fg.game.state.items():  # the round state (whole numbers: what the fast path keeps)
             init = d.get("initial")
             if isinstance(init, int) and not isinstance(init, bool):
