@@ -12,10 +12,23 @@ import numpy as np
 
 from compiler.fast.hands import vec_ranking
 from compiler.fast.memo import memoised
-from compiler.fast.state import OPEN, PUSH, WIN, State, Unsupported, _cents, _Zone, _zone_key
+from compiler.fast.state import OPEN, OWNERS, PUSH, WIN, State, Unsupported, _cents, _Zone, _zone_key
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref, source
 from compiler.lang.syntax import ExprVisitor
 from compiler.runtime.money import money, to_cents
+
+
+def _filled(z: np.ndarray) -> np.ndarray:
+    """A zone dealt by several steps, as wide as its fullest hand (the cards are appended from the left)."""
+    return z[..., :int((z >= 0).sum(-1).max(initial=0))]
+
+
+def _suited(cards: np.ndarray) -> np.ndarray:
+    """The engine's ``suited``: at least one card, no joker, all of one suit."""
+    ok = cards >= 0
+    suit = cards % 4
+    one = np.where(ok, suit, 9).min(-1) == np.where(ok, suit, -1).max(-1)
+    return ok.any(-1) & one & ~(ok & (cards >= 52)).any(-1)
 
 
 def _arg_name(n, i: int) -> str:
@@ -34,21 +47,35 @@ class ExpressionCompiler:
         return vec_ranking(self.proto, rid)
 
     def _cards(self, n, where, seat) -> Callable[[State], np.ndarray]:
-        """A card expression: (K, S|1, n) card ids, -1 for none."""
-        if not isinstance(n, Ref) or n.parts[0] not in ("player", "dealer"):
+        """A card expression: (K, S|1, n) card ids, -1 for none; ``a + b`` the cards of both, in order."""
+        if isinstance(n, BinOp) and n.op == "+":
+            lf, rf = self._cards(n.left, where, seat), self._cards(n.right, where, seat)
+
+            def both(st, lf=lf, rf=rf):
+                a, b = lf(st), rf(st)
+                lead = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+                return np.concatenate([np.broadcast_to(a, lead + a.shape[-1:]),
+                                       np.broadcast_to(b, lead + b.shape[-1:])], -1)
+            return both
+        if isinstance(n, Call) and n.name == "card":
+            return self._card_cards(n, where, seat)
+        if not isinstance(n, Ref) or n.parts[0] not in OWNERS:
             raise Unsupported(f"{where}: cards given as {source(n)!r} "
-                              "(the fast path reads a zone of the player or the dealer)")
+                              "(the fast path reads a zone of the player, the dealer or the community)")
         owner = n.parts[0]
         if owner == "player" and not seat:
             raise Unsupported(f"{where}: 'player' outside a player step")
         z = n.parts[1] if len(n.parts) > 1 else "cards"
+        if (owner, z) in self.grown:
+            return lambda st, k=(owner, z): _filled(st.zones[k])
         if (owner, z) in self.zone_cards:
             return lambda st, k=(owner, z): st.zones[k]
         if z != "cards":
             raise Unsupported(f"{where}: zone {owner}.{z} (not dealt)")
 
         def all_cards(st, owner=owner):
-            zs = [st.zones[(owner, x)] for x in st.order.get(owner, ())]
+            zs = [_filled(st.zones[(owner, x)]) if (owner, x) in self.grown else st.zones[(owner, x)]
+                  for x in st.order.get(owner, ())]
             if not zs:
                 raise Unsupported(f"{where}: {owner}.cards before any deal")
             return zs[0] if len(zs) == 1 else np.concatenate(zs, -1)
@@ -107,24 +134,38 @@ class ExpressionCompiler:
             return lambda st, a=attr: getattr(st, a)
         if owner == "round" and attr in self.round_attrs:
             return lambda st, a=attr: st.attrs[a]
-        if owner in ("player", "dealer"):
+        if owner in OWNERS:
             if owner == "player" and not seat:
                 raise Unsupported(f"{where}: 'player' outside a player step")
             key = (owner, attr or "cards")
             if key not in self.zone_cards:
                 raise Unsupported(f"{where}: zone {owner}.{attr} (not dealt by one deal step)")
             return lambda st, z=_Zone(*key): z
+        if owner == "state":
+            return self._state_ref(attr, where, seat)
+        if owner in ("dice", "pocket"):
+            return self._chance_ref(owner, attr, where)
         raise Unsupported(f"{where}: reference {'.'.join(n.parts)}")
 
     def _call_expr(self, n, where: str, seat: bool):
         """A call of one of the language's functions the fast path computes."""
         name = n.name
+        if name in ("points", "total", "soft", "natural", "bust") or (
+                name == "hand" and self.game.rankings.get(_arg_name(n, 0), {}).get("kind") == "points"):
+            return self._points_call(n, where, seat)
         if name in ("hand", "best", "category", "category_rank", "at_least", "is_hand", "count"):
             return self._hand_call(n, where, seat)
         if name in ("has", "placed", "wager", "flag", "chose", "active") and not seat:
             raise Unsupported(f"{where}: {name}() outside a player step")
         if name in ("has", "placed", "wager", "flag", "chose", "active", "option", "offered"):
             return self._state_call(n, where)
+        if name == "suited":
+            cf = self._cards(n.args[0], where, seat)
+            return lambda st, cf=cf: _suited(cf(st))
+        if name in ("hits", "matched", "picked") and not seat:
+            raise Unsupported(f"{where}: {name}() outside a player step")
+        if name in ("dice_count", "hits", "matched", "picked"):
+            return self._chance_call(n, where)
         if name in ("any_player", "count_players"):
             inner = self._expr(n.args[0], where, True)
             if name == "any_player":
@@ -139,7 +180,8 @@ class ExpressionCompiler:
         if name in ("hand", "best"):
             vr = self._vr(_arg_name(n, 0))
             cf = self._cards(a[1], where, seat)
-            if name == "hand" and self.zone_cards.get(_zone_key(a[1])) not in (None, vr.n):
+            if name == "hand" and _zone_key(a[1]) not in self.grown and \
+                    self.zone_cards.get(_zone_key(a[1])) not in (None, vr.n):
                 raise Unsupported(f"{where}: hand() of {self.zone_cards.get(_zone_key(a[1]))} cards, ranking "
                                   f"{vr.r.id!r} ranks {vr.n}")
             f = (lambda st, cf=cf, vr=vr: vr.evaluate(cf(st))) if name == "hand" else \
@@ -261,57 +303,6 @@ class ExpressionCompiler:
                 if choice in ids:
                     return ids.index(choice)
         raise Unsupported(f"{where}: chose({decision}, {choice})")
-
-    def _paytable(self, w, a: Action, where: str):
-        """``win W by PT on CARDS``: the first row the cards meet (the engine's paytable_odds)."""
-        pid = a.paytable
-        pt = self.game.paytables[pid]
-        if pt.amounts:
-            raise Unsupported(f"{where}: paytable {pid!r} with schedules per amount")
-        col = 0
-        if pt.option is not None:
-            sel = self.options.get(pt.option)
-            if sel not in pt.columns:
-                raise Unsupported(f"{where}: paytable {pid!r}: no column selected")
-            col = pt.columns.index(sel)
-        if not pt.ranking:
-            raise Unsupported(f"{where}: paytable {pid!r} names no ranking")
-        vr = self._vr(pt.ranking)
-        cf = self._cards(a.value, where, True) if a.value is not None else None
-        if cf is None:
-            raise Unsupported(f"{where}: a paytable win without the cards")
-        rows = []
-        for i, (hand, odds, label) in enumerate(pt.rows):
-            o = odds[col]
-            if o.kind == "meter":
-                if not self.proto.offered(w):  # never placed at this table: the rule cannot fire
-                    return lambda st, m: None
-                raise Unsupported(f"{where}: a share of a progressive meter ({pt.cite})")
-            rows.append((hand, o, (lambda c, o=o: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))))
-
-        def settle_pt(st, m, w=w, pid=pid, col=col):
-            t = m & (st.amount[w] > 0) & (st.outcome[w] == OPEN)
-            if not t.any():
-                return
-            cards = cf(st)
-            cards = np.broadcast_to(cards, t.shape + cards.shape[-1:])[t]
-            row = np.full(len(cards), -1)
-            for i, (hand, o, fn) in enumerate(rows):
-                hit = (row < 0) & vr.is_hand(cards, hand)
-                row[hit] = i
-            if (row < 0).any():
-                raise RuntimeError(f"no row of paytable {pid!r} matches a hand ({where})")
-            stakes = st.amount[w][t]
-            net = np.zeros(len(cards), dtype=np.int64)
-            code = np.zeros(len(cards), dtype=np.int8)
-            for i, (hand, o, fn) in enumerate(rows):
-                r = row == i
-                if r.any():
-                    net[r] = self.money.apply(("pt", pid, col, i), fn, stakes[r])
-                    code[r] = PUSH if o.kind == "push" else WIN
-            st.net[w][t] = net
-            st.outcome[w][t] = code
-        return settle_pt
 
     def _odds_of(self, a: Action, where: str):
         if a.odds is not None:

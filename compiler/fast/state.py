@@ -45,8 +45,11 @@ class State:
     new_dealer: np.ndarray = None
     number: np.ndarray = None
     attrs: dict = field(default_factory=dict)     # round.roll ... -> (K, 1)
+    chosen: dict = field(default_factory=dict)    # wager -> the labels it is placed on (every seat the same)
+    vals: dict = field(default_factory=dict)      # the round state: name -> (K, 1), or (K, S) kept per player
     order: dict = field(default_factory=dict)     # owner -> zone names in the order dealt (engine's dicts)
     bonuses: list = field(default_factory=list)   # (wager, mask (K, S), stake cents, net cents)
+    bonus: dict = field(default_factory=dict)     # wager -> (K, S) cents of bonus on the wager's own result
     rolls: Any = None
     memo: dict = field(default_factory=dict)
 
@@ -89,8 +92,11 @@ class _Money:
         return np.asarray(vals, dtype=np.int64)[inv]
 
 
+OWNERS = ("player", "dealer", "community")
+
+
 def _zone_key(n):
-    if isinstance(n, Ref) and n.parts[0] in ("player", "dealer"):
+    if isinstance(n, Ref) and n.parts[0] in OWNERS:
         return (n.parts[0], n.parts[1] if len(n.parts) > 1 else "cards")
     return None
 

@@ -33,6 +33,10 @@ class StepCompiler:
                     code = PUSH if odds.kind == "push" else WIN
                     fn = (lambda c, o=odds: _cents(to_cents(o.payout(Decimal(c) / 100))[0]))
                     ops.append(functools.partial(self._settle, w, code, ("win", odds), fn))
+            elif k == "bonus":
+                if a.wager == "*":
+                    raise Unsupported(f"{where}: bonus *")
+                ops.append(self._bonus(a.wager, a, where))
             elif k in ("lose", "push", "return"):
                 code = {"lose": LOSE, "push": PUSH, "return": VOID}[k]
                 for w in targets:
@@ -53,6 +57,8 @@ class StepCompiler:
                 ops.append(functools.partial(self._flag, a.name, k == "set"))
             elif k == "end":
                 ops.append(self._end)
+            elif k == "set_state":
+                ops.append(self._set_state(a, where))
             elif k == "note":
                 continue
             else:
@@ -107,6 +113,8 @@ class StepCompiler:
             return lambda st, strat: None
         if k == "roll":
             return self._roll_step(p, gate)
+        if k == "spin":
+            return self._spin_step(s, p, gate, where)
         if k == "deal" and p.get("to") == "positions":
             return self._deal_positions(s, p, gate, where)
         if k == "set_hands":
@@ -125,6 +133,8 @@ class StepCompiler:
             return self._offer_step(p, seats, where)
         if k == "block":
             return self._block_step(s, gate)
+        if k == "repeat":
+            return self._repeat_step(s, gate, where)
         raise Unsupported(f"{where}: step kind {k!r}")
 
     def _gates(self, s, where):
@@ -145,21 +155,6 @@ class StepCompiler:
             return m
         return gate, seats
 
-    def _roll_step(self, p, gate):
-        """``do: roll``: ``dice`` six-sided dice, or one number of ``numbers``; the total is round.roll."""
-        dice, numbers = p.get("dice"), p.get("numbers")
-        sides, cnt = (6, int(dice)) if dice else (int(numbers), 1)
-
-        def roll(st, strat):
-            g = gate(st)[:, 0]
-            v = st.attrs.get("roll")
-            v = np.zeros((st.K, 1), dtype=np.int64) if v is None else v.copy()
-            rows = np.flatnonzero(g)
-            if len(rows):
-                v[rows, 0] = sum(st.rolls.randint(sides, rows) for _ in range(cnt))
-            st.attrs["roll"] = v
-        return roll
-
     def _burn_step(self, p, gate):
         """``do: burn``: ``count`` cards off the top of the shoe."""
         n = int(p.get("count", 1))
@@ -169,12 +164,12 @@ class StepCompiler:
         return burn
 
     def _deal_step(self, s, p, gate, seats):
-        """``do: deal``: ``count`` cards to each player in the round, or to the dealer."""
+        """``do: deal``: ``count`` cards to each player in the round, or to the dealer or the community."""
         to = p.get("to", "players")
         n = int(p.get("count", 1))
         if to == "players":
             return self._deal_players(s, p, n, seats)
-        return self._deal_dealer(p, n, gate)
+        return self._deal_dealer(p, n, gate, to)
 
     def _deal_players(self, s, p, n, seats):
         """``n`` cards to each seat of the step, in the step's order, one at a time or (``stack``) all at once."""
@@ -195,14 +190,30 @@ class StepCompiler:
             if (pos >= st.shoe.shape[1]).any():
                 raise RuntimeError("the shoe is empty")
             cards = np.take_along_axis(st.shoe, pos.reshape(st.K, -1), 1).reshape(pos.shape)
-            st.zones[key] = np.where(m[..., None], cards, -1)
+            self._put(st, key, m, cards)
             _order(st, key)
             st.idx += cnt * n
         return deal_players
 
-    def _deal_dealer(self, p, n, gate):
-        """``n`` cards to the dealer."""
-        key = ("dealer", p.get("zone", "cards"))
+    def _put(self, st, key, m, cards):
+        """The cards ``cards`` (K, S|1, n) dealt to zone ``key`` of the holders ``m`` (K, S|1): the zone's
+        cards, or (a zone dealt by several steps) appended after the cards it holds (a new array: the
+        evaluators remember the last array they read)."""
+        if key not in self.grown:
+            st.zones[key] = np.where(m[..., None], cards, -1)
+            return
+        z = st.zones[key].copy()
+        fill = (z >= 0).sum(-1)
+        ii = np.nonzero(m)
+        if (fill[ii] + cards.shape[-1] > z.shape[-1]).any():
+            raise RuntimeError(f"zone {key[1]!r}: more cards than its deal steps deal")
+        for j in range(cards.shape[-1]):
+            z[ii + (fill[ii] + j,)] = cards[ii + (j,)]
+        st.zones[key] = z
+
+    def _deal_dealer(self, p, n, gate, owner="dealer"):
+        """``n`` cards to the dealer (or the community: ``owner``)."""
+        key = (owner, p.get("zone", "cards"))
 
         def deal_dealer(st, strat):
             g = gate(st)[:, 0]
@@ -211,7 +222,7 @@ class StepCompiler:
             if (pos >= st.shoe.shape[1]).any():
                 raise RuntimeError("the shoe is empty")
             cards = np.take_along_axis(st.shoe, pos, 1)
-            st.zones[key] = np.where(g[:, None], cards, -1)[:, None, :]
+            self._put(st, key, g[:, None], cards[:, None, :])
             _order(st, key)
             st.idx += n * g
         return deal_dealer
@@ -221,14 +232,28 @@ class StepCompiler:
         rules = [(self._expr(r.when, f"rule at {r.cite}", True) if r.when is not None else None,
                   self._actions(r.then, f"rule at {r.cite}")) for r in s.rules]
 
+        by_seat = self._sets_round_state(s)
+        ccw = s.order == "counterclockwise"
+
         def settle(st, strat):
             m = seats(st)
             if not m.any():
                 return
-            for w, then in rules:
-                mm = m if w is None else m & np.asarray(w(st), dtype=bool)
-                if mm.any():
-                    then(st, mm)
+            if not by_seat:
+                for w, then in rules:
+                    mm = m if w is None else m & np.asarray(w(st), dtype=bool)
+                    if mm.any():
+                        then(st, mm)
+                return
+            for j in (range(st.S - 1, -1, -1) if ccw else range(st.S)):  # seat by seat, in the step's order
+                mj = np.zeros_like(m)
+                mj[:, j] = m[:, j]
+                if not mj.any():
+                    continue
+                for w, then in rules:
+                    mm = mj if w is None else mj & np.asarray(w(st), dtype=bool)
+                    if mm.any():
+                        then(st, mm)
         return settle
 
     def _decide_step(self, s, seats):
@@ -388,6 +413,8 @@ class StepCompiler:
         """``do: envy``: each receiving player is paid per *other* player holding a qualifying hand."""
         w, pid = p["wager"], p["paytable"]
         pt = self.game.paytables[pid]
+        if pt.amounts and not self.proto.offered(w):  # never placed at this table: nobody receives it
+            return lambda st, strat: None
         if pt.amounts:
             raise Unsupported(f"{where}: paytable {pid!r} with schedules per amount")
         ex = dict((k, v) for k, v, _ in s.exprs)

@@ -10,34 +10,49 @@ What is compiled (anything else raises :class:`Unsupported` naming the step and 
 caller falls back to the engine):
 
 * steps ``announce``, ``reveal`` (no effect without a log), ``burn``, ``deal`` to players, the
-  dealer or ``positions`` (every position and the dealer, from a starting position counted by
-  ``start``), ``roll`` (the table's own random words), ``collect_unwagered``, ``set_hands`` (the
-  house way compiled to numpy: compiler/fast/houseway.py), ``settle``, ``decide`` (a fixed
-  preference order, as ``FixedStrategy``), ``offer`` (fixed amounts), ``envy``, ``block``;
-* expressions: literals, ``round.*``, ``hand``, ``best``, ``category``, ``category_rank``,
-  ``at_least``, ``is_hand`` (compiler/fast/hands.py, built from the engine's rankings), ``has``,
-  ``placed``, ``wager`` (amounts in dollars compared in cents), ``flag``, ``chose``, ``option``,
-  ``offered``, ``active``, ``count``, ``any_player``, ``count_players``; comparisons, ``and``,
+  dealer, the community or ``positions`` (every position and the dealer, from a starting position
+  counted by ``start``; a zone several deal steps deal to holds their cards appended), ``roll``
+  (the table's own random words), ``spin`` (a wheel's equally likely pockets), ``collect_unwagered``,
+  ``set_hands`` (the house way compiled to numpy: compiler/fast/houseway.py), ``settle`` (seat by
+  seat where it sets the round's state), ``decide`` (a fixed preference order, as ``FixedStrategy``),
+  ``offer`` (fixed amounts), ``envy``, ``block``, ``repeat`` (without ``players``: every table loops
+  until its own ``while``/``until`` stops it, the ``bound`` returning the wagers in action);
+* expressions: literals, ``round.*``, ``state.*`` (whole numbers, per round or per player),
+  ``dice.*``, ``pocket.*``, ``hand``, ``best``, ``category``, ``category_rank``, ``at_least``,
+  ``is_hand`` (compiler/fast/hands.py, built from the engine's rankings), rankings of kind points
+  (``points``, ``total``, ``soft``, ``natural``, ``bust``, ``hand``: compiler/fast/points.py), ``card``,
+  ``suited``, cards of several zones (``player.hand + community``), ``has``, ``placed``, ``wager``
+  (amounts in dollars compared in cents), ``flag``, ``chose``, ``option``, ``offered``, ``active``,
+  ``count``, ``any_player``, ``count_players``, ``dice_count``, ``hits``/``matched``/``picked`` (a
+  wager on chosen numbers is placed with one set of numbers at every seat); comparisons, ``and``,
   ``or``, ``not``, ``+ - *``;
-* actions: ``win`` (payout, odds, paytable rows; not meters), ``lose``, ``push``, ``return``,
-  ``surrender``, ``place``, ``set``, ``clear``, ``end``, ``note``;
+* actions: ``win`` (payout, odds, paytable rows on cards or on a hand value; not meters), ``bonus``
+  (by a paytable, part of the wager's result unless it ends void), ``lose``, ``push``, ``return``,
+  ``surrender``, ``place``, ``set``, ``clear``, ``set NAME = EXPR``, ``end``, ``note``;
 * reshuffle at the cover card or after every round, as the engine (every table's shoe shuffled at
   once, word for word as ``random.shuffle``: :class:`_MTShoes`).
 
 Modules: ``vector`` (this one: :class:`FastGame` and its round loop), ``state`` (the round state,
 outcome codes, shared helpers), ``shoes`` (the shoes shuffled at once), ``expressions`` and
-``steps`` (the compilers of expressions and of steps, mixins of :class:`FastGame`), ``played``
-(what the tables did), ``hands`` and ``houseway`` (rankings and house ways in numpy).
+``steps`` (the compilers of expressions and of steps, mixins of :class:`FastGame`), ``pay``
+(paytables and bonuses), ``points`` (rankings of kind points), ``chance`` (dice and wheels), ``loops``
+(round state and ``repeat``), ``played`` (what the tables did), ``hands`` and ``houseway`` (rankings
+and house ways in numpy).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from compiler.fast.chance import ChanceCompiler
 from compiler.fast.expressions import ExpressionCompiler
+from compiler.fast.loops import LoopCompiler
+from compiler.fast.pay import PaytableCompiler
 from compiler.fast.played import Played
+from compiler.fast.points import PointsCompiler
 from compiler.fast.shoes import _MTShoes
-from compiler.fast.state import OPEN, State, Unsupported, _cents, _Money, _stop, _Strat
+from compiler.fast.state import OPEN, VOID, State, Unsupported, _cents, _Money, _stop, _Strat
 from compiler.fast.steps import StepCompiler
+from compiler.runtime.chance import check_chosen
 from compiler.runtime.engine import Table
 from compiler.runtime.errors import UnsettledError
 from compiler.runtime.money import money
@@ -46,7 +61,7 @@ from compiler.runtime.shoe import Shoe
 __all__ = ["FastGame", "Played", "State", "Unsupported", "compile_fast"]
 
 
-class FastGame(ExpressionCompiler, StepCompiler):
+class FastGame(ExpressionCompiler, ChanceCompiler, LoopCompiler, PaytableCompiler, PointsCompiler, StepCompiler):
     """A compiled procedure; :meth:`play` runs rounds on tables seeded like the engine's."""
 
     def __init__(self, chapter, game, options, bets=None):
@@ -55,6 +70,7 @@ class FastGame(ExpressionCompiler, StepCompiler):
         self.proto = Table(game, self.options, seed=0)
         self.money = _Money()
         self.zone_cards: dict[tuple, int] = {}
+        self.grown: set = set()
         self.ordinals: dict[str, np.ndarray] = {}
         self.wagers = list(game.wagers)
         cd = game.cards
@@ -69,27 +85,66 @@ class FastGame(ExpressionCompiler, StepCompiler):
             self._plain(w)
 
     # -- compile ----------------------------------------------------------------------------
-    def _zones(self, steps):
+    def _zones(self, steps, dealt=None):
+        """The width of every zone (``zone_cards``): the cards of its one dealing step; a zone that several
+        ``deal`` steps deal to (``grown``: cards appended as the engine appends them, to any of players, the
+        dealer, the community) holds the sum of their counts, and is read as wide as its fullest hand."""
+        top = dealt is None
+        dealt = {} if top else dealt
         for s in steps:
             p = dict(s.params)
             keys = []
             if s.kind == "deal":
                 to = p.get("to", "players")
-                z = p.get("zone", "cards")
+                z, n = p.get("zone", "cards"), int(p.get("count", 1))
                 if to == "positions":
-                    keys = [("player", z, int(p.get("count", 1))), ("dealer", z, int(p.get("count", 1)))]
-                elif to in ("players", "dealer"):
-                    keys = [("player" if to == "players" else "dealer", z, int(p.get("count", 1)))]
+                    keys = [("player", z, n, "fixed"), ("dealer", z, n, "fixed")]
+                elif to in ("players", "dealer", "community"):
+                    keys = [("player" if to == "players" else to, z, n, "deal")]
                 else:
                     raise Unsupported(f"step {s.id!r} ({s.cite}): deal to {to!r}")
             elif s.kind == "set_hands":
                 owner = "dealer" if p.get("to", "players") == "dealer" else "player"
-                keys = [(owner, "high", int(p["high"])), (owner, "low", int(p["low"]))]
-            for owner, z, n in keys:
-                if self.zone_cards.get((owner, z), n) != n:  # alternative steps (blocks) deal the same size
-                    raise Unsupported(f"step {s.id!r} ({s.cite}): zone {z!r} dealt by two steps of different sizes")
-                self.zone_cards[(owner, z)] = n
-            self._zones(s.steps)
+                keys = [(owner, "high", int(p["high"]), "fixed"), (owner, "low", int(p["low"]), "fixed")]
+            for owner, z, n, how in keys:
+                dealt.setdefault((owner, z), []).append((n, how, s))
+            self._zones(s.steps, dealt)
+        if not top:
+            return
+        for key, ds in dealt.items():
+            if len(ds) > 1 and all(how == "deal" for _, how, _ in ds):
+                self.grown.add(key)
+                self.zone_cards[key] = sum(n for n, _, _ in ds)
+                continue
+            for n, _, s in ds:  # a zone dealt to every position or set: one size, each step writes it whole
+                if self.zone_cards.get(key, n) != n:
+                    raise Unsupported(f"step {s.id!r} ({s.cite}): zone {key[1]!r} dealt by two steps of different "
+                                      "sizes, one of them to every position or setting the hands")
+                self.zone_cards[key] = n
+
+    def _bets(self, bets: dict, offers) -> tuple[dict, dict]:
+        """The stakes in cents of the wagers placed before the deal, and the numbers of those placed on
+        chosen numbers (``{"amount": A, "numbers": [...]}``, a legal set: the engine's check_chosen)."""
+        bets_c, chosen = {}, {}
+        for w, v in bets.items():
+            wd = self.game.wagers[w]
+            if isinstance(v, dict):
+                if not wd.choose:
+                    raise Unsupported(f"wager {w!r} given numbers, not placed on chosen numbers ({wd.cite})")
+                try:
+                    chosen[w] = check_chosen(wd, list(v.get("numbers") or ()), self.game.procedure)
+                except ValueError as e:
+                    raise Unsupported(f"wager {w!r}: {e}") from None
+                v = v.get("amount")
+            elif wd.choose:
+                raise Unsupported(f"wager {w!r} placed on chosen numbers without its numbers ({wd.cite})")
+            if money(v) != 0:
+                bets_c[w] = _cents(money(v))
+        for w in list(bets_c) + list(offers or {}):
+            self._plain(w)
+            if w not in bets_c and self.game.wagers[w].choose:
+                raise Unsupported(f"wager {w!r} offered on chosen numbers ({self.game.wagers[w].cite})")
+        return bets_c, chosen
 
     # -- play -------------------------------------------------------------------------------
     def _left_on_layout(self, st: State, w: str, left_open, left) -> None:
@@ -116,9 +171,7 @@ class FastGame(ExpressionCompiler, StepCompiler):
         N = shoe.shape[1]
         marker = proto.marker
         offered = {w: self.proto.offered(w) for w in self.wagers}
-        bets_c = {w: _cents(money(v)) for w, v in bets.items() if money(v) != 0}
-        for w in list(bets_c) + list(offers or {}):
-            self._plain(w)
+        bets_c, chosen = self._bets(bets, offers)
         strat = _Strat(prefer, offers)
         base_wagers = [w for w, d in self.game.wagers.items() if d.required or d.placed == "during_round"]
         out = Played(K, S, self.wagers, base_wagers)
@@ -141,6 +194,8 @@ class FastGame(ExpressionCompiler, StepCompiler):
                 st.net[w] = np.zeros((K, S), dtype=np.int64)
             for w, c in bets_c.items():
                 st.amount[w][st.in_round] = c
+            self._state_init(st)
+            st.chosen = chosen
             for z, n in self.zone_cards.items():
                 st.zones[z] = np.full((K, S if z[0] == "player" else 1, n), -1, dtype=np.int32)
             if S > self.game.max_positions:
@@ -160,6 +215,8 @@ class FastGame(ExpressionCompiler, StepCompiler):
                     name = self.game.wagers[w].name
                     raise UnsettledError(f"round {r}, seat {seat + 1}: the {name} ({w!r}) is left unsettled: no rule "
                                          "of the procedure settled it", w, seat + 1, r)
+            for w, b in st.bonus.items():  # a bonus is part of its wager's result, unless the wager is void
+                st.net[w] += np.where(st.outcome[w] != VOID, b, 0)
             out.add_round(st, playing[:, 0], record)
             idx = st.idx
             if self.game.cards.reshuffle == "every_round":

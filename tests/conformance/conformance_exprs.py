@@ -28,6 +28,7 @@ from compiler.lang.closures import closure
 from compiler.lang.emit import compile_expr
 from compiler.lang.syntax import parse_expr, source
 from compiler.runtime.engine import Table
+from compiler.values.chance import wheel_pockets
 
 CODES = {None: OPEN, "win": WIN, "lose": LOSE, "push": PUSH, "void": VOID, "surrender": SURRENDER}
 EVALUATORS = ("python", "closures", "fast")
@@ -116,12 +117,14 @@ class FastEvaluator:
         fg.options = {**game.defaults(), **dict(options or {})}
         fg.proto = Table(game, fg.options, seed=0)
         fg.money, fg.zone_cards, fg.ordinals, fg.wagers = _Money(), {}, {}, list(game.wagers)
+        fg.grown = set()
         fg.round_attrs = {"roll"} if any(x.kind == "roll" for x in chapter.all_steps()) else set()
         try:
             fg._zones(chapter.procedure)
             self.fixed = dict(fg.zone_cards)
         except Unsupported:
             self.fixed = None
+            fg.grown = set()
         self.fg = fg
         self.compiled: dict = {}
 
@@ -149,18 +152,22 @@ class FastEvaluator:
                 held[("player", z)] = max(held.get(("player", z), 0), len(cs))
         for z, cs in rnd.dealer.items():
             held[("dealer", z)] = len(cs)
+        for z, cs in rnd.community.items():
+            held[("community", z)] = len(cs)
         sizes = dict(held) if self.fixed is None else dict(self.fixed)
         for k, n in held.items():
             if n > sizes.get(k, n):
                 return Unsupported(f"zone {k[0]}.{k[1]} holds {n} cards, the deal steps deal {sizes[k]}"), None
             sizes.setdefault(k, n)
         for (owner, z), n in sizes.items():
-            rows = [s.zones.get(z, []) for s in seats] if owner == "player" else [rnd.dealer.get(z, [])]
+            rows = [s.zones.get(z, []) for s in seats] if owner == "player" else \
+                [(rnd.dealer if owner == "dealer" else rnd.community).get(z, [])]
             st.zones[(owner, z)] = np.array([[[(-1 if c is None else int(c)) for c in r] + [-1] * (n - len(r))
                                               for r in rows]], dtype=np.int32).reshape(1, len(rows), n)
         first = next((s for s in seats if s.zones), None)
         st.order = {"player": [z for z in (first.zones if first else {}) if ("player", z) in sizes],
-                    "dealer": [z for z in rnd.dealer if ("dealer", z) in sizes]}
+                    "dealer": [z for z in rnd.dealer if ("dealer", z) in sizes],
+                    "community": [z for z in rnd.community if ("community", z) in sizes]}
         for w in self.fg.wagers:
             ws = [s.wagers.get(w) for s in seats]
             st.amount[w] = np.array([[int(x.amount * 100) if x else 0 for x in ws]], dtype=np.int64)
@@ -181,6 +188,21 @@ class FastEvaluator:
                 st.attrs["roll"] = np.array([[ctx.round_attr("roll") or 0]], dtype=np.int64)
             except Exception:  # noqa: BLE001 - no roll yet
                 pass
+        for w in self.fg.wagers:  # numbers chosen: the fast path holds one set per wager, the same at every seat
+            ons = {s.wagers[w].on for s in seats if s.wagers.get(w) is not None and s.wagers[w].on}
+            if len(ons) == 1:
+                st.chosen[w] = next(iter(ons))
+        for name, d in self.fg.game.state.items():  # the round state (whole numbers: what the fast path keeps)
+            init = d.get("initial")
+            if isinstance(init, int) and not isinstance(init, bool):
+                vals = [[s.state.get(name, init) for s in seats]] if d.get("per") == "player" else \
+                    [[rnd.state.get(name, init)]]
+                st.vals[name] = np.array(vals, dtype=np.int64).reshape(1, -1)
+        if rnd.dice is not None:  # the faces of the latest roll, the pocket of the latest spin (by its index)
+            st.attrs["dice"] = np.array([[list(rnd.dice)]], dtype=np.int64)
+        if rnd.pocket is not None:
+            spin = next(x for x in self.fg.chapter.all_steps() if x.kind == "spin")
+            st.attrs["pocket"] = np.array([[wheel_pockets(dict(spin.params)["wheel"]).index(rnd.pocket)]])
         return st, sizes
 
 
