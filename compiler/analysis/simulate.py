@@ -206,7 +206,7 @@ def run_task(game, options, rounds: int, seats: int, task_seed: int, policy: str
         table = Table(game, options, seed=ts)
         table._rankings = rankings
         for _ in range(k):
-            res = table.play_round(table_bets, strategy)
+            res = table.play_round(_not_on_layout(table, table_bets), strategy)
             by_seat: dict[int, int] = {}
             for r in res.results:
                 net = _cents(r.net)
@@ -223,6 +223,15 @@ def run_task(game, options, rounds: int, seats: int, task_seed: int, policy: str
         part.meters += L.meters
         part.reshuffles += len(table.reshuffles)
     return part
+
+
+def _not_on_layout(table, table_bets: dict) -> dict:
+    """Each seat's wagers for the round, less those it still has on the layout from the round before (a wager
+    that stays until settled is not placed again while it is open)."""
+    if not table.carried:
+        return table_bets
+    return {s: {w: a for w, a in b.items() if w not in table.carried[s].wagers} if s in table.carried else b
+            for s, b in table_bets.items()}
 
 
 _RANKINGS: dict[int, tuple] = {}
@@ -352,6 +361,13 @@ def fast_route(game, options, chapter=None, bets=None) -> tuple[bool, str]:
         compile_fast(chapter, game, options, bets)
     except Unsupported as e:
         return False, f"engine (the fast path does not support {e})"
+    # a simulation's tables play many rounds: a wager that stays is carried into the next, which the fast
+    # path's tables do not play (it refuses while playing): the engine plays them from the start
+    stays = [w for w, d in game.wagers.items() if d.stays and (bets is None or w in bets)]
+    if stays:
+        d = game.wagers[stays[0]]
+        return False, (f"engine (the fast path does not support wager {stays[0]!r} ({d.cite}), which stays on the "
+                       "layout into the table's next round (stays: until_settled))")
     return True, "fast path"
 
 

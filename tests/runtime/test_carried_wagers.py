@@ -157,3 +157,43 @@ def test_the_contract_names_a_wager_that_stays_and_only_the_markov_chain_follows
     assert contract.refusal("markov", mod.GAME, compiled.chapter) is None
     why = contract.refusal("simulation", mod.GAME, compiled.chapter)
     assert why is not None and why.startswith("wager 'stays until_settled' (§ 981.5(g), wager 'come')")
+
+
+def _four_before_seven(tmp_path: Path) -> Path:
+    """The dice-total test chapter written in another style: a wager made before the roll that stays until a
+    4 (paid 2 to 1) or a 7 (lost) is rolled, with no loop and no state of its own."""
+    text = (ROOT / "tests" / "fixtures" / "chapters" / "dice-total.yaml").read_text()
+    text = text.replace(
+        "  under: {name: Under, cite: § 906.4, pays: even_money}\n",
+        "  under: {name: Under, cite: § 906.4, pays: even_money}\n"
+        "  four: {name: Four Before Seven, cite: § 906.5(c), pays: two_to_one, stays: until_settled}\n")
+    text = text.replace("  even_money: {odds: 1 to 1, cite: § 906.5(b)}\n",
+                        "  even_money: {odds: 1 to 1, cite: § 906.5(b)}\n  two_to_one: {odds: 2 to 1, cite: § 906.5(c)}\n")
+    text = text.replace(
+        '      - {cite: § 906.5(b), when: "has(under) and round.roll >= 7", then: lose under}\n',
+        '      - {cite: § 906.5(b), when: "has(under) and round.roll >= 7", then: lose under}\n'
+        '      - {cite: § 906.5(c), when: "has(four) and round.roll == 4", then: win four}\n'
+        '      - {cite: § 906.5(c), when: "has(four) and round.roll == 7", then: lose four}\n')
+    text = text.replace("each loses otherwise.\"}\n", "each loses otherwise.\"}\n      - {label: c, text: \"The Four "
+                        "Before Seven wager is paid 2 to 1 when a total of 4 is rolled and loses on a total of seven; on "
+                        "any other total it stays on the layout for the next roll.\"}\n", 1)
+    path = tmp_path / "four-before-seven.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_a_simulation_does_not_place_again_a_wager_still_on_the_layout_and_plays_it_on_the_engine(tmp_path):
+    """Simulated tables play many rounds: a wager that stays is not placed again while it is open (the engine
+    would refuse it), and the fast path, whose tables cannot carry it, is not taken, with the reason. Four
+    before seven, by counting the 36 pairs of faces: 3 ways to 4 against 6 to 7, so it wins 1/3 of the time,
+    and at 2 to 1 its expected net is 2/3 - 2/3 = 0 per unit."""
+    from compiler.analysis.simulate import simulate
+
+    mod, c = load_game(str(_four_before_seven(tmp_path)))
+    res = simulate(mod.GAME, {}, rounds=3000, seats=1, seed=3, workers=1, chapter=c.chapter,
+                   bets={"seven": Decimal(1), "four": Decimal(1)})
+    assert res.route.startswith("engine") and "'four'" in res.route and "stays" in res.route
+    four = res.per_unit["four"]
+    assert 600 < four.n < 1200  # made again only once the one before is settled (about 1 round in 4)
+    assert abs(four.mean()) < 4 * four.se()
+    assert res.players + res.house + res.meters == 0
