@@ -29,6 +29,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping
 
+from compiler.analysis import contract
 from compiler.analysis.model import Figure, Policy, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.chance import find_step, legal_sets
@@ -142,15 +143,20 @@ class _RankShoe(StandInShoe):
         return card
 
 
-def _walk_ir(steps):
+def _walk_ir(steps, keep=None):
     for s in steps:
-        yield s
-        yield from _walk_ir(s.steps)
+        if keep is None or keep(s):
+            yield s
+            yield from _walk_ir(s.steps, keep)
 
 
-def unmodelled(game, chapter) -> str | None:
-    """The first construct of the chapter's procedure this method does not model, named; None if all are."""
-    for s in _walk_ir(chapter.procedure):
+def unmodelled(game, chapter, offered=None) -> str | None:
+    """The first construct of the chapter's procedure this method does not model, named; None if all are.
+    ``offered`` (wager id -> bool): the steps naming a wager not offered and the rules acting only on such
+    wagers are left out, as from the contract's active procedure (they never act in the rounds played)."""
+    keep = None if offered is None else (lambda s: contract.step_offered(s, game, offered))
+    for s in _walk_ir(chapter.procedure, keep):
+        rules = [r for r in s.rules if offered is None or contract.rule_offered(r, game, offered)]
         params = MODELS["steps"].get(s.kind)
         if params is None:
             return f"step kind {s.kind!r} (step {s.id}, {s.cite})"
@@ -162,8 +168,8 @@ def unmodelled(game, chapter) -> str | None:
                 return f"expression {name!r} of a {s.kind} step (step {s.id}, {s.cite})"
         if s.choices:
             return f"the choices of step {s.id} ({s.cite})"
-        nodes = [s.when, s.players] + [r.when for r in s.rules]
-        for r in s.rules:
+        nodes = [s.when, s.players] + [r.when for r in rules]
+        for r in rules:
             for a in r.then:
                 if a.kind not in MODELS["actions"]:
                     return f"outcome {a.kind!r} ({r.cite})"
@@ -228,7 +234,7 @@ def wanted(game, chapter) -> bool:
 
 def report(game, chapter, options, decks, settings, offered) -> Report:
     """The chapter's report: a figure per wager, or every wager refused naming the construct not modelled."""
-    bad = unmodelled(game, chapter)
+    bad = unmodelled(game, chapter, offered)
     if bad:
         rep = Report(game.chapter, game.title, settings, [])
         for w, wd in game.wagers.items():
@@ -331,7 +337,7 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
     """An exact figure per unit of each (offered) wager made, alone on its seat; a wager on chosen numbers
     is played on every legal set, one figure per distinct result (its policy names the sets). Unmodelled
     if a construct of the chapter is not one this method declares."""
-    bad = unmodelled(game, chapter)
+    bad = unmodelled(game, chapter, offered)
     if bad:
         raise Unmodelled(f"the chance enumeration does not model {bad}")
     # every (wager, set) played alone on a seat; seats do not interact (no function of other seats is

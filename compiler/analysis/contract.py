@@ -30,8 +30,10 @@ from compiler.lang.names import OWNERS, expr_nodes
 from compiler.lang.syntax import Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
 from compiler.runtime.context import Context
 from compiler.runtime.engine import Table
+from compiler.steps import KINDS
 
-__all__ = ["Construct", "Declaration", "METHODS", "Refused", "constructs", "refusal", "unmodelled", "active_steps"]
+__all__ = ["Construct", "Declaration", "METHODS", "Refused", "active_steps", "all_unmodelled", "constructs", "refusal",
+           "rule_offered", "step_offered", "unmodelled"]
 
 
 class Refused(Exception):
@@ -270,20 +272,14 @@ def _decided(fn, table) -> bool | None:
 def active_steps(game, chapter, options: dict | None):
     """[(IR step, its run-time conditions)] of the active procedure, blocks flattened (a block whose
     condition is decided during the round is itself listed, with its steps)."""
-    from compiler.steps import KINDS
     table = offer_table(game, options)
     rt = _runtime_steps(game)
     out = []
 
-    def unoffered_step(s) -> bool:
-        names = getattr(KINDS.get(s.kind), "names", {}) or {}
-        return any(names.get(p) == "wager" and isinstance(v, str) and v in game.wagers and not table.offered(v)
-                   for p, v in s.params)
-
     def walk(steps):
         for s in steps:
             g = rt.get(s.id)
-            if unoffered_step(s):
+            if not step_offered(s, game, table.offered):
                 continue
             if s.when is not None and _static(s.when) and g is not None and g.when is not None:
                 if _decided(g.when, table) is False:
@@ -299,10 +295,19 @@ def active_steps(game, chapter, options: dict | None):
     return out, table
 
 
-def _rule_offered(rule, game, table) -> bool:
-    """A rule that concerns at least one offered wager (or no wager at all)."""
+def step_offered(step, game, offered) -> bool:
+    """False for a step whose wager parameter names a wager not offered (an ``offer``, an ``envy``): it is
+    left out of the active procedure with its steps. ``offered``: wager id -> bool (``Table.offered``)."""
+    names = getattr(KINDS.get(step.kind), "names", {}) or {}
+    return not any(names.get(p) == "wager" and isinstance(v, str) and v in game.wagers and not offered(v)
+                   for p, v in step.params)
+
+
+def rule_offered(rule, game, offered) -> bool:
+    """A rule that concerns at least one offered wager (or no wager at all); ``offered`` as for
+    :func:`step_offered`."""
     ws = [a.wager for a in rule.then if a.wager not in (None, "*")]
-    return not ws or any(w not in game.wagers or table.offered(w) for w in ws)
+    return not ws or any(w not in game.wagers or offered(w) for w in ws)
 
 
 _CACHE: dict = {}
@@ -327,7 +332,7 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
             out.append(Construct("condition", f"{c} of {s.kind}", w))
             out.extend(_expr_constructs(s.when if c == "when" else s.players, w))
         for r in s.rules:
-            if not _rule_offered(r, game, table):
+            if not rule_offered(r, game, table.offered):
                 continue
             rw = _where(r)
             out.extend(_expr_constructs(r.when, rw))
@@ -340,7 +345,8 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
             out.extend(_expr_constructs(e, w))
     for w, d in game.wagers.items():  # a wager followed beyond the round it is made in
         if getattr(d, "stays", None) and table.offered(w):
-            out.append(Construct("wager", f"stays {d.stays}", f"{d.cite}, wager {w!r}"))
+            src = getattr(chapter.wagers.get(w), "src", None)
+            out.append(Construct("wager", f"stays {d.stays}", f"{d.cite}, wager {w!r}" + (f", {src}" if src else "")))
     if len(_CACHE) > 64:  # it keeps its games alive (so no id is reused while cached): a small cache
         _CACHE.clear()
     _CACHE[key] = (game, chapter, out)
@@ -352,6 +358,14 @@ def first_unmodelled(method: str, items: list[Construct]) -> Construct | None:
     if decl is None:
         raise KeyError(f"no declaration of analysis method {method!r}")
     return next((c for c in items if not decl.models(c)), None)
+
+
+def all_unmodelled(method: str, items: list[Construct]) -> list[Construct]:
+    """Every construct of ``items`` the declaration of ``method`` does not model, in order."""
+    decl = METHODS.get(method)
+    if decl is None:
+        raise KeyError(f"no declaration of analysis method {method!r}")
+    return [c for c in items if not decl.models(c)]
 
 
 def refusal(method: str, game, chapter, options: dict | None = None) -> str | None:

@@ -31,6 +31,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from compiler.analysis import contract
 from compiler.analysis.model import Figure, Policy, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.carry import Carried
@@ -57,22 +58,27 @@ def has_loop(chapter) -> bool:
     return any(s.kind == "repeat" for s in _walk(chapter.procedure))
 
 
-def _walk(steps):
+def _walk(steps, keep=None):
     for s in steps:
-        yield s
-        yield from _walk(s.steps)
+        if keep is None or keep(s):
+            yield s
+            yield from _walk(s.steps, keep)
 
 
-def refusal(game, chapter) -> str | None:
-    """The first construct of the chapter this method does not model, or None."""
-    for s in _walk(chapter.procedure):
+def refusal(game, chapter, offered=None) -> str | None:
+    """The first construct of the chapter this method does not model, or None. ``offered`` (wager id ->
+    bool): the wagers not offered, the steps naming one and the rules acting only on such wagers are left
+    out, as from the contract's active procedure (they never act in the rounds played)."""
+    keep = None if offered is None else (lambda s: contract.step_offered(s, game, offered))
+    for s in _walk(chapter.procedure, keep):
         if s.kind not in STEP_KINDS:
             return f"step {s.id!r} ({s.cite}): the step kind {s.kind!r} is not modelled by the Markov chain method"
         if s.kind == "offer" and dict(s.params).get("equal_to") is None:
             return (f"step {s.id!r} ({s.cite}): an offer of no stated amount (no 'equal_to') is not modelled by the "
                     "Markov chain method")
         exprs = [s.when, s.players, *(node for _, node, _ in s.exprs)]
-        for r in (*s.rules, *s.choices):
+        rules = [r for r in s.rules if offered is None or contract.rule_offered(r, game, offered)]
+        for r in (*rules, *s.choices):
             exprs.append(r.when)
             for a in r.then:
                 if a.kind not in ACTIONS:
@@ -86,6 +92,8 @@ def refusal(game, chapter) -> str | None:
                 return f"step {s.id!r} ({s.cite}): {why}"
     offers = _offers(chapter)
     for w, d in game.wagers.items():
+        if offered is not None and not offered(w):
+            continue
         if d.required or d.requires or d.progressive or d.amounts or (
                 d.placed != "before_deal" and (d.placed != "during_round" or w not in offers)):
             return f"wager {w!r} ({d.cite}): the Markov chain method models wagers {WAGER_FIELDS}"
@@ -357,11 +365,11 @@ def chains(game, chapter, options: dict | None = None) -> tuple[dict[str, WagerC
     """Each wager on its own (one seat, one stake), its chain solved under each policy. Returns the chains
     under the first policy, and facts: the stake, the largest chance a pass does not end a chain, the
     loops' smallest bound, and ``policies``: label -> {wager: chain}."""
-    why = refusal(game, chapter)
+    offered = Table(game, options, seed=0)
+    why = refusal(game, chapter, offered.offered)
     if why:
         raise Refused(why)
     stake = _stake(game, chapter)
-    offered = Table(game, options, seed=0)
     by_policy: dict[str, dict[str, WagerChain]] = {}
     stay = Fraction(0)
     offers = _offers(chapter)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from compiler.analysis import chance_exact, contract, markov, paigow, points_exact, card_routes, progress
+from compiler.analysis import chance_exact, contract, markov, paigow, per_wager, points_exact, card_routes, progress
 from compiler.analysis.exact_engine import PathLimit, enumerate_round, rank_level_ok
 from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
                                      dec, pct)  # (DURING_CLAUSE: callers)
@@ -136,14 +136,13 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
     method gives a figure is simulated where the contract's simulation models the chapter
     (``simulate_refused``), its figure naming why no exact method applied."""
     precision = float(DEFAULT_PRECISION if precision is None else precision)
-    rep, analysed = _analyze(game, chapter, options, decks, rounds, seed, precision, simulate_refused)
+    rep, analysed, part = _analyze(game, chapter, options, decks, rounds, seed, precision, simulate_refused)
     if any(d.offered_by and d.offered_by in (options or {}) for d in game.wagers.values()):
         # the selections say whether a wager is offered: none of a wager they do not offer
         offer_all = {d.offered_by: True for d in game.wagers.values() if d.offered_by and d.offered_by not in options}
         selected = Table(game, {**offer_all, **options}, seed=0)
         unoffered = {w: d.name for w, d in game.wagers.items() if not selected.offered(w)}
-        model = paigow.model_or_reason(game, chapter)[0] if unoffered and not rank_level_ok(game) else None
-        drop_unoffered(rep, unoffered, getattr(model, "double", None))
+        _dropper(game, chapter)(rep, unoffered)
     covered = {w for f in rep.figures for w in (*f.stakes, *f.includes)}
     covered |= {n.wager for n in rep.not_computed}
     if analysed:
@@ -156,12 +155,23 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
                                       "cards and no solver models the decisions it depends on)")
     if analysed and simulate_refused and any(n.policy == "any" for n in rep.not_computed):
         from compiler.analysis.simulated import simulate_refused as fill
-        fill(rep, game, chapter, options, rounds, seed, precision, decks)
+        # where the chapter was split, the wagers its method refused are simulated as it analysed them
+        fill_game, fill_options = part or (game, options)
+        fill(rep, fill_game, chapter, fill_options, rounds, seed, precision, decks)
     return rep
 
 
 # what the pai gow route's simulated setting policy says of the wager made during the round
 # (compiler/analysis/paigow.py, analyze_paigow); said only when the casino offers that wager
+
+
+def _dropper(game, chapter) -> Callable[[Report, dict[str, str]], None]:
+    """:func:`drop_unoffered` for this chapter (its pai gow Double Down, if any, is the wager made during the
+    round that policies name)."""
+    def drop(rep: Report, unoffered: dict[str, str]) -> None:
+        model = paigow.model_or_reason(game, chapter)[0] if unoffered and not rank_level_ok(game) else None
+        drop_unoffered(rep, unoffered, getattr(model, "double", None))
+    return drop
 
 
 def drop_unoffered(rep: Report, unoffered: dict[str, str], during: str | None = None) -> None:
@@ -181,7 +191,10 @@ def drop_unoffered(rep: Report, unoffered: dict[str, str], during: str | None = 
             n.policy = n.policy.replace(DURING_CLAUSE, "")
 
 
-def _analyze(game, chapter, options, decks, rounds, seed, precision, simulated: bool = True) -> tuple[Report, bool]:
+def _analyze(game, chapter, options, decks, rounds, seed, precision, simulated: bool = True
+             ) -> tuple[Report, bool, tuple | None]:
+    """The report, whether a method was tried, and the (game, options) a part of the figures was computed on
+    when the chapter was split wager by wager (compiler/analysis/per_wager.py), else None."""
     options = dict(options or {})
     table = Table(game, options, seed=0)
     if decks is not None:
@@ -196,26 +209,38 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision, simulated: 
                       ["no house edge is computed: the payout odds of "
                        + ", ".join(sorted({p.cite for p in unpriced}))
                        + " are not in the sources (a win is recorded without an amount) and these selections "
-                         "do not state them"]), False
+                         "do not state them"]), False, None
     if not game.wagers:
         return Report(game.chapter, game.title, settings, [],
                       ["the rulespec defines no wagers (the sources give no wager of this chapter): nothing to "
-                       "analyse"]), False
+                       "analyse"]), False, None
     refusals = []
     methods = [m for m in METHODS if simulated or m.name != "simulation"]
+    run_args = (decks, settings, rounds, seed, precision)
     for method in methods:  # in order: the first that applies gives the report
+        if method.name == "simulation":  # before simulating it all: exact figures wager by wager (per_wager.py)
+            parts = per_wager.split(game, chapter, options, [m for m in methods if m is not method], methods,
+                                    run_args, _dropper(game, chapter))
+            if parts is not None:
+                return parts.report, True, (parts.game, parts.options)
         why = method.refusal(game, chapter, options)
         if why is None:
             try:
-                rep = method.run(game, chapter, options, decks, settings, rounds, seed, precision)
+                rep = method.run(game, chapter, options, *run_args)
                 if refusals and method.name == "simulation":  # a simulated figure says why no exact one
                     why_not = "; ".join(f"{name}: {w}" for name, w in refusals)
                     for f in rep.figures:
                         f.method = f"no exact method ({why_not}). {f.method}"
-                return rep, True
+                return rep, True, None
             except contract.Refused as e:  # it found out while computing (a budget reached): the next one
                 why = str(e)
         refusals.append((method.name, why))
+    # a construct that concerns only some optional wagers: the others as if those were not offered (per_wager.py)
+    # (with the simulation tried on the rest where the exact methods were, else the exact methods)
+    parts = per_wager.split(game, chapter, options, [m for m in methods if m.name == "simulation"] or methods,
+                            methods, run_args, _dropper(game, chapter))
+    if parts is not None:
+        return parts.report, True, (parts.game, parts.options)
     rep = Report(game.chapter, game.title, settings, [], [f"{name}: {why}" for name, why in refusals])
     reason = contract.unmodelled([d for m in methods for d in m.declarations], game, chapter, options,
                                  refusals)
@@ -223,7 +248,7 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision, simulated: 
     for w, d in game.wagers.items():
         if table.offered(w):
             rep.refuse(w, d.name, reason)
-    return rep, True
+    return rep, True, None
 
 
 @dataclass(frozen=True)
@@ -283,7 +308,7 @@ def _run_points(game, chapter, options, decks, settings, rounds, seed, precision
 
 
 def _chance_fits(game, chapter, options) -> str | None:
-    why = chance_exact.unmodelled(game, chapter)
+    why = chance_exact.unmodelled(game, chapter, contract.offer_table(game, options).offered)
     if why is not None:
         return f"it does not model {why}"
     if not chance_exact.concerns(game, chapter):
@@ -301,7 +326,7 @@ def _run_chance(game, chapter, options, decks, settings, rounds, seed, precision
 def _markov_fits(game, chapter, options) -> str | None:
     if not markov.has_loop(chapter):
         return "no repeat step (a round that loops)"
-    return markov.refusal(game, chapter)
+    return markov.refusal(game, chapter, contract.offer_table(game, options).offered)
 
 
 def _run_markov(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:

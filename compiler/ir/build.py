@@ -285,7 +285,7 @@ class _Builder:
         self.diags.extend(data_diagnostics(self.doc))
         if any(x for x in self.diags if x.is_error):
             return None
-        wagers, payouts, paytables = _wagers(d, self.amounts), _payouts(d), _paytables(d, self.amounts)
+        wagers, payouts, paytables = _wagers(d, self.amounts, self.src), _payouts(d), _paytables(d, self.amounts)
         if any(x for x in self.diags if x.is_error):  # an amount the data checks let through (a float)
             return None
         return Chapter(d["chapter"], d["title"], self.doc.path, slug_of(d["chapter"], d["title"]), d, procedure,
@@ -321,11 +321,11 @@ class _Builder:
 # -- the chapter's money, typed once (the spec checks have read every odds and amount) -----------
 
 
-def _wagers(d, amounts) -> dict[str, Wager]:
+def _wagers(d, amounts, src) -> dict[str, Wager]:
     return {k: Wager(k, w["name"], w["cite"], w.get("pays"), w.get("paytable"), bool(w.get("required", False)),
                      w.get("offered_by"), tuple(w.get("requires") or ()), w.get("progressive"),
                      w.get("placed", "before_deal"), amounts(f"/wagers/{k}/amounts", w.get("amounts")),
-                     _plain(w.get("choose")), w.get("stays"), tuple(w.get("keeps") or ()), w)
+                     _plain(w.get("choose")), w.get("stays"), tuple(w.get("keeps") or ()), w, src(f"/wagers/{k}"))
             for k, w in (d.get("wagers") or {}).items()}
 
 

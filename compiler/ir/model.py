@@ -143,6 +143,7 @@ class Wager:
     stays: str | None = None  # 'until_settled': left open when the round ends, it stays on the layout into the next
     keeps: tuple[str, ...] = ()  # the per-player state (`per: player`) kept with it from round to round
     spec: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)  # as written (read-only)
+    src: Src | None = field(default=None, repr=False, compare=False)  # where the rulespec declares it
 
 
 @dataclass(frozen=True)

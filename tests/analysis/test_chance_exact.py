@@ -198,16 +198,24 @@ def test_refuses_a_step_kind_it_does_not_declare_naming_it(tmp_path):
     with pytest.raises(chance_exact.Unmodelled, match="does not model step kind 'decide'"):
         chance_exact.analyze_chance(mod.GAME, comp.chapter)
     assert not chance_exact.wanted(mod.GAME, comp.chapter)
-    # no exact method: `analyze` refuses every wager naming the construct (no route divides by a required
-    # wager); by default the contract's simulation gives each a simulated figure instead, saying why
+    # the engine enumeration models the decision but not suits, which only the Suited Tie's own rule reads: the
+    # other wagers are enumerated as if the Suited Tie were not offered (compiler/analysis/per_wager.py), and their
+    # figures equal the chance method's on the chapter without the decision (another exact route); the Suited Tie
+    # is refused naming the function and why no method analyses it alone (the chance: the decision)
     rep = analyze(mod.GAME, comp.chapter, simulate_refused=False)
-    assert not rep.figures and {n.wager for n in rep.not_computed} == {"dragon", "tiger", "tie", "suited_tie"}
-    assert all("step kind 'decide'" in n.reason and "§ 944.6(a)" in n.reason for n in rep.not_computed), \
-        [n.reason for n in rep.not_computed]
+    plain_mod, plain = _lg(CH / "dragon-tiger.yaml")
+    by_chance = {f.wager: f.expected_return for f in analyze(plain_mod.GAME, plain.chapter).figures}
+    assert {f.wager: f.expected_return for f in rep.figures} == {w: by_chance[w] for w in ("dragon", "tiger", "tie")}
+    assert all(f.status == "exact" and "engine enumerated" in f.method for f in rep.figures)
+    (refused,) = rep.not_computed
+    assert refused.wager == "suited_tie" and refused.reason.startswith("function 'suited' (§ 944.7(d)")
+    assert "chance: step kind 'decide' (§ 944.6(a)" in refused.reason, refused.reason
+    # by default the contract's simulation gives the Suited Tie a simulated figure instead, saying why
     sim = analyze(mod.GAME, comp.chapter, rounds=2000, seed=1)
-    assert {f.wager for f in sim.figures} == {"dragon", "tiger", "tie", "suited_tie"}
-    assert all(f.status == "simulated" and "step kind 'decide'" in f.method for f in sim.figures), \
-        [f.method for f in sim.figures]
+    assert {f.wager: f.status for f in sim.figures} == {"dragon": "exact", "tiger": "exact", "tie": "exact",
+                                                         "suited_tie": "simulated"}
+    suited = next(f for f in sim.figures if f.wager == "suited_tie")
+    assert "step kind 'decide'" in suited.method and "function 'suited'" in suited.method, suited.method
 
 
 def test_refuses_a_function_added_to_the_registry_without_a_declaration(monkeypatch):

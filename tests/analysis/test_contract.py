@@ -115,7 +115,15 @@ def test_a_new_function_is_refused_by_every_method_by_name(tcp, dummies):
             assert why.startswith("function 'no_pair' (§ 905.7(c)"), (d, why)
     assert sum(len([c for c in items if not contract.METHODS[d].models(c)]) == 1 for d in DECLARED) >= 3
     rep = analyze(game, chapter, {})
-    assert rep.figures == [] and all("function 'no_pair'" in n.reason for n in rep.not_computed)
+    # the rule acts on the Pair Plus alone: the Pair Plus gets no figure, named by the function, and the Ante and
+    # Play are analysed as if the Pair Plus were not offered (compiler/analysis/per_wager.py): their figures are
+    # those of the chapter without the rule, fraction for fraction
+    assert [(n.wager, "function 'no_pair' (§ 905.7(c)" in n.reason) for n in rep.not_computed] == [("pair_plus", True)]
+    assert rep.figures and all("pair_plus" not in f.stakes for f in rep.figures)
+    plain = analyze(game, tcp[1], {})
+    expected = {(f.stakes, f.policy.text): (f.expected_return, f.per_total_wagered, f.hit_frequency, f.outcomes) for f in plain.figures
+                if "pair_plus" not in f.stakes}
+    assert {(f.stakes, f.policy.text): (f.expected_return, f.per_total_wagered, f.hit_frequency, f.outcomes) for f in rep.figures} == expected
 
 
 def test_a_new_parameter_value_is_refused(tcp):

@@ -156,7 +156,10 @@ def test_the_contract_names_a_wager_that_stays_and_only_the_markov_chain_follows
     assert [c.name for c in stays] == ["stays until_settled"] and "'come'" in stays[0].where
     assert contract.refusal("markov", mod.GAME, compiled.chapter) is None
     why = contract.refusal("simulation", mod.GAME, compiled.chapter)
-    assert why is not None and why.startswith("wager 'stays until_settled' (§ 981.5(g), wager 'come')")
+    # named with its position: the line of the rulespec that declares the wager
+    assert why is not None and why.startswith("wager 'stays until_settled' (§ 981.5(g), wager 'come', ")
+    line = next(i for i, x in enumerate(CRAPS.read_text().splitlines(), 1) if x.startswith("  come:"))
+    assert f"craps.yaml:{line})" in why
 
 
 def _four_before_seven(tmp_path: Path) -> Path:
