@@ -126,8 +126,8 @@ def _why_simulated(rep: Report, refusals) -> None:
 
 
 def _alone(game, chapter, options, methods, run_args, w, others):
-    """The figures of ``w`` analysed on its own (every other optional wager withheld) by the first method that
-    models that, or [] with each method's refusal."""
+    """The figures of ``w`` analysed on its own (``others`` withheld) by the first method that models that, or []
+    with each method's refusal."""
     view, opts = withhold(game, others), selections(options)
     refusals = []
     for m in methods:
@@ -170,7 +170,8 @@ def split(game, chapter, options, kept, methods, run_args, drop) -> Split | None
     names = [game.wagers[w].name for w in optional if w in blocked]
     for w in (w for w in optional if w in blocked):
         name = game.wagers[w].name
-        figs, refusals = _alone(game, chapter, options, methods, run_args, w, set(optional) - {w})
+        others = set(optional) - {w} - set(game.wagers[w].requires)  # on its own: with the wagers it requires
+        figs, refusals = _alone(game, chapter, options, methods, run_args, w, others)
         if figs:
             rep.figures.extend(figs)
             continue
