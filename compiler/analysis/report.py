@@ -165,15 +165,6 @@ def analyze(game, chapter, options: dict | None = None, decks: int | None = None
 # (compiler/analysis/paigow.py, analyze_paigow); said only when the casino offers that wager
 
 
-def _dropper(game, chapter) -> Callable[[Report, dict[str, str]], None]:
-    """:func:`drop_unoffered` for this chapter (its pai gow Double Down, if any, is the wager made during the
-    round that policies name)."""
-    def drop(rep: Report, unoffered: dict[str, str]) -> None:
-        model = paigow.model_or_reason(game, chapter)[0] if unoffered and not rank_level_ok(game) else None
-        drop_unoffered(rep, unoffered, getattr(model, "double", None))
-    return drop
-
-
 def drop_unoffered(rep: Report, unoffered: dict[str, str], during: str | None = None) -> None:
     """No figure, refusal or note of a wager the caller's selections do not offer (``unoffered``: id ->
     name), and no policy that has the player make one: a figure must not describe a wager that is not
@@ -189,6 +180,15 @@ def drop_unoffered(rep: Report, unoffered: dict[str, str], during: str | None = 
             f.policy = f.policy.with_text(f.policy.text.replace(DURING_CLAUSE, ""))
         for n in rep.not_computed:
             n.policy = n.policy.replace(DURING_CLAUSE, "")
+
+
+def _dropper(game, chapter) -> Callable[[Report, dict[str, str]], None]:
+    """:func:`drop_unoffered` for this chapter (its pai gow Double Down, if any, is the wager made during the
+    round that policies name)."""
+    def drop(rep: Report, unoffered: dict[str, str]) -> None:
+        model = paigow.model_or_reason(game, chapter)[0] if unoffered and not rank_level_ok(game) else None
+        drop_unoffered(rep, unoffered, getattr(model, "double", None))
+    return drop
 
 
 def _analyze(game, chapter, options, decks, rounds, seed, precision, simulated: bool = True
