@@ -51,10 +51,13 @@ def _then(actions, text, cite: str, src) -> Fn | None:
     if not actions:
         return None
     fns = tuple(action_closure(a, cite) for a in actions)
-
-    def then(ctx):
-        for f in fns:
+    if len(fns) == 1:
+        def then(ctx, f=fns[0]):
             f(ctx)
+    else:
+        def then(ctx):
+            for f in fns:
+                f(ctx)
 
     return _guarded(then, division_message("then", cite, src, text)) if actions_divide(actions) else then
 
