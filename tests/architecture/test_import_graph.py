@@ -62,7 +62,8 @@ CODEGEN_IMPORTERS: dict[str, str] = {
     "compiler.submission.formats": "renders the Rules Submission documents with the templates of compiler/codegen",
 }
 # compiler.pipeline's loaders of a generated game module (its source exec'd): for the tests that prove the
-# generated modules; no module of the compiler calls them, and nothing else of it calls exec
+# generated modules; no module of the compiler calls them, and nothing else of it calls exec (nor eval anywhere:
+# the rule language is evaluated by its visitors, compiler/lang/closures.py)
 GENERATED_LOADERS = ("load_game", "_module")
 
 
@@ -184,7 +185,8 @@ def codegen_imports(graph: dict[str, set[str]]) -> list[str]:
 
 
 def generated_module_loads(name: str, tree: ast.AST) -> list[str]:
-    """Where the module ``name`` loads a generated game module (a loader of compiler.pipeline) or calls exec."""
+    """Where the module ``name`` loads a generated game module (a loader of compiler.pipeline), calls exec
+    (but compiler.pipeline's loader) or eval."""
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "compiler.pipeline":
@@ -193,9 +195,9 @@ def generated_module_loads(name: str, tree: ast.AST) -> list[str]:
         elif isinstance(node, ast.Attribute) and node.attr in GENERATED_LOADERS and \
                 isinstance(node.value, ast.Name) and node.value.id == "pipeline":
             out.append(f"{name}:{node.lineno} calls pipeline.{node.attr}")
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exec" \
-                and name != "compiler.pipeline":
-            out.append(f"{name}:{node.lineno} calls exec")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+                node.func.id == "eval" or node.func.id == "exec" and name != "compiler.pipeline"):
+            out.append(f"{name}:{node.lineno} calls {node.func.id}")
     return out
 
 
@@ -278,7 +280,7 @@ def test_codegen_checks_see_an_analysis_module_reading_a_generated_module():
          "compiler.codegen.generate": {"compiler.ir.model"}}
     assert codegen_imports(g) == ["compiler.analysis.x imports compiler.codegen.generate"]
     tree = ast.parse("from compiler.pipeline import compile_spec, load_game\nfrom compiler import pipeline\n"
-                     "def f(s):\n    exec(s)\n    return pipeline._module('m', s)\n")
+                     "def f(s):\n    exec(s)\n    return pipeline._module('m', eval(s))\n")
     assert generated_module_loads("compiler.analysis.x", tree) == [
         "compiler.analysis.x:1 imports load_game from compiler.pipeline", "compiler.analysis.x:4 calls exec",
-        "compiler.analysis.x:5 calls pipeline._module"]
+        "compiler.analysis.x:5 calls pipeline._module", "compiler.analysis.x:5 calls eval"]
