@@ -15,9 +15,10 @@ from compiler.render.terminal import Ticker, raw_stream
 from compiler.runtime.carry import carried_lines
 from compiler.runtime.engine import EngineError, Table
 from compiler.runtime.errors import UnsettledError
+from compiler.runtime.from_ir import game_of, load_game
 from compiler.runtime.money import fmt_money
 from compiler.runtime.shoe import StandInShoe
-from compiler.pipeline import ROOT, load_game, spec_files
+from compiler.pipeline import ROOT, spec_files
 from compiler.spec.diagnostics import DiagnosticError
 from compiler.spec.loader import load_document
 
@@ -84,9 +85,7 @@ class _NoShoe(StandInShoe):
 
 
 def compiled_game(compiled):
-    from compiler.submission.document import game_of
-
-    return game_of(compiled.chapter).GAME
+    return game_of(compiled.chapter)
 
 
 _YES, _NO = ("yes", "y", "true", "1", "on"), ("no", "n", "false", "0", "off")

@@ -82,7 +82,9 @@ def _compile(path: str, text: str | None) -> Compiled:
 
 
 def load_game(path: str | Path):
-    """Compile a rulespec and load its game module (the same source `rulespec build` writes)."""
+    """Compile a rulespec and load its generated game module (the source `rulespec build` writes, exec'd): for
+    the tests that prove the generated modules. The compiler runs the game as it is translated from the IR
+    (:func:`compiler.runtime.from_ir.load_game`); none of its modules calls this (tests/architecture)."""
     from compiler.codegen.generate import render_game_module
 
     c = compile_spec(path)

@@ -131,10 +131,11 @@ class Played:
 
 
 def random_rounds(spec: Path, rounds: int, seed: int = 0, irregular_every: int = 3,
-                  same_table: bool = False) -> Iterator[Played]:
+                  same_table: bool = False, load=None) -> Iterator[Played]:
     """``rounds`` rounds of ``spec`` (a fresh table and shoe each round, or one table for all with
-    ``same_table``); every ``irregular_every``-th round raises a random irregularity (0: never)."""
-    mod, compiled = game_of(spec)
+    ``same_table``); every ``irregular_every``-th round raises a random irregularity (0: never).
+    ``load``: (game, compiled) of ``spec`` when not its generated module (``game_of``)."""
+    mod, compiled = load(spec) if load is not None else game_of(spec)
     subs = submissions_of(spec)
     rng = random.Random(f"{spec.stem}-{seed}")
     table = None

@@ -9,7 +9,6 @@ up to the permutations of suits.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from functools import partial
 from itertools import permutations
@@ -22,7 +21,7 @@ from compiler.analysis.deal_common import MAX_SETS, DealSolution, Refused, _hist
 from compiler.analysis.dealer_rules import _DealerPlan, _ranking, dealer_plan
 from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
 from compiler.analysis.removal import DisjointCounter
-from compiler.lang.rules import compile_expr
+from compiler.lang.closures import closure
 from compiler.runtime.cards import JOKER
 from compiler.runtime.engine import Context, Table
 from compiler.runtime.money import money
@@ -79,7 +78,6 @@ class _AtomClasses:
     def __init__(self, game, deck: list, table):
         self.game, self.deck, self.table = game, deck, table
         self.deck_arr = np.array(deck, dtype=np.int64)
-        self.env = {"Decimal": Decimal, "Fraction": Fraction}
         self._vcache: dict = {}
         self._ecache: dict = {}
 
@@ -102,15 +100,15 @@ class _AtomClasses:
             _, first, inv = np.unique(keys[0], return_index=True, return_inverse=True)
         else:
             _, first, inv = np.unique(np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True)
-        codes = [compile(compile_expr(a), "<atom>", "eval") for a in atoms]
+        codes = [closure(a) for a in atoms]
         seen: dict = {}
         reps: list = []
         of_key = np.empty(len(first), dtype=np.int64)
         for i, r in enumerate(first):
             cards = [int(c) for c in self.deck_arr[rows[r].astype(np.int64)]]
             ctx = _zone_ctx(self.table, self.game, zones_of_cards(cards))
-            key = tuple(repr(eval(c, self.env, {"ctx": ctx})) for c in codes) + tuple(
-                repr(self.table.paytable_odds(pid, eval(c, self.env, {"ctx": ctx}))) for pid, c in pcodes)
+            key = tuple(repr(c(ctx)) for c in codes) + tuple(
+                repr(self.table.paytable_odds(pid, c(ctx))) for pid, c in pcodes)
             if key not in seen:
                 seen[key] = len(reps)
                 reps.append(cards)
@@ -152,7 +150,7 @@ def _sides(classes: _AtomClasses, dp: _DealerPlan, n: int) -> tuple[_Sides, list
     N, M = dp.n_cards, dp.m_cards
     seat_rows = colex_combinations(n, N)
     deal_rows = colex_combinations(n, M) if M != N else seat_rows
-    pcodes = [(pid, compile(compile_expr(e), "<paytable value>", "eval")) for pid, e in dp.paytable_values]
+    pcodes = [(pid, closure(e)) for pid, e in dp.paytable_values]
     seat_cls, seat_reps = classes.classes_of(seat_rows, N, dp.seat_rankings, dp.seat_atoms, pcodes,
                                              partial(_seat_zones, dp.order))
     deal_cls, _ = classes.classes_of(deal_rows, M, dp.dealer_rankings, dp.dealer_atoms, [], _dealer_zones)

@@ -42,7 +42,8 @@ from compiler.analysis.deal_common import (
     _HAND, MAX_SETS, DealSolution, Refused, _atoms, _histories, _play, _reads_cards, refuse_bonus_outside_settle)
 from compiler.analysis.dealer import solve_dealer
 from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
-from compiler.lang.rules import Call, Ref, compile_expr
+from compiler.lang.closures import closure
+from compiler.lang.rules import Call, Ref
 from compiler.runtime.engine import Context, Table
 from compiler.runtime.money import money
 from compiler.runtime.rankings import Ranking
@@ -166,9 +167,8 @@ def _deal_classes(game, pl: _Plan, deck: list, rows: np.ndarray, options: dict) 
         first, inverse = np.array([0]), np.zeros(len(rows), dtype=np.int64)
     # evaluate the atoms once per distinct hand value, with the compiled expressions
     table = Table(game, options, seed=0)
-    codes = [compile(compile_expr(a), "<atom>", "eval") for a in pl.atoms]
-    pcodes = [(pid, compile(compile_expr(e), "<paytable value>", "eval")) for pid, e in pl.paytable_values]
-    env = {"Decimal": Decimal, "Fraction": Fraction}
+    codes = [closure(a) for a in pl.atoms]
+    pcodes = [(pid, closure(e)) for pid, e in pl.paytable_values]
 
     class _Ctx(Context):
         def __init__(self, cards):  # noqa: D401 - a context over one deal's zones only
@@ -191,8 +191,7 @@ def _deal_classes(game, pl: _Plan, deck: list, rows: np.ndarray, options: dict) 
     for i, r in enumerate(first):
         cards = [int(c) for c in deck_arr[rows[r].astype(np.int64)]]
         ctx = _Ctx(cards)
-        key = tuple(repr(eval(c, env, {"ctx": ctx})) for c in codes) + tuple(
-            repr(table.paytable_odds(pid, eval(c, env, {"ctx": ctx}))) for pid, c in pcodes)
+        key = tuple(repr(c(ctx)) for c in codes) + tuple(repr(table.paytable_odds(pid, c(ctx))) for pid, c in pcodes)
         if key not in classes:
             classes[key] = len(reps)
             reps.append(cards)

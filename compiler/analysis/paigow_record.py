@@ -262,7 +262,7 @@ def write_record(game, chapter, res: dict, seconds: float, command: str, root: P
 
 def compute_and_record(spec: str, verbose: bool = True, root: Path | None = None) -> tuple[dict, Path]:
     """The full computation for the chapter of ``spec`` and its record (``rulespec analyze --exhaustive``)."""
-    from compiler.pipeline import load_game
+    from compiler.runtime.from_ir import load_game
 
     mod, comp = load_game(spec)
     game, chapter = mod.GAME, comp.chapter

@@ -29,11 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
-from compiler.codegen.generate import render_game_module
 from compiler.fast import Unsupported, compile_fast
-from compiler.pipeline import _module, compile_spec
+from compiler.pipeline import compile_spec
 from compiler.runtime.chance import first_set
 from compiler.runtime.engine import FixedStrategy, Table
+from compiler.runtime.from_ir import game_of
 from compiler.spec.diagnostics import DiagnosticError
 
 CHUNK = 2000  # rounds per task: fixed, so the result never depends on the number of workers
@@ -278,7 +278,7 @@ def _compiled_from_text(path: str, text: str):
     c = compile_spec(path, text)
     if not c.ok:
         raise DiagnosticError(c.errors)
-    return _module(c.chapter.module_name, render_game_module(c.chapter)).GAME, c.chapter
+    return game_of(c.chapter), c.chapter
 
 
 _FAST: dict = {}

@@ -19,7 +19,8 @@ from compiler.codegen.css import css_string
 from compiler.codegen.markdown import code, md
 from compiler.ir.model import Chapter, Rule, Src, Step
 from compiler.lang.plain import plain_when
-from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not, compile_action, compile_expr
+from compiler.lang.emit import actions_divide, division_message, divides
+from compiler.lang.rules import compile_action, compile_expr
 from compiler.values.money import money
 from compiler.values.odds import Odds, parse_odds
 
@@ -135,35 +136,22 @@ class _Functions:
         if node is None:
             return "None"
         body = [f"return {compile_expr(node)}"]
-        return self.add(kind, cite, src, text, _guard(body, kind, cite, src, text) if _divides(node) else body,
+        return self.add(kind, cite, src, text, _guard(body, kind, cite, src, text) if divides(node) else body,
                         where)
 
     def then(self, actions, text, cite, src, where: tuple = ()) -> str:
         if not actions:
             return "None"
         body = [compile_action(a, cite) for a in actions]
-        if any(getattr(a, "value", None) is not None and _divides(a.value) for a in actions):
+        if actions_divide(actions):
             body = _guard(body, "then", cite, src, text)
         return self.add("then", cite, src, text, body, where)
-
-
-def _divides(node) -> bool:
-    """Whether the expression divides (``/`` anywhere in it)."""
-    if isinstance(node, BinOp):
-        return node.op == "/" or _divides(node.left) or _divides(node.right)
-    if isinstance(node, Call):
-        return any(_divides(x) for x in node.args)
-    if isinstance(node, BoolOp):
-        return any(_divides(x) for x in node.items)
-    if isinstance(node, (Not, Neg)):
-        return _divides(node.item)
-    return False
 
 
 def _guard(body: list[str], kind: str, cite: str, src, text: str) -> list[str]:
     """``body`` run so that a division by zero is the engine's error naming the rule, its § and where it
     is in the rulespec, never a traceback."""
-    msg = f"{src.path}:{src.line}:{src.col}: the {kind} of the rule of {cite} divides by zero: {text}"
+    msg = division_message(kind, cite, src, text)
     return ["try:", *(f"    {line}" for line in body), "except ZeroDivisionError:",
             f"    raise EngineError({msg!r}) from None"]
 

@@ -45,13 +45,7 @@ class Closure(RefVisitor):
 
     def call(self, n: Call) -> Fn:
         live = [kind.rstrip("?") == "expr" for kind in FUNCTIONS[n.name]][:len(n.args)]
-        args = tuple(zip(live, call_args(FUNCTIONS[n.name], n.args, self.visit, self.visit)))
-        name = n.name
-
-        def call(ctx, name=name, args=args):
-            return getattr(ctx, name)(*[f(ctx) if on else f for on, f in args])
-
-        return call
+        return _method_call(n.name, tuple(zip(live, call_args(FUNCTIONS[n.name], n.args, self.visit, self.visit))))
 
     def binop(self, n: BinOp) -> Fn:
         op, left, right = _BINARY[n.op], self.visit(n.left), self.visit(n.right)
@@ -59,6 +53,11 @@ class Closure(RefVisitor):
 
     def boolop(self, n: BoolOp) -> Fn:
         items = [self.visit(x) for x in n.items]
+        if len(items) == 2:  # the common case, as Python's own ``and``/``or`` (the value that decides)
+            first, second = items
+            if n.op == "and":
+                return lambda ctx: first(ctx) and second(ctx)
+            return lambda ctx: first(ctx) or second(ctx)
         if n.op == "and":
             def all_of(ctx):
                 v = True
@@ -87,6 +86,24 @@ class Closure(RefVisitor):
         return lambda ctx: -item(ctx)
 
 
+def _method_call(name: str, args: tuple, kw: tuple = ()) -> Fn:
+    """``ctx -> ctx.<name>(*args, **kw)``, each argument ``(live, f)``: ``f(ctx)`` where live, else the value
+    ``f``. The common shapes (no live argument; one, after values) are made without a loop per call."""
+    if not any(on for on, _ in args) and not any(on for _, on, _ in kw):
+        return operator.methodcaller(name, *[f for _, f in args], **{k: v for k, _, v in kw})
+    if not kw and [on for on, _ in args] == [False] * (len(args) - 1) + [True]:
+        values, last = tuple(f for _, f in args[:-1]), args[-1][1]
+        if not values:
+            return lambda ctx: getattr(ctx, name)(last(ctx))
+        return lambda ctx: getattr(ctx, name)(*values, last(ctx))
+
+    def call(ctx):
+        return getattr(ctx, name)(*[f(ctx) if on else f for on, f in args],
+                                  **{k: f(ctx) if on else f for k, on, f in kw})
+
+    return call
+
+
 _CLOSURE = Closure()
 
 
@@ -101,9 +118,4 @@ def action_closure(a: Action, cite: str) -> Fn:
     method, args, kw = action_call(a, cite)
     live_args = tuple((isinstance(x, Node), closure(x) if isinstance(x, Node) else x) for x in args)
     live_kw = tuple((k, isinstance(v, Node), closure(v) if isinstance(v, Node) else v) for k, v in kw.items())
-
-    def apply(ctx):
-        return getattr(ctx, method)(*[f(ctx) if on else f for on, f in live_args],
-                                    **{k: f(ctx) if on else f for k, on, f in live_kw})
-
-    return apply
+    return _method_call(method, live_args, live_kw)

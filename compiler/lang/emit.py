@@ -127,6 +127,30 @@ def action_call(a: Action, cite: str) -> tuple[str, tuple, dict]:
     return calls[k]()
 
 
+def divides(node: Node | None) -> bool:
+    """Whether the expression divides (``/`` anywhere in it): its evaluation is then guarded, so that a
+    division by zero is the engine's error naming the rule (:func:`division_message`), never a traceback."""
+    if isinstance(node, BinOp):
+        return node.op == "/" or divides(node.left) or divides(node.right)
+    if isinstance(node, Call):
+        return any(divides(x) for x in node.args)
+    if isinstance(node, BoolOp):
+        return any(divides(x) for x in node.items)
+    if isinstance(node, (Not, Neg)):
+        return divides(node.item)
+    return False
+
+
+def actions_divide(actions) -> bool:
+    """Whether an outcome's values divide (the only expressions an outcome evaluates are its ``value``s)."""
+    return any(getattr(a, "value", None) is not None and divides(a.value) for a in actions)
+
+
+def division_message(kind: str, cite: str, src, text: str) -> str:
+    """The engine's error when the ``kind`` (when, then, ...) of the rule of ``cite`` at ``src`` divides by zero."""
+    return f"{src.path}:{src.line}:{src.col}: the {kind} of the rule of {cite} divides by zero: {text}"
+
+
 def _arg_source(v: Any) -> str:
     if isinstance(v, Node):
         return compile_expr(v)

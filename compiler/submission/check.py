@@ -20,7 +20,8 @@ from compiler.runtime.paigow import _names_of_game
 from compiler.spec.diagnostics import Diagnostic, DiagnosticError, escape_token
 from compiler.spec.loader import Document, load_document
 from compiler.spec.validate import schema_diagnostics, suggest
-from compiler.submission.conditions import Conditions, describe_when, game_of, options_read
+from compiler.runtime.from_ir import game_of
+from compiler.submission.conditions import Conditions, describe_when, options_read
 from compiler.submission.schema import BASE_SCHEMA, submission_schema
 from compiler.submission.values import check_value
 
@@ -32,7 +33,7 @@ def _house_way_diagnostics(doc: Document, ch, oid: str, o: Mapping, rules) -> li
     (the names of the chapter's game: rankings, categories, hands, zones, options), each error placed
     at the rule's expression in the file and ending with the option's citation.  The shape (``rule``,
     ``choose`` ...) is the generated schema's business."""
-    names = _names_of_game(game_of(ch).GAME)
+    names = _names_of_game(game_of(ch))
     out: list[Diagnostic] = []
     base = f"/selections/{escape_token(oid)}"
 
@@ -95,7 +96,7 @@ class Submission:
 
     @property
     def game(self):
-        return game_of(self.chapter).GAME
+        return game_of(self.chapter)
 
     @property
     def options(self) -> dict:
@@ -134,7 +135,7 @@ def check_submission(doc: Document, chapters: Mapping[str, Any]) -> tuple[Submis
     # 2. the schema generated from the rulespec
     errors.extend(_schema_errors(doc, ch, options, bad))
     # 3. defaults, `when` of each option, missing selections
-    game = game_of(ch).GAME
+    game = game_of(ch)
     effective, applicable, missing, warnings = _applicable_options(doc, game, options, normalised, sel, bad)
     errors.extend(missing)
     # 4. the chapter's conditions on combinations of selections

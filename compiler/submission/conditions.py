@@ -1,26 +1,13 @@
-"""The compiled game of a chapter, and rule-language conditions over a Rules Submission's selections:
-evaluated (``Conditions``), read (``options_read``) and said in words (``describe_when``)."""
+"""Rule-language conditions over a Rules Submission's selections: evaluated (``Conditions``, on the chapter's
+game as :mod:`compiler.runtime.from_ir` translates it), read (``options_read``) and said in words
+(``describe_when``)."""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not, Ref, compile_expr, parse_expr
-from compiler.pipeline import _module
+from compiler.lang.closures import closure
+from compiler.lang.rules import BinOp, BoolOp, Call, Neg, Not, Ref, parse_expr
 from compiler.runtime.engine import Context, Table
-
-
-_GAMES: dict[tuple, tuple[Any, Any]] = {}
-
-
-def game_of(ch):
-    """The compiled game module of an IR chapter (the source `rulespec build` writes)."""
-    key = (ch.spec_path, ch.chapter, id(ch))
-    hit = _GAMES.get(key)
-    if hit is None or hit[0] is not ch:
-        from compiler.codegen.generate import render_game_module
-
-        hit = _GAMES[key] = (ch, _module(ch.module_name, render_game_module(ch)))
-    return hit[1]
 
 
 class Conditions:
@@ -32,7 +19,7 @@ class Conditions:
 
     def holds(self, expr) -> bool:
         node = parse_expr(expr) if isinstance(expr, str) else expr
-        return bool(eval(compile_expr(node), {"ctx": self.ctx}))  # compiled from the rule language only
+        return bool(closure(node)(self.ctx))
 
 
 def options_read(expr) -> list[str]:

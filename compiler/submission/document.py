@@ -15,7 +15,7 @@ Everything a submission may say is driven by the chapter's rulespec (nothing her
 chapter).  The work is in rooms of their own:
 
 * compiler/submission/values.py      a selection's value, read and shown;
-* compiler/submission/conditions.py  the compiled game, conditions over selections;
+* compiler/submission/conditions.py  conditions over selections, on the chapter's game;
 * compiler/submission/check.py       checking a file (``load_submission``, ``check_submission``);
 * compiler/submission/schema.py      the generated submission schema;
 * compiler/submission/figures.py     the analysis figures and notes a document shows;
@@ -36,7 +36,7 @@ from compiler.spec.loader import load_document
 from compiler.submission.check import (CRITERIA, Submission, chapter_key, chapter_of_file,  # noqa: F401
                                        chapter_spec_files, check_submission, display_path, edition_of,
                                        find_chapters, glob_escape, is_chapter_id, load_submission)
-from compiler.submission.conditions import Conditions, describe_when, game_of, options_read  # noqa: F401
+from compiler.submission.conditions import Conditions, describe_when, options_read  # noqa: F401
 from compiler.submission.figures import (_ANALYSES, _report_fields, _report_from, analysis_of,  # noqa: F401
                                          document_plots, figure_notes, figure_rows, paytable_wagers)
 from compiler.submission.formats import FORMATS, render_formats, template_envs  # noqa: F401

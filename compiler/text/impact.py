@@ -15,7 +15,7 @@ from typing import Any, Optional
 from compiler.analysis import paigow_model
 from compiler.analysis import paigow_record as pr
 from compiler.analysis.report import analyze
-from compiler.pipeline import load_game
+from compiler.runtime.from_ir import load_game
 from compiler.spec.diagnostics import DiagnosticError
 from .errors import TextError
 

@@ -54,6 +54,18 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
 # (importer, imported) pairs allowed to run against the stages. Empty: none is.
 ALLOWED_BACK_EDGES: frozenset[tuple[str, str]] = frozenset()
 
+# The code generator (compiler/codegen) is read, past its own stage, only by what writes its products: every
+# other module runs the game as compiler/runtime/from_ir.py translates it from the IR (issue 25 item 1), so
+# analysis, submissions, text tools and commands never depend on the source of a game module.
+CODEGEN_IMPORTERS: dict[str, str] = {
+    "compiler.build": "writes generated/: the game modules, blank forms and schemas",
+    "compiler.submission.formats": "renders the Rules Submission documents with the templates of compiler/codegen",
+}
+# compiler.pipeline's loaders of a generated game module (its source exec'd): for the tests that prove the
+# generated modules; no module of the compiler calls them, and nothing else of it calls exec (nor eval anywhere:
+# the rule language is evaluated by its visitors, compiler/lang/closures.py)
+GENERATED_LOADERS = ("load_game", "_module")
+
 
 def modules_of(package_dir: Path) -> dict[str, Path]:
     """Dotted module name -> file, for every ``.py`` under ``package_dir`` (a package ``__init__``
@@ -165,6 +177,30 @@ def back_edges(graph: dict[str, set[str]]) -> list[str]:
     return out
 
 
+def codegen_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of the code generator from a later stage by a module not in CODEGEN_IMPORTERS."""
+    codegen = STAGES.index(next(st for st in STAGES if st[0] == "codegen"))
+    return [f"{a} imports {b}" for a in sorted(graph) for b in sorted(graph[a])
+            if b.startswith("compiler.codegen") and (stage_of(a) or 0) > codegen and a not in CODEGEN_IMPORTERS]
+
+
+def generated_module_loads(name: str, tree: ast.AST) -> list[str]:
+    """Where the module ``name`` loads a generated game module (a loader of compiler.pipeline), calls exec
+    (but compiler.pipeline's loader) or eval."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "compiler.pipeline":
+            out += [f"{name}:{node.lineno} imports {a.name} from compiler.pipeline" for a in node.names
+                    if a.name in GENERATED_LOADERS]
+        elif isinstance(node, ast.Attribute) and node.attr in GENERATED_LOADERS and \
+                isinstance(node.value, ast.Name) and node.value.id == "pipeline":
+            out.append(f"{name}:{node.lineno} calls pipeline.{node.attr}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+                node.func.id == "eval" or node.func.id == "exec" and name != "compiler.pipeline"):
+            out.append(f"{name}:{node.lineno} calls {node.func.id}")
+    return out
+
+
 def _edges_in(component: list[str], graph: dict[str, set[str]]) -> str:
     members = set(component)
     return "; ".join(f"{a} -> {b}" for a in component for b in sorted(graph[a] & members))
@@ -186,6 +222,20 @@ def test_no_import_circle_between_compiler_modules(graph):
 
 def test_no_import_runs_back_up_the_stages(graph):
     assert back_edges(graph) == []
+
+
+def test_only_the_writers_of_generated_files_import_the_code_generator(graph):
+    assert codegen_imports(graph) == []
+    assert set(CODEGEN_IMPORTERS) == {m for m in graph if any(
+        b.startswith("compiler.codegen") for b in graph[m]) and not m.startswith(("compiler.codegen", "compiler.pipeline"))}
+
+
+def test_no_module_of_the_compiler_loads_a_generated_game_module():
+    found = []
+    for name, path in modules_of(ROOT / "compiler").items():
+        if name != "compiler.pipeline":
+            found += generated_module_loads(name, ast.parse(path.read_text(encoding="utf-8")))
+    assert found == []
 
 
 # -- the checks themselves, on a made-up package ------------------------------------------------
@@ -223,3 +273,14 @@ def test_stage_of_takes_the_longest_prefix():
     assert STAGES[stage_of("compiler.spec.loader")][0] == "spec"
     assert STAGES[stage_of("compiler.cli_extras")][0] == "interfaces"
     assert stage_of("elsewhere.module") is None
+
+
+def test_codegen_checks_see_an_analysis_module_reading_a_generated_module():
+    g = {"compiler.analysis.x": {"compiler.codegen.generate", "compiler.pipeline"}, "compiler.build": {"compiler.codegen"},
+         "compiler.codegen.generate": {"compiler.ir.model"}}
+    assert codegen_imports(g) == ["compiler.analysis.x imports compiler.codegen.generate"]
+    tree = ast.parse("from compiler.pipeline import compile_spec, load_game\nfrom compiler import pipeline\n"
+                     "def f(s):\n    exec(s)\n    return pipeline._module('m', eval(s))\n")
+    assert generated_module_loads("compiler.analysis.x", tree) == [
+        "compiler.analysis.x:1 imports load_game from compiler.pipeline", "compiler.analysis.x:4 calls exec",
+        "compiler.analysis.x:5 calls pipeline._module", "compiler.analysis.x:5 calls eval"]
