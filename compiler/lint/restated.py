@@ -5,6 +5,7 @@ provision it cites (compiler/lint/facts.py)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterator
 
 from .words import RANK_WORDS, WORDS, _NUMBER_OF_WORD, _cites, _key_of
@@ -209,6 +210,7 @@ _NUMBER_ALT = f"[0-9]+|{'|'.join(WORDS.values())}"
 _NUMBER_STARTS = re.compile(rf"(?=\b(?:{_NUMBER_ALT}))", re.IGNORECASE)
 
 
+@lru_cache(maxsize=None)
 def _number_led(pat: re.Pattern) -> bool:
     return (pat.flags & re.IGNORECASE != 0
             and pat.pattern.startswith((rf"\b(?P<n>{_NUMBER_ALT})", rf"\b({_NUMBER_ALT})")))
