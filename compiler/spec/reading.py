@@ -6,15 +6,15 @@ positions, the billion-laughs count) and syntax errors as one plain positioned m
 
 PyYAML's pure-Python reader is the reference. Its scanner and parser are most of the time of reading a
 large rulespec (0.3 s of CPU for 670a), so a text is first read with libyaml's event parser (when
-PyYAML has it, in a version compared: ``LIBYAML_COMPARED``) under the same Python composer; the pure-Python reader reads it instead, and decides,
-whenever the two could differ: a text holding a tab, a ``?`` or a U+FEFF inside it (libyaml takes a tab
-inside a plain scalar and a ``?`` inside a flow collection that PyYAML refuses, and counts a U+FEFF
-inside a line differently), a node written empty (an implicit null: libyaml places it at another
-column), and anything libyaml refuses or cannot read (every error message is PyYAML's). Otherwise the
-two give the same tree: the same nodes, tags, values, and the same line, column and character index of
-every node (a plain scalar's ``style`` is ``None`` in both; a block collection's ``flow_style`` is falsy
-in both). ``tests/spec/test_yaml_readers.py`` holds it over every YAML file of the project, a set of
-hand-written cases and a seeded mutation of them.
+PyYAML has it, in a version compared: ``LIBYAML_COMPARED``) under the same Python composer. The
+pure-Python reader reads it instead, and decides, wherever the two could differ: a text holding a tab,
+a ``?`` or a U+FEFF inside it (libyaml takes a tab inside a plain scalar and a ``?`` inside a flow
+collection that PyYAML refuses, and counts a U+FEFF inside a line differently), a node written empty
+(an implicit null: libyaml places it at another column), and anything libyaml refuses or cannot read
+(every error message is PyYAML's). Otherwise the two give the same tree: the same nodes, tags, values,
+and the same line, column and character index of every node (a plain scalar's ``style`` is ``None`` in
+both; a block collection's ``flow_style`` is falsy in both). ``tests/spec/test_yaml_readers.py`` holds
+it over every YAML file of the project, a set of hand-written cases and a seeded mutation of them.
 """
 from __future__ import annotations
 
