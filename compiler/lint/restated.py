@@ -5,6 +5,7 @@ provision it cites (compiler/lint/facts.py)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterator
 
 from .words import RANK_WORDS, WORDS, _NUMBER_OF_WORD, _cites, _key_of
@@ -200,6 +201,34 @@ def _hand_sizes(data: dict) -> set[int]:
 
 _ODDS = re.compile(r"\b[0-9][0-9,]*\s+to\s+[0-9][0-9,]*\b")
 
+# Most patterns here begin with a number ('\b' then digits or a number word) and are scanned over every
+# passage: each scan tries the number words at every character. Where a pattern begins so, it is tried only
+# at the places a number begins (found once a passage, every one of them: a zero-width lookahead), which
+# finds the same matches as its finditer (a match can begin nowhere else; each is tried from the end of
+# the one before, as finditer does).
+_NUMBER_ALT = f"[0-9]+|{'|'.join(WORDS.values())}"
+_NUMBER_STARTS = re.compile(rf"(?=\b(?:{_NUMBER_ALT}))", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def _number_led(pat: re.Pattern) -> bool:
+    return (pat.flags & re.IGNORECASE != 0
+            and pat.pattern.startswith((rf"\b(?P<n>{_NUMBER_ALT})", rf"\b({_NUMBER_ALT})")))
+
+
+def _finditer(pat: re.Pattern, text: str, starts: list[int]) -> Iterator[re.Match]:
+    """``pat.finditer(text)``; tried only at ``starts`` (where a number begins) when it begins with one."""
+    if not _number_led(pat):
+        yield from pat.finditer(text)
+        return
+    end = 0
+    for s in starts:
+        if s >= end:
+            m = pat.match(text, s)
+            if m is not None:
+                yield m
+                end = max(m.end(), s + 1)
+
 
 def restated_spans(data: dict, index: dict) -> dict[str, list[tuple[int, int]]]:
     """passage pointer -> the spans of its numbers that restate the data."""
@@ -226,14 +255,15 @@ def restated_spans(data: dict, index: dict) -> dict[str, list[tuple[int, int]]]:
             if x.pointer in seen_named:
                 continue
             seen_named.add(x.pointer)
+            starts = [m.start() for m in _NUMBER_STARTS.finditer(x.text)]
             for pat in name_pats:
                 for m in pat.finditer(x.text):
                     tied_spans.setdefault(x.pointer, []).append(m.span())
-            for m in _HAND_SIZE.finditer(x.text):
+            for m in _finditer(_HAND_SIZE, x.text, starts):
                 n = _value_of(m.group(1))
                 if n in sizes:
                     tied_spans.setdefault(x.pointer, []).append(m.span(1))
-            for m in _GROUP.finditer(x.text):
+            for m in _finditer(_GROUP, x.text, starts):
                 if _value_of(m.group("n")) in groups.get(_key_of(x.cite), ()):
                     tied_spans.setdefault(x.pointer, []).append(m.span("n"))
             for m in _RUN.finditer(x.text):
@@ -243,7 +273,7 @@ def restated_spans(data: dict, index: dict) -> dict[str, list[tuple[int, int]]]:
                 if m.group(0).replace(",", "") in cells.get(_key_of(x.cite), ()):
                     tied_spans.setdefault(x.pointer, []).append(m.span())
             for who, pat in _DEALT_PATTERNS:
-                for m in pat.finditer(x.text):
+                for m in _finditer(pat, x.text, starts):
                     if _value_of(m.group("n")) in dealt.get(who, ()):
                         tied_spans.setdefault(x.pointer, []).append(m.span("n"))
     return tied_spans

@@ -1,4 +1,6 @@
 """compiler.lang.syntax.nodes: the one walk over an expression the analysis routes use."""
+import pytest
+
 from compiler.lang.rules import Call, Lit, Ref, nodes, parse_expr
 
 
@@ -43,3 +45,26 @@ def test_source_writes_back_every_expression_of_every_rulespec_as_the_same_tree(
     assert seen > 300
     e = parse_expr("not (a and b) and -(1 + 2) * 3 < count(player.cards) or x.y == 'z'")
     assert parse_expr(source(e)) == e and "not (a and b)" in source(e)
+
+
+def test_a_parse_is_remembered_only_as_an_immutable_tree_and_an_error_is_raised_each_time():
+    """compiler/lang/syntax.py ``_parse`` is remembered for the process (a chapter repeats its
+    conditions): the tree it shares cannot be changed, and a text that fails fails every time."""
+    import dataclasses
+
+    from compiler.lang.syntax import RuleSyntaxError, parse_actions, parse_expr
+
+    a = parse_expr("player.hand.rank >= pair and not dealer.qualifies")
+    assert parse_expr("player.hand.rank >= pair and not dealer.qualifies") is a
+    stack = [a, *parse_actions("surrender initial 1/2; place war = wager(initial); lose initial")]
+    while stack:
+        node = stack.pop()
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            node.line = 99
+        for f in dataclasses.fields(node):
+            v = getattr(node, f.name)
+            assert not isinstance(v, (list, dict, set)), (node, f.name)
+            stack.extend(x for x in (v if isinstance(v, tuple) else (v,)) if dataclasses.is_dataclass(x))
+    for _ in range(2):
+        with pytest.raises(RuleSyntaxError, match="unexpected"):
+            parse_expr("player.hand.rank >= (")

@@ -94,7 +94,8 @@ def test_a_damaged_parser_entry_is_built_again(private_cache, capsys):
     fresh = syntax.build_parser(grammar).parse("a and b(1) > 2", start="start_expr")
     cached_lark("rules", grammar, **syntax._OPTIONS)  # noqa: SLF001
     (entry,) = private_cache.rglob("*.json")
-    for forged in ("{'data': 1}", "__import__('os').system('false')", "[" * 50):
+    for forged in ("{'data': 1}", "__import__('os').system('false')", "[" * 50, '{"d":[["data",1]]}',
+                   '{"d":[[{"t":[]},1]]}', '{"x":1,"y":2}', '{"q":[]}'):
         key = json.loads(entry.read_text())["key"]
         cache.store(key, forged)  # a sound entry (its digest matches) whose value is not a parser
         p = cached_lark("rules", grammar, **syntax._OPTIONS)  # noqa: SLF001
@@ -103,6 +104,36 @@ def test_a_damaged_parser_entry_is_built_again(private_cache, capsys):
     entry.write_text("garbage")
     assert cached_lark("rules", grammar, **syntax._OPTIONS).parse("a and b(1) > 2", start="start_expr") == fresh  # noqa: SLF001
     assert "damaged" in capsys.readouterr().err
+
+
+def test_the_tables_are_written_and_read_back_exactly():
+    """The entry's JSON gives back the parser's tables as they were: every int key an int, every tuple
+    a tuple, every list a list (an independent walk compares the types, since 1 == True and a list
+    never equals a tuple)."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    from compiler.lang.lark_cache import from_json, to_json
+
+    def shape(x):
+        if isinstance(x, dict):
+            return ("dict", [(shape(k), shape(v)) for k, v in x.items()])
+        if isinstance(x, (list, tuple)):
+            return (type(x).__name__, [shape(v) for v in x])
+        return (type(x).__name__, x)
+
+    grammars = [((ROOT / "compiler/lang/rules.lark").read_text(encoding="utf-8"), syntax._OPTIONS),  # noqa: SLF001
+                (citations.GRAMMAR.read_text(encoding="utf-8"),
+                 dict(parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=False))]
+    for grammar, opts in grammars:
+        data, memo = Lark(grammar, **opts).memo_serialize([TerminalDef, Rule])
+        tables = {"data": data, "memo": memo}
+        text = to_json(tables)
+        assert shape(from_json(text)) == shape(tables)
+        assert any(isinstance(k, int) for k in memo) and '"t":' in text  # both kinds are exercised
+    for bad in ({1.5: 1}, {"a": 1.5}, {frozenset(): 1}):
+        with pytest.raises(TypeError):
+            to_json(bad)
 
 
 def test_without_the_cache_nothing_is_written(tmp_path, monkeypatch):

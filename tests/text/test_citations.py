@@ -83,3 +83,67 @@ def test_citation_grammar_is_lalr_conflict_free():
     # strict=True rejects shift/reduce conflicts when the LALR table is built; with a
     # custom lexer no terminal-collision check (which needs `interegular`) is involved
     Lark(GRAMMAR.read_text(), parser="lalr", strict=True, lexer=_NoLexer)
+
+
+# -- the common form read without the parser (compiler/lang/citations.py, _ONE) --------------------------
+
+def _positioned(items):
+    """What a parse gives, positions included (a Citation compares without them)."""
+    out = []
+    for it in items:
+        for c in ((it.start, it.end) if isinstance(it, CitationRange) else (it,)):
+            out.append((type(it).__name__, c.section, c.path, c.line, c.column))
+    return out
+
+
+def _both(text):
+    from compiler.lang import citations
+
+    got = []
+    for parse in (citations._parse, citations._parse_lark):  # noqa: SLF001
+        try:
+            got.append(("ok", _positioned(parse(text))))
+        except CitationSyntaxError as e:
+            got.append(("error", e.message, e.line, e.column))
+    return got
+
+
+def _corpus_citations():
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    found = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k in ("cite", "cites") and isinstance(v, str):
+                    found.add(v)
+                    found.update(p.strip() for p in re.split(r";", v))
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    for p in sorted((root / "rulespecs").glob("**/*.yaml")) + sorted((root / "tests/fixtures/chapters").glob("*.yaml")):
+        walk(yaml.safe_load(p.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def test_the_common_form_reads_as_the_parser_reads_it():
+    corpus = _corpus_citations()
+    assert len(corpus) > 200
+    variants = ["§ 567.9", "567.9", "§567.9(c)", "§  567.9(c)", " § 567.9", "§ 567.9 ", "§ 567.9(c) (2)",
+                "§ 567.9(c)(2)\n", "§ 567.9\t", "§ 670a.6b(10)", "§ 670a.6(b)(10)(iv)(A)", "§ 670a.6(abcdef)",
+                "§ 670a.6(abcdefg)", "§ 670a.6()", "§ 670A.6", "§ 670ab.6", "§ ٥٦٧.٩(c)", "§ 567.9(c)and(d)",
+                "§§ 567.9", "§ § 567.9", "567.9.1", "§ 567", "§ 567.9(c", "(c)", "§ 567.9(c)-(d)",
+                "§ 567.9(c)\u2014(d)", "\n§ 567.9", "§\n567.9", "§ 1.2(Z9)"]
+    for text in corpus + variants:
+        fast, lark = _both(text)
+        assert fast == lark, text
+    from compiler.lang import citations
+
+    common = [t for t in corpus if citations._ONE.fullmatch(t)]  # noqa: SLF001
+    assert len(common) > len(corpus) // 2  # the path is taken, and checked, on the corpus itself
