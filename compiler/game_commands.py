@@ -380,13 +380,15 @@ def cmd_analyze(args) -> int:
         return 1
 
     if getattr(args, "exhaustive", False):
-        from compiler.analysis import paigow_record
+        from compiler.analysis import draw_report, paigow_record
 
         try:
             paigow_record.compute_and_record(args.spec)
         except paigow_record.Refused as e:
-            print(f"error: no exhaustive enumeration for this chapter: {e}", file=sys.stderr)
-            return 1
+            if draw_report.refusal(mod.GAME, compiled.chapter) is not None:
+                print(f"error: no exhaustive enumeration for this chapter: {e}", file=sys.stderr)
+                return 1
+            draw_report.budget.set(None)  # the draw walk: walked whole, however long
     from compiler.analysis import progress
     from compiler.analysis.simulate import Progress
     from compiler.render.terminal import raw_stream

@@ -176,6 +176,21 @@ METHODS: dict[str, Declaration] = {
         references=("player", "round", "state", "name"),
         outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note"),
         wagers=("stays until_settled",)),
+    # hands valued by points played by the player's decisions (hit until standing, double, split, insurance) and
+    # a dealer's play: the compiled steps walked one seat with a transposition table, each by the engine's own
+    # executor (draw_walk.py; its own finer checks: draw_report.refusal; exact for the method it states)
+    "draw walk": _decl(
+        {"announce": {"text": _ANY}, "burn": {"count": _ANY}, "deal": _DEAL, "reveal": {"zone": _ANY},
+         "block": {"steps": _ANY}, "settle": {"rules": _ANY}, "decide": {"choices": _ANY},
+         "offer": {"wager": _ANY, "equal_to": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY},
+         "split": {"zone": _ANY, "wager": _ANY, "hands": _ANY, "choices": _ANY}},
+        conditions=_conditions(("announce", "burn", "deal", "reveal", "block", "settle", "decide", "offer", "repeat",
+                                "split"), ("when", "players")),
+        functions=(*_POINTS, "count", "option", "offered", "has", "placed", "wager", "flag", "chose", "active",
+                   "any_player"),
+        operators=_OPERATORS, references=("player", "dealer", "name"),
+        outcomes=("win", "win at odds", "lose", "push", "return", "surrender", "place", "set", "clear", "end",
+                  "note")),
     # seeded simulation of whole rounds by the engine (simulated.py): every construct the engine executes
     # today; a construct added to the language is simulated only once declared here
     "simulation": _decl(

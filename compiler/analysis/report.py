@@ -323,6 +323,16 @@ def _run_chance(game, chapter, options, decks, settings, rounds, seed, precision
         raise contract.Refused(str(e)) from None
 
 
+def _draw_fits(game, chapter, options) -> str | None:
+    from compiler.analysis import draw_report
+    return draw_report.refusal(game, chapter, options)
+
+
+def _run_draw(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    from compiler.analysis import draw_report
+    return draw_report.report(game, chapter, options, decks, settings)
+
+
 def _markov_fits(game, chapter, options) -> str | None:
     if not markov.has_loop(chapter):
         return "no repeat step (a round that loops)"
@@ -350,6 +360,8 @@ METHODS: list[Method] = [
     # each answers to its own contract in card_routes.analyze, wager by wager
     Method("card routes", ("raise-or-fold solver", "deal classes", "paytable enumeration"),
            lambda game, chapter, options: None, _run_cards),
+    # hands valued by points played by the player's decisions against a dealer's play (draw_walk.py)
+    Method("draw walk", ("draw walk",), _draw_fits, _run_draw),
     # where no exact method applies: seeded simulation, with standard error and deviation, to the target
     Method("simulation", ("simulation",), lambda game, chapter, options: None, _run_simulated),
 ]

@@ -1,0 +1,85 @@
+"""The draw walk as an analysis method (:mod:`compiler.analysis.draw_walk`): what it requires of a chapter
+beyond its contract (:func:`refusal`), and its report: the round's figure under optimal play, exact for
+the method it states."""
+from __future__ import annotations
+
+import time
+from contextvars import ContextVar
+
+from compiler.analysis.draw_walk import DrawLimit, DrawWalk
+from compiler.analysis.model import Figure, Policy, Report
+
+__all__ = ["BUDGET", "METHOD", "analyze_draw", "budget", "refusal", "report"]
+
+# positions of the player one `rulespec analyze` walks (about 1,000 a second here) before it refuses and the next
+# method (the simulation) is tried; `rulespec analyze --exhaustive` sets no budget (budget None)
+BUDGET = 20_000
+budget: ContextVar[int | None] = ContextVar("draw_walk_budget", default=BUDGET)
+
+METHOD = ("composition-dependent by hand: the player's cards drawn from the shoe less every card seen; the "
+          "dealer's play valued from the shoe at the player's first decision; a hand made by a split drawing "
+          "from the shoe at the split, only the number of hands followed")
+
+
+def refusal(game, chapter, options: dict | None = None) -> str | None:
+    """Why the draw walk does not model the chapter (None: it does), beyond its contract's constructs."""
+    for rid, r in game.rankings.items():
+        if r.get("kind") != "points":
+            return f"ranking {rid} is of kind {r.get('kind', 'poker')}: the draw walk reads only rankings by points"
+    if not game.rankings:
+        return "no ranking by points"
+    if game.cards.jokers:
+        return "the deck has jokers, which have no point value"
+    for w, d in game.wagers.items():
+        if d.progressive:
+            return f"wager {w} is paid from a progressive meter"
+        if not d.required and d.placed != "during_round":
+            return f"wager {w} is an optional wager made before the deal; the draw walk values the round's play"
+    if not any(d.required for d in game.wagers.values()):
+        return "no wager is required: the draw walk values a round of the required wagers"
+    try:
+        walk = DrawWalk(game, chapter, options)
+    except DrawLimit as e:
+        return str(e)
+    if not any(op[1].kind in ("decide", "offer", "split") for op in walk.prog.ops):
+        return "no decision of the player: the points method values the chapter"
+    return None
+
+
+def analyze_draw(game, chapter, options: dict | None = None, decks: int | None = None,
+                 composition: dict[int, int] | None = None, max_positions: int = 2_000_000
+                 ) -> tuple[Figure, DrawWalk, float]:
+    """The round's figure (per unit of the required wagers) under optimal play, and the walk that gave it."""
+    t0 = time.perf_counter()
+    walk = DrawWalk(game, chapter, options, decks, None, composition, max_positions)
+    value = walk.run()
+    seconds = time.perf_counter() - t0
+    required = [w for w, d in game.wagers.items() if d.required]
+    during = tuple(w for w, d in game.wagers.items() if not d.required and walk.table.offered(w))
+    names = " + ".join(game.wagers[w].name for w in required)
+    per = value / sum(walk.bets.values())
+    method = (f"exact for the stated method ({METHOD}): the draw walk over {walk.positions:,} positions of the "
+              f"player and {walk.dealer.dealer_positions:,} of the dealer, {walk.dealer.settlements:,} "
+              f"settlements by the engine, {len(walk.classes)} card classes")
+    policy = Policy("optimal", "optimal strategy: at every decision the choice of largest expected net, the "
+                               "player knowing the cards the round has shown", assumes=METHOD)
+    fig = Figure(tuple(required), names, policy, per, None, None, {}, method, during, status="exact")
+    return fig, walk, seconds
+
+
+def report(game, chapter, options: dict | None, decks: int | None, settings: dict) -> Report:
+    rep = Report(game.chapter, game.title, settings, [])
+    limit = budget.get()
+    try:
+        fig, walk, seconds = analyze_draw(game, chapter, options, decks, max_positions=limit or 10 ** 12)
+    except DrawLimit as e:
+        from compiler.analysis import contract
+        more = "; `rulespec analyze --exhaustive` walks it with no budget" if limit and "budget" in str(e) else ""
+        raise contract.Refused(f"the draw walk stopped: {e}{more}") from None
+    rep.figures.append(fig)
+    if fig.includes:
+        rep.notes.append("the wagers made during the round (" + ", ".join(game.wagers[w].name for w in fig.includes)
+                         + ") are in the round's figure, made where optimal play makes them")
+    rep.notes.append(f"draw walk: {walk.positions:,} positions, {seconds:.1f} s")
+    return rep
+

@@ -1,0 +1,89 @@
+"""The draw walk (compiler/analysis/draw_walk.py) on the Blackjack test chapter (NOT official text:
+tests/fixtures/chapters/blackjack.yaml), proved by an independent route.
+
+* **Equal, as fractions, to an independent calculator** (tests/analysis/blackjack_reference.py), written
+  from the rules as a person states them, for the same stated method, on reduced shoes (small enough to walk
+  in seconds; their pairs of aces, sixes and tens exercise splits, resplits and split aces; a hit on soft 17
+  by the option). Any disagreement in the walk's reading of the chapter (the peek, insurance, the double, a
+  split hand's 21 paid 1 to 1, the dealer's rule) shows as an unequal fraction.
+* **The stated method against a published figure.** The Wizard of Odds' Blackjack Appendix 9 gives the
+  expected return of a combinatorial analysis (exact composition at every step, splits counting only the
+  hands already split) for 2 decks, dealer hits soft 17, double after split, resplit to four hands except
+  aces, no drawing to split aces: -0.3797% (https://nilapub.com/games/blackjack/appendix/9/2dh17r4/, a copy
+  of https://wizardofodds.com/games/blackjack/appendix/9/2dh17r4/, kept in
+  tests/fixtures/published/blackjack-appendix-9.md). The same method for those rules (the reference in
+  floats, since the walk equals it) must be within 0.02 points of it.
+"""
+from __future__ import annotations
+
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from compiler.analysis.draw_report import analyze_draw, refusal
+from compiler.analysis.draw_walk import DrawLimit
+from compiler.pipeline import load_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from blackjack_reference import Blackjack  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+BLACKJACK = ROOT / "tests" / "fixtures" / "chapters" / "blackjack.yaml"
+RANKS = "23456789TJQKA"
+
+
+@lru_cache(maxsize=None)
+def _game():
+    mod, compiled = load_game(BLACKJACK)
+    return mod.GAME, compiled.chapter
+
+
+def _points(composition: dict[int, int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for r, n in composition.items():
+        v = 1 if RANKS[r] == "A" else min(10, r + 2)
+        out[v] = out.get(v, 0) + n
+    return out
+
+
+def _shoe(cards: str) -> dict[int, int]:
+    comp: dict[int, int] = {}
+    for ch in cards:
+        comp[RANKS.index(ch)] = comp.get(RANKS.index(ch), 0) + 1
+    return comp
+
+
+@pytest.mark.parametrize("cards, h17", [
+    ("A2468 9TTT", False),   # one pair a player can split: tens
+    ("A2468 9TTT", True),    # the dealer hits a soft 17 (option hit_soft_17)
+    ("AA566TTJ7", False),    # pairs of aces (split aces, one card each, resplit), sixes and tens (T with J)
+])
+def test_961_the_walk_equals_an_independent_calculator_as_fractions(cards, h17):
+    game, chapter = _game()
+    comp = _shoe(cards.replace(" ", ""))
+    fig, walk, _ = analyze_draw(game, chapter, {"hit_soft_17": h17}, 1, comp)
+    ref = Blackjack(_points(comp), hit_soft_17=h17).expected()
+    assert fig.expected_return == ref
+    assert fig.status == "exact" and fig.policy.kind == "optimal" and "split" in fig.policy.assumes
+    assert set(fig.includes) == {"double", "insurance"}
+
+
+def test_961_the_walk_is_the_method_analyze_tries_and_refuses_only_at_its_budget():
+    game, chapter = _game()
+    assert refusal(game, chapter) is None
+    with pytest.raises(DrawLimit, match="budget"):
+        analyze_draw(game, chapter, {}, None, None, max_positions=50)
+
+
+def test_961_a_shoe_that_runs_out_is_refused_never_valued_as_nothing():
+    game, chapter = _game()
+    with pytest.raises(DrawLimit, match="runs out"):
+        analyze_draw(game, chapter, {}, 1, _shoe("A26T"))
+
+
+def test_961_the_stated_method_is_within_0_02_points_of_the_published_figure():
+    published = -0.3797 / 100  # 2 decks, H17, DAS, resplit to 4 except aces, no drawing to split aces
+    ref = Blackjack({**{v: 8 for v in range(1, 10)}, 10: 32}, hit_soft_17=True, resplit_aces=False, exact=False)
+    assert abs(ref.expected() - published) < 0.0002
