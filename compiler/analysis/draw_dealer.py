@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from compiler.analysis.draw_walk import DrawLimit, State, _reads, settle_observations
+from compiler.analysis.draw_model import DrawLimit, State, _reads, settle_observations
+from compiler.analysis.draw_steps import advance
 from compiler.lang.closures import closure
 
 _DEALER_STEPS = frozenset({"reveal", "announce", "burn"})
@@ -197,7 +198,6 @@ class DealerPlay:
         return acc
 
     def _settle(self, st: State, zones: dict) -> Fraction:
-        from compiler.analysis.draw_steps import advance
         self.settlements += 1
         walk = self.walk
         t = st.copy(pc=self.settle_from, pending=None)

@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from compiler.analysis.draw_steps import _freeze, _meets, _when, choices_of, chosen
-from compiler.analysis.draw_walk import DrawLimit, State
+from compiler.analysis.draw_model import DrawLimit, State
 from compiler.runtime import decisions
 from compiler.runtime.state import Seat
 

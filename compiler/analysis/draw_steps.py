@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Callable
 
-from compiler.analysis.draw_walk import DrawLimit, State
+from compiler.analysis.draw_model import DrawLimit, State
 
 Branch = Callable[[], Fraction]
 

@@ -1,0 +1,256 @@
+"""The parts of the draw walk (:mod:`compiler.analysis.draw_walk`) its instructions share: a position
+(:class:`State`), the procedure as instructions (:class:`Program`), copies of a round, card classes, and what
+a settlement reads."""
+from __future__ import annotations
+
+import copy
+from decimal import Decimal
+from typing import Any
+
+from compiler.analysis.card_reads import observations
+from compiler.lang.closures import closure
+from compiler.lang.rules import Node, Ref, expr_nodes
+from compiler.runtime.engine import Strategy
+from compiler.runtime.shoe import StandInShoe
+from compiler.runtime.state import Round, Seat
+
+__all__ = ["DrawLimit", "PLAYER_KINDS", "Program", "State", "card_classes", "clone_round", "settle_observations"]
+
+PLAYER_KINDS = frozenset({"decide", "offer", "split"})  # steps that ask the player
+
+
+class DrawLimit(RuntimeError):
+    """The walk cannot give the figure: a budget reached, or a construct met while walking that it does not
+    model (the reason names it)."""
+
+
+class _Shoe(StandInShoe):
+    """The walk's shoe: deals the cards it is given, in order; a burned card is never seen (None)."""
+
+    def __init__(self):
+        self.queue: list[int] = []
+
+    def draw(self, target=None):
+        if target is None or target[0] == "burn":
+            return None
+        if not self.queue:
+            raise DrawLimit(f"the engine drew a card the walk did not deal ({target})")
+        return self.queue.pop(0)
+
+
+class _Choice(Strategy):
+    """The walk's player: the choice and the offered amount it is told to take."""
+
+    def __init__(self):
+        self.choice: str | None = None
+        self.amount = Decimal(0)
+
+    def choose(self, decision, choices, view):
+        return self.choice if self.choice in choices else choices[0]
+
+    def offer(self, wager, view):
+        return self.amount
+
+
+def clone_round(rnd: Round, seats: bool = True) -> Round:
+    """A copy of a round that the walk may change: seats (unless ``seats`` is false: shared, for a walk that
+    changes only the dealer's cards), zones, wagers, flags; no log."""
+    r = object.__new__(Round)
+    r.__dict__.update(rnd.__dict__)
+    r.seats = {k: clone_seat(s) for k, s in rnd.seats.items()} if seats else rnd.seats
+    r.dealer = {z: list(v) for z, v in rnd.dealer.items()}
+    r.community = {z: list(v) for z, v in rnd.community.items()}
+    r.revealed, r.flags, r.state = set(rnd.revealed), set(rnd.flags), dict(rnd.state)
+    r.events, r.acting = [], None
+    r.log = _no_log  # the walk reads the state, never the log: no entry is written (or formatted)
+    return r
+
+
+def _no_log(*args, **kw) -> None:
+    return None
+
+
+def clone_seat(s: Seat) -> Seat:
+    n = Seat(s.number, hand=s.hand)
+    copies = {id(w): copy.copy(w) for w in s.history}
+    for w in s.wagers.values():
+        copies.setdefault(id(w), copy.copy(w))
+    n.history = [copies[id(w)] for w in s.history]
+    n.wagers = {k: copies[id(w)] for k, w in s.wagers.items()}
+    n.zones = {z: list(v) for z, v in s.zones.items()}
+    n.flags, n.choices, n.state = set(s.flags), dict(s.choices), dict(s.state)
+    n.bonuses, n.ended = list(s.bonuses), s.ended
+    return n
+
+
+class State:
+    """A position of the walk: the next instruction, the round, the passes of the loops entered, the cards
+    removed from the shoe (by class), the shoe frozen at the first decision, the face-down card not yet
+    dealt (its zone and the classes it may be) and the number of hands of the position."""
+    __slots__ = ("pc", "rnd", "passes", "removed", "frozen", "pending", "hands", "context")
+
+    def __init__(self, pc, rnd, passes, removed, frozen, pending, hands):
+        self.pc, self.rnd, self.passes, self.removed = pc, rnd, passes, removed
+        self.frozen, self.pending, self.hands = frozen, pending, hands
+        self.context = None
+
+    def copy(self, **kw) -> "State":
+        s = State(self.pc, clone_round(self.rnd), self.passes, self.removed, self.frozen, self.pending, self.hands)
+        for k, v in kw.items():
+            setattr(s, k, v)
+        return s
+
+    def light(self, **kw) -> "State":
+        """A copy whose seats are shared (the dealer's play changes only the dealer's cards)."""
+        s = State(self.pc, clone_round(self.rnd, seats=False), self.passes, self.removed, self.frozen, self.pending,
+                  self.hands)
+        for k, v in kw.items():
+            setattr(s, k, v)
+        return s
+
+    @property
+    def seat(self) -> Seat:
+        return self.rnd.seats[1]
+
+
+def _reads(node: Node | None) -> set[tuple[str, str | None]]:
+    """The (owner, zone) of every card reference of an expression (zone None: all the owner's cards)."""
+    out = set()
+    for x in expr_nodes(node):
+        if isinstance(x, Ref) and x.parts[0] in ("player", "dealer", "community"):
+            z = x.parts[1] if len(x.parts) > 1 and x.parts[1] != "cards" else None
+            out.add((x.parts[0], z))
+    return out
+
+
+class Program:
+    """The procedure as instructions: ``("step", step)``, ``("block", step, end)``, ``("loop", step, end)``,
+    ``("back", head)``, ``("deal1", step, first)`` (one card of a deal step), with, per instruction, the
+    zones its expressions read (IR steps give the expressions; runtime steps the executors)."""
+
+    def __init__(self, game, chapter):
+        self.ir = {s.id: s for s in chapter.all_steps()}
+        self.ops: list[tuple] = []
+        self.reads: list[set] = []
+        self._emit(game.procedure)
+        self.suffix = self._suffix()
+
+    def _step_reads(self, sid: str, own: bool = True) -> set:
+        s = self.ir[sid]
+        out = set()
+        for e in (s.when, s.players) if own else (s.players,):
+            out |= _reads(e)
+        for _, e, _ in s.exprs:
+            out |= _reads(e)
+        for r in s.rules:
+            out |= _reads(r.when)
+            for a in r.then:
+                out |= _reads(a.value)
+        for c in s.choices:
+            out |= _reads(c.when)
+            for a in c.then:
+                out |= _reads(a.value)
+        return out
+
+    def _add(self, op: tuple, reads: set) -> int:
+        self.ops.append(op)
+        self.reads.append(reads)
+        return len(self.ops) - 1
+
+    def _emit(self, steps) -> None:
+        for s in steps:
+            if s.kind == "block":
+                j = self._add(["block", s, None, None], _reads(self.ir[s.id].when))
+                self._emit(s.steps)
+                self.ops[j][2] = len(self.ops)
+            elif s.kind == "repeat":
+                j = self._add(["loop", s, None, None], self._step_reads(s.id))
+                self._emit(s.steps)
+                self._add(["back", s, j, None], set())
+                self.ops[j][2] = len(self.ops)
+            elif s.kind == "deal":
+                n = int(s.params.get("count", 1))
+                after = len(self.ops) + n
+                for k in range(n):
+                    self._add(["deal1", s, k == 0, after], self._step_reads(s.id, own=k == 0))
+            else:
+                self._add(["step", s, None, None], self._step_reads(s.id))
+
+    def _suffix(self) -> int:
+        """The first instruction of the dealer's play: after the last one that asks or deals to the player."""
+        last = -1
+        for i, op in enumerate(self.ops):
+            s = op[1]
+            if s.kind in PLAYER_KINDS or (s.kind == "deal" and s.params.get("to", "players") == "players"):
+                last = i
+        # a loop that holds a player instruction ends after its back instruction
+        for i, op in enumerate(self.ops):
+            if op[0] == "back" and op[2] <= last < i:
+                last = i
+        # the settlements that follow the player's play (a bust lost at once) are still the player's part
+        i = last + 1
+        while i < len(self.ops) and self.ops[i][0] == "step" and self.ops[i][1].kind in ("settle", "announce"):
+            i += 1
+        return i
+
+
+def card_classes(table, decks: int, composition: dict[int, int] | None):
+    """(classes: rank lists, class of each card id, a card of each class, the count of each class)."""
+    rankings = [table.ranking(rid) for rid in table.game.rankings]
+    per_rank = composition if composition is not None else {r: 4 * decks for r in range(13)}
+    klass: dict[tuple, list[int]] = {}
+    for r in range(13):
+        if per_rank.get(r, 0) > 0:
+            klass.setdefault(tuple((rk.values[r], r == rk.soft_rank) for rk in rankings), []).append(r)
+    classes = list(klass.values())
+    of_card = {}
+    for i, ranks in enumerate(classes):
+        for r in ranks:
+            for suit in range(4):
+                of_card[r * 4 + suit] = i
+    return classes, of_card, [ranks[0] * 4 for ranks in classes], [sum(per_rank[r] for r in ranks) for ranks in classes]
+
+
+def _all_exprs(s) -> list[Node]:
+    out = [e for e in (s.when, s.players) if e is not None]
+    out += [e for _, e, _ in s.exprs]
+    for r in s.rules:
+        out += [r.when] if r.when is not None else []
+        out += [a.value for a in r.then if a.value is not None]
+    for c in s.choices:
+        out += [c.when] if c.when is not None else []
+        out += [a.value for a in c.then if a.value is not None]
+    return out
+
+
+def settle_observations(prog: Program, start: int) -> list[Node]:
+    """The maximal card-reading parts of the expressions of instructions from ``start`` on (the settlement)."""
+    out: list[Node] = []
+    for op in prog.ops[start:]:
+        s = prog.ir.get(op[1].id)
+        if s is not None:
+            for e in _all_exprs(s):
+                found: list[Node] = []
+                observations(e, found)
+                for o in found:
+                    _by_owner(o, out)
+    return list(dict.fromkeys(out))
+
+
+def _by_owner(e: Node, out: list[Node]) -> None:
+    """The parts of a card-reading expression that each read one owner's cards."""
+    from compiler.analysis.card_reads import _CHILDREN
+    if len({o for o, _ in _reads(e)}) <= 1:
+        if _reads(e):
+            out.append(e)
+        return
+    kids = _CHILDREN.visit(e)
+    if not kids:
+        out.append(e)
+        return
+    for x in kids:
+        _by_owner(x, out)
+
+
+def compiled(node: Node) -> Any:
+    return closure(node)
