@@ -13,7 +13,7 @@ __all__ = ["BUDGET", "METHOD", "analyze_draw", "budget", "refusal", "report"]
 
 # positions of the player one `rulespec analyze` walks (about 1,000 a second here) before it refuses and the next
 # method (the simulation) is tried; `rulespec analyze --exhaustive` sets no budget (budget None)
-BUDGET = 20_000
+BUDGET = 5_000
 budget: ContextVar[int | None] = ContextVar("draw_walk_budget", default=BUDGET)
 
 METHOD = ("composition-dependent by hand: the player's cards drawn from the shoe less every card seen; the "
