@@ -8,6 +8,7 @@ from contextvars import ContextVar
 
 from compiler.analysis.draw_walk import DrawLimit, DrawWalk
 from compiler.analysis.model import Figure, Policy, Report
+from compiler.runtime.errors import EngineError
 
 __all__ = ["BUDGET", "METHOD", "analyze_draw", "budget", "refusal", "report"]
 
@@ -39,7 +40,7 @@ def refusal(game, chapter, options: dict | None = None) -> str | None:
         return "no wager is required: the draw walk values a round of the required wagers"
     try:
         walk = DrawWalk(game, chapter, options)
-    except DrawLimit as e:
+    except (DrawLimit, EngineError) as e:
         return str(e)
     if not any(op[1].kind in ("decide", "offer", "split") for op in walk.prog.ops):
         return "no decision of the player: the points method values the chapter"
@@ -72,7 +73,7 @@ def report(game, chapter, options: dict | None, decks: int | None, settings: dic
     limit = budget.get()
     try:
         fig, walk, seconds = analyze_draw(game, chapter, options, decks, max_positions=limit or 10 ** 12)
-    except DrawLimit as e:
+    except (DrawLimit, EngineError) as e:  # the engine's positioned error on a position the walk reached
         from compiler.analysis import contract
         more = "; `rulespec analyze --exhaustive` walks it with no budget" if limit and "budget" in str(e) else ""
         raise contract.Refused(f"the draw walk stopped: {e}{more}") from None
