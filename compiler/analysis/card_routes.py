@@ -270,11 +270,16 @@ def _paytable_column_figure(game, table, wager: str, pt, dist, ci: int, k: int, 
     if isinstance(exp, Affine):
         meter = _meter_value(game, table, wager)
         a, b = exp.a, exp.b
-        meter_note = (f"; as a function of the meter M: {a} + {b}*M per unit; break-even meter "
-                      f"{(-a / b) if b else 'none'}")
-        exp = a + b * meter
+        # the meter M when paid: the reading when the round begins (the reset amount) plus this wager's own
+        # share of its stake, which the engine adds before it pays (one seat: no other player's share)
+        own = _own_share(game, table, wager)
+        meter_note = (f"; as a function of the meter M when paid: {a} + {b}*M per unit; break-even meter "
+                      f"{(-a / b) if b else 'none'}; shown at M = {meter} + {own}, the reading when the round "
+                      f"begins and the wager's own share")
+        exp = a + b * (meter + own)
         _AFFINE[wager] = (a, b)
-        policy = f"{res.column}, meter {meter}"
+        policy = f"{res.column}, meter {meter} when the round begins"
+        meter = meter + own  # the typed field: the meter when paid, at which the figure is exact
     else:
         policy = res.column
     said = assumed if assumed != "no player decision affects it" else ""
@@ -455,6 +460,16 @@ def _meter_value(game, table, wager: str) -> Fraction:
     if mid is None:
         return Fraction(0)
     return Fraction(table.meter_reset(mid))
+
+
+def _own_share(game, table, wager: str) -> Fraction:
+    """What one unit of ``wager`` adds to its progressive meter before a win is paid from it."""
+    mid = game.wagers[wager].progressive
+    if mid is None:
+        return Fraction(0)
+    d = game.wagers[wager]
+    unit = Fraction(d.amounts[0]) if getattr(d, "amounts", None) else Fraction(1)
+    return unit * Fraction(table.meter_rate(mid)) / 100
 
 
 def _deck(game):

@@ -239,13 +239,21 @@ def _paytable_of_figure(sub, fig: dict):
     return None
 
 
-def _meter_of(sub, fig: dict) -> Fraction | None:
-    """The meter reading a figure of a progressive wager assumes: the selections' reset amount."""
+def _reset_of(sub, fig: dict) -> Fraction | None:
+    """The selections' reset amount of the meter of a figure's progressive wager."""
     w = sub.game.wagers.get(_single(fig) or "")
     mid = getattr(w, "progressive", None) if w is not None else None
     m = sub.chapter.meters.get(mid) if mid else None
     reset = sub.effective.get(m.reset_option) if m and m.reset_option else None
     return None if reset is None else Fraction(str(reset))
+
+
+def _meter_of(sub, fig: dict) -> Fraction | None:
+    """The meter a figure of a progressive wager is paid at: its policy's (the reading when the round begins,
+    the reset amount, plus the wager's own share, added before it pays), else the selections' reset amount."""
+    reset = _reset_of(sub, fig)
+    meter = (fig.get("policy") or {}).get("meter")
+    return Fraction(meter) if reset is not None and meter is not None else reset
 
 
 def net_distribution(sub, fig: dict) -> list[tuple[str, Fraction, Fraction]] | None:
@@ -380,10 +388,13 @@ def figure_notes(sub, rows: list[dict]) -> list[str]:
         if line is None:
             continue
         a, b, m0 = line
+        reset = _reset_of(sub, f)
         per_thousand = float(b * 1000 * 100)
-        text = (f"{f['name']}: its figure assumes the meter stands at {_money(m0)} (the initial and reset "
-                f"amount selected) when the wager is paid; each $1,000 more on the meter lowers the house "
-                f"edge by {per_thousand:.2f} points")
+        own = (f", and is paid at that reading plus the wager's own share of the stake, {_money(m0 - reset)}, "
+               f"which is added to the meter before it pays") if reset is not None and m0 != reset else ""
+        text = (f"{f['name']}: its figure assumes the meter stands at {_money(reset if reset is not None else m0)} "
+                f"(the initial and reset amount selected) when the round begins{own}; each $1,000 more on the "
+                f"meter lowers the house edge by {per_thousand:.2f} points")
         if b > 0 and a < 0:
             text += f", and at {_money(round(-a / b))} the house edge is zero (the plot below)"
         notes.append(text + ".")
@@ -422,7 +433,8 @@ def document_plots(sub) -> list[dict]:
         title = f"House edge of the {f['name']} against the meter"
         caption = (f"The house edge of a $1 {f['name']} is a straight line in the meter M: "
                    f"{float(-a) * 100:.4f}% minus {float(b) * 100:.6f} points per dollar on the meter "
-                   f"({_money(m0)} selected as the initial and reset amount).")
+                   f"({_money(_reset_of(sub, f) or m0)} selected as the initial and reset amount, paid at "
+                   f"{_money(m0)} with the wager's own share).")
         out.append({"title": title, "svg": meter_svg(title, a, b, m0), "rows": [], "labelled": False,
                     "caption": caption})
     return out

@@ -63,7 +63,11 @@ def test_669a_12_e_progressive_return_is_affine_in_the_meter(report):
                          - (TOTAL - 4 - sf_other - COUNTS["three_of_a_kind"] - COUNTS["straight"]) - n_akq_s, TOTAL)
     f = [f for f in report.figures if f.wager == "progressive"][0]
     meter = 1000  # the default initial and reset amount of the spec (§ 669a.12(e)(3) minimum)
-    assert f.expected_return == ev_without_meter + F(meter, TOTAL)
+    # paid at the meter when the round begins plus the $1 wager's own share, at the least rate the Rules
+    # Submission may select (14%, the constraint of the rulespec on rate_of_progression), added before the pay
+    own = F(14, 100)
+    assert f.policy.meter == meter + own
+    assert f.expected_return == ev_without_meter + (meter + own) / TOTAL
 
 
 def test_669a_12_e_5_envy_value_per_other_player(report):

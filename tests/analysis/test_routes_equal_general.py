@@ -16,10 +16,9 @@ Each wager's figure must be equal, Fraction for Fraction (and the outcome probab
 gives them). A loop (craps) is infinite for both exact general methods: the Markov route is checked
 against a seeded simulation of whole rounds by the engine, within four standard errors.
 
-A progressive wager's figure is a + b*M (M: the meter when paid) shown at the reset amount; the engine adds the
-paying wager's own contribution to the meter before paying it, so the two are compared at that reading (at the
-reset amount they differ: Raise It Up's Progressive on the six-card deck, 563/10 against 56307/1000, the 14%
-contribution of the $1 wager times the 1/20 chance of the ace, king and queen of spades).
+A progressive wager's figure is a + b*M (M: the meter when paid), shown for the meter reading the reset amount
+when the round begins: the engine adds the paying wager's own contribution to the meter before paying it, and so
+does the figure (M = reset + own share); the two must be equal there.
 
 What is not covered is a named expected refusal, its reason asserted (EXPECTED_UNCOVERED): a wager the
 route leaves uncovered, or a chapter whose smallest tree is over this file's budget. A new chapter, route
@@ -374,14 +373,13 @@ def check_cards(game, chapter, out: Outcome, monkeypatch) -> None:
             if f.hit_frequency is not None:
                 assert f.hit_frequency == best.win.get(w, 0), (w, f.hit_frequency, best.win.get(w))
             if f.policy.meter is not None and game.wagers[w].progressive:
-                # a return as a function of the meter M when paid, a + b*M, shown at the reset amount; the
-                # engine adds the paying wager's own contribution to the meter before it pays (a meter can
-                # never read the reset amount when a wager is paid from it): compared at that reading
+                # a return as a function of the meter M when paid, a + b*M, shown at the reading when the round
+                # begins (the reset amount) plus the wager's own share, which the engine adds before it pays
                 mid = game.wagers[w].progressive
                 a, b = card_routes._AFFINE[w]
-                assert f.expected_return == a + b * f.policy.meter
                 paid_at = Fraction(table.meter_reset(mid)) + Fraction(bets[w] * table.meter_rate(mid) / 100)
-                assert a + b * paid_at == e, (w, a, b, paid_at, e)
+                assert f.policy.meter == paid_at
+                assert a + b * paid_at == e == f.expected_return, (w, a, b, paid_at, e, f.expected_return)
             else:
                 assert f.expected_return == e, (w, f.policy.text, f.expected_return, e)
         out.compared.update(f.stakes)

@@ -83,7 +83,9 @@ def test_669a_12_e_1_progressive_edge_falls_by_one_22100th_per_meter_dollar():
                if f["stakes"] == ("progressive",) and f["kind"] == "return")
     a, b, m0 = meter_line(sub, fig)
     assert b == Fraction(1, 22100)
-    assert m0 == 2500  # the selected initial and reset amount
+    # paid at the selected initial and reset amount plus the $1 wager's own share at the selected rate of
+    # progression, which the engine adds to the meter before it pays
+    assert m0 == 2500 + Fraction(str(sub.effective["rate_of_progression"])) / 100 != 2500
     assert a + b * m0 == fig["expected_return"]
     ctx = document_context(sub, "x.yaml")
     breakeven = -a / b
