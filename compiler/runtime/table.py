@@ -70,10 +70,13 @@ class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
     def points_ranking(self, rid: str | None) -> Ranking:
         """The ranking of kind points ``rid`` reads (None: the chapter's only one; validate checks there is one)."""
         if rid is None:
-            ids = [k for k, r in self.game.rankings.items() if r.get("kind") == "points"]
-            if len(ids) != 1:
-                raise EngineError(f"a points function names no ranking and the chapter has {len(ids)} of kind points")
-            rid = ids[0]
+            rid = self.__dict__.get("_points_rid")  # the chapter's only ranking of kind points, once found
+            if rid is None:
+                ids = [k for k, r in self.game.rankings.items() if r.get("kind") == "points"]
+                if len(ids) != 1:
+                    raise EngineError(f"a points function names no ranking and the chapter has {len(ids)} of kind "
+                                      "points")
+                rid = self._points_rid = ids[0]
         return self.ranking(rid)
 
     def play_round(self, bets: Mapping[int, Mapping[str, Any]], strategy: Strategy | Mapping[int, Strategy] | None = None,
