@@ -22,7 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
-from compiler.analysis.draw_steps import _freeze, _meets, _when, choices_of, chosen
+from compiler.analysis.draw_steps import _meets, asked, choices_of, chosen
 from compiler.analysis.draw_model import DrawLimit, State
 from compiler.runtime import decisions
 from compiler.runtime.state import Seat
@@ -37,14 +37,9 @@ class Splits:
     def step(self, st: State, step):
         walk = self.walk
         most = int(step.params["hands"])
-        if not _when(walk, st, step) or st.hands >= most or not _meets(walk, st, step):
-            st.pc += 1
+        avail = asked(walk, st, step, st.hands < most)
+        if avail is None:
             return None
-        avail = choices_of(walk, st, step)
-        if not avail:
-            st.pc += 1
-            return None
-        _freeze(st)
         others = [c.id for c in avail if c.id != SPLIT]
 
         def branch() -> Fraction:

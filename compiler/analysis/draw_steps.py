@@ -191,16 +191,20 @@ def choices_of(walk, st: State, step) -> list:
     return [c for c in step.choices if c.when is None or c.when(ctx)]
 
 
-def _decide(walk, st: State, step) -> Branch | None:
-    if not _when(walk, st, step) or not _meets(walk, st, step):
-        st.pc += 1
-        return None
-    avail = choices_of(walk, st, step)
+def asked(walk, st: State, step, may: bool = True) -> list | None:
+    """The choices the seat has at ``step`` (the shoe then frozen for the dealer's play: the first decision),
+    or None when it has none (the step is passed: ``may`` false, or its conditions do not hold)."""
+    avail = choices_of(walk, st, step) if may and _when(walk, st, step) and _meets(walk, st, step) else []
     if not avail:
         st.pc += 1
         return None
     _freeze(st)
-    return lambda: max(chosen(walk, st, step, c.id) for c in avail)
+    return avail
+
+
+def _decide(walk, st: State, step) -> Branch | None:
+    avail = asked(walk, st, step)
+    return None if avail is None else (lambda: max(chosen(walk, st, step, c.id) for c in avail))
 
 
 def chosen(walk, st: State, step, choice: str) -> Fraction:
