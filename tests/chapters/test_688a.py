@@ -10,12 +10,11 @@ numbered provision of § 688a.11 is claimed by a test (``@covers``).
 """
 from __future__ import annotations
 
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from cli_run import run_rulespec
 
 from chapters.provisions import Coverage, numbered_provisions
 
@@ -361,8 +360,7 @@ def test_every_688a_round_file_states_its_expected_settlement():
 
 
 def test_rulespec_settle_cli_prints_an_unknown_amount_not_a_number():
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "settle", SPEC, str(ROUNDS / "688a-win-and-lose.yaml")],
-                         capture_output=True, text=True)
+    out = run_rulespec("settle", SPEC, ROUNDS / "688a-win-and-lose.yaml")
     assert out.returncode == 0, out.stderr
     assert "not known" in out.stdout and "-10.00" in out.stdout
 
@@ -373,7 +371,7 @@ def test_partial_chapter_lists_what_is_missing(data):
     for c in ("§ 688a.6", "§ 688a.7", "§§ 688a.8-688a.10", "§ 688a.12", "§ 688a.1"):
         assert c in cited
     assert "§ 601a.2" in {e["cite"] for e in data["externals"]}
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "validate", SPEC], capture_output=True, text=True)
+    out = run_rulespec("validate", SPEC)
     assert out.returncode == 0
     assert "missing from the sources: § 688a.12" in out.stdout + out.stderr
 

@@ -7,11 +7,10 @@ import copy
 import dataclasses
 import functools
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import run_rulespec
 
 from compiler.lint.facts import _blank_cites, analyse, fact_diagnostics, fact_pattern, passages
 from compiler.pipeline import compile_spec, spec_files
@@ -192,7 +191,7 @@ def test_567_10_2_tie_payout_changed_in_the_data_fails_validate_at_both_places(t
     bad = tmp_path / "567-war.yaml"
     bad.write_text(src.replace("tie: {odds: 10 to 1, cite: § 567.10(2)}", "tie: {odds: 8 to 1, cite: § 567.10(2)}"),
                    encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "compiler.cli", "validate", str(bad)], capture_output=True, text=True)
+    r = run_rulespec("validate", bad)
     assert r.returncode == 1
     lines = r.stderr.splitlines()
     data_line = 1 + src.splitlines().index("  tie: {odds: 10 to 1, cite: § 567.10(2)}")

@@ -76,7 +76,8 @@ def _damage_other_key(p: Path) -> None:
     p.write_text(json.dumps(entry))
 
 
-def test_damaged_entries_are_detected_recomputed_and_give_the_same_document(cache_dir, monkeypatch):
+def test_damaged_entries_are_detected_recomputed_and_give_the_same_document(cache_dir, monkeypatch,
+                                                                           analysis_computed_once):
     monkeypatch.setattr(cache, "_enabled", False)
     fresh = _war_documents()  # computed without any cache
     assert not cache_dir.exists()
@@ -85,13 +86,14 @@ def test_damaged_entries_are_detected_recomputed_and_give_the_same_document(cach
     (entry,) = cache_dir.rglob("*.json")
     assert cache.stats == {"hits": 0, "misses": 2, "damaged": 0}
     assert _war_documents() == fresh  # a sound entry answers
-    assert cache.stats["hits"] == 1
+    assert cache.stats["hits"] == 1 and len(analysis_computed_once) == 2  # the sound entry was not recomputed
     for n, damage in enumerate((_damage_truncated, _damage_not_json, _damage_value, _damage_other_key), 1):
         damage(entry)
         assert _war_documents() == fresh, damage.__name__
         assert cache.stats["damaged"] == n and cache.stats["misses"] == 2 + n, damage.__name__
         ok, _ = cache.load(entry.stem)
         assert ok, f"{damage.__name__}: the recomputed entry is written back"
+        assert len(analysis_computed_once) == 2 + n, damage.__name__  # computed again on each damaged entry
 
 
 def test_no_cache_neither_reads_nor_writes(cache_dir, monkeypatch):
@@ -104,7 +106,7 @@ def test_no_cache_neither_reads_nor_writes(cache_dir, monkeypatch):
     assert not (cache_dir / "cd").exists()
 
 
-def test_check_from_the_build_record_agrees_with_a_full_check(tmp_path, monkeypatch):
+def test_check_from_the_build_record_agrees_with_a_full_check(tmp_path, monkeypatch, analysis_computed_once):
     root = tmp_path / "proj"
     shutil.copytree(ROOT / "rulespecs", root / "rulespecs")
     shutil.copytree(ROOT / "generated", root / "generated", ignore=shutil.ignore_patterns("__pycache__"))
@@ -128,7 +130,7 @@ def test_check_from_the_build_record_agrees_with_a_full_check(tmp_path, monkeypa
     assert (root / "generated" / "games" / "ch567_war.py").read_text() == "edited by hand"
 
 
-def test_a_changed_spec_is_not_answered_from_an_old_record(tmp_path):
+def test_a_changed_spec_is_not_answered_from_an_old_record(tmp_path, analysis_computed_once):
     from compiler.build import _inputs_key
 
     root = tmp_path / "proj"

@@ -72,7 +72,8 @@ def _war_documents():
     return out
 
 
-def test_two_entries_swapped_and_their_keys_edited_are_recomputed_with_a_warning(cache_dir, monkeypatch, capsys):
+def test_two_entries_swapped_and_their_keys_edited_are_recomputed_with_a_warning(cache_dir, monkeypatch, capsys,
+                                                                                 analysis_computed_once):
     monkeypatch.setattr(cache, "_enabled", False)
     fresh = _war_documents()
     monkeypatch.setattr(cache, "_enabled", True)
@@ -84,7 +85,7 @@ def test_two_entries_swapped_and_their_keys_edited_are_recomputed_with_a_warning
     b.write_text(json.dumps(ta))
     capsys.readouterr()
     assert _war_documents() == fresh
-    assert cache.stats["damaged"] == 2
+    assert cache.stats["damaged"] == 2 and len(analysis_computed_once) == 6  # both computed again
     assert capsys.readouterr().err.count("does not match its key or its digest); recomputed") == 2
     assert cache.load(a.stem)[0] and cache.load(b.stem)[0]  # rewritten soundly
 
@@ -104,7 +105,8 @@ def _forge_an_analysis(cache_dir: Path) -> int:
     return n
 
 
-def test_build_check_computes_the_filed_figures_again_and_catches_a_forged_entry(tmp_path, monkeypatch, capsys):
+def test_build_check_computes_the_filed_figures_again_and_catches_a_forged_entry(tmp_path, monkeypatch, capsys,
+                                                                                 analysis_computed_once):
     root = tmp_path / "proj"
     (root / "rulespecs" / "submissions").mkdir(parents=True)
     shutil.copy(ROOT / "rulespecs" / "567-war.yaml", root / "rulespecs")

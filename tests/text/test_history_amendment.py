@@ -10,7 +10,7 @@ from compiler.text.history import build, diff_dates, format_history, load_map
 from compiler.text.markup import amendment_changes, read_markup, versions
 from compiler.text.parser import parse_file
 
-from text_sources import BULLETIN_2010, BULLETIN_2015, FIXTURES, run_cli
+from text_sources import BULLETIN_2010, BULLETIN_2015, FIXTURES, run_cli, run_rulespec
 
 PAGES = FIXTURES / "real-pages"
 CASETEXT_669A6 = PAGES / "58-PaCode_669a.6_casetext_2024-06-22.txt"
@@ -167,8 +167,6 @@ def test_amendment_trailing_ellipsis_only_when_text_follows():
 
 
 def test_import_of_code_page_validates_with_citation_and_date(tmp_path):
-    import subprocess
-    import sys
     for name, cite, date in [("58-PaCode_669a.1_pacode.com_2024-01-27.txt", "58 Pa. Code § 669a.1", "2024-01-27"),
                              ("58-PaCode_669a.6_casetext_2024-06-22.txt", "58 Pa. Code § 669a.6", "2024-06-22"),
                              ("58-PaCode_671a.12_casetext_2024-11-09.txt", "58 Pa. Code § 671a.12", "2024-11-09"),
@@ -179,8 +177,7 @@ def test_import_of_code_page_validates_with_citation_and_date(tmp_path):
         assert r.returncode == 0, r.stderr
         spec = yaml.safe_load(out.read_text())
         assert (spec["source"]["citation"], spec["source"]["date"]) == (cite, date)
-        r = subprocess.run([sys.executable, "-m", "compiler.cli", "validate", str(out)], capture_output=True,
-                           text=True)
+        r = run_rulespec("validate", out)
         assert r.returncode == 0 and "1 rulespec valid" in r.stdout, r.stdout + r.stderr
     spec = yaml.safe_load((tmp_path / "58-PaCode_669a.1_pacode.com_2024-01-27.txt.yaml").read_text())
     assert spec["externals"] == [{"cite": "§ 669a.6", "title": "Raise It Up Stud Poker hand rankings"}]

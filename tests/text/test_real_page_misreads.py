@@ -9,7 +9,7 @@ import pytest
 from compiler.text.errors import TextError
 from compiler.text.parser import parse_file, parse_text
 
-from text_sources import FIXTURES, run_cli
+from text_sources import FIXTURES, run_cli, run_rulespec
 
 PAGES = FIXTURES / "real-pages"
 P679 = PAGES / "58-PaCode_679a.1_pacodeandbulletin_2024-01-27.txt"
@@ -131,11 +131,7 @@ def test_is_a_96_to_1_is_not_imported_as_a_payout(tmp_path):
 
 
 def run_cli_main(*args):
-    import subprocess
-    import sys
-    from pathlib import Path
-    return subprocess.run([sys.executable, "-m", "compiler.cli", *map(str, args)], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[2])
+    return run_rulespec(*args)
 
 
 # ---------------------------------------------------------------- tables side by side

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
+
+from cli_run import run_in_process, run_rulespec  # noqa: F401 - run_rulespec: for the text tests
 
 SOURCES = Path(__file__).resolve().parents[1] / "fixtures" / "sources"  # byte-for-byte copies of ../shared/sources
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "text"
@@ -15,5 +16,7 @@ ALL_SOURCES = [BULLETIN_2015, BULLETIN_2010, CODE_669A9, CODE_688A11]
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compiler.text.commands", *map(str, args)],
-                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
+    """``python -m compiler.text.commands ARGS``, in process (run_in_process)."""
+    from compiler.text.commands import main
+
+    return run_in_process(main, args)
