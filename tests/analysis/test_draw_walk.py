@@ -87,3 +87,25 @@ def test_961_the_stated_method_is_within_0_02_points_of_the_published_figure():
     published = -0.3797 / 100  # 2 decks, H17, DAS, resplit to 4 except aces, no drawing to split aces
     ref = Blackjack({**{v: 8 for v in range(1, 10)}, 10: 32}, hit_soft_17=True, resplit_aces=False, exact=False)
     assert abs(ref.expected() - published) < 0.0002
+
+
+def _variant(tmp_path, old: str, new: str):
+    text = BLACKJACK.read_text(encoding="utf-8")
+    assert old in text
+    p = tmp_path / "blackjack-variant.yaml"
+    p.write_text(text.replace(old, new), encoding="utf-8")
+    mod, compiled = load_game(p)
+    return mod.GAME, compiled.chapter
+
+
+@pytest.mark.parametrize("old, new, named", [
+    # a loop tested after each pass: the walk models `while` only
+    ("while: total(player.hand) < 21 and not chose(hit_or_stand, stand)",
+     "until: total(player.hand) >= 21 or chose(hit_or_stand, stand)", "until"),
+    # an offer whose amount the chapter does not fix: the walk values fixed amounts only
+    ("do: offer, wager: double, equal_to: initial,", "do: offer, wager: double,", "equal_to"),
+])
+def test_961_a_construct_the_walk_does_not_model_is_refused_by_name(tmp_path, old, new, named):
+    game, chapter = _variant(tmp_path, old, new)
+    with pytest.raises(DrawLimit, match=named):
+        analyze_draw(game, chapter, {}, 1, _shoe("A24689TTT"))
