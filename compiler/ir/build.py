@@ -242,6 +242,11 @@ class _Builder:
             if st.id in seen:
                 self.error(st.src.pointer + "/id", f"duplicate step id {st.id!r} (first at {seen[st.id]})")
             seen.setdefault(st.id, str(st.src))
+        for later, j, a, earlier in settled_in_an_earlier_step(procedure):
+            self.error(f"{later.src.pointer}/rules/{j}/then", f"'{_said(a)}': the rule at "
+                       f"{earlier.src.path}:{earlier.src.line}:{earlier.src.col} ({earlier.cite}), in an earlier step "
+                       f"that always runs, has settled {a.wager!r} already whenever this step runs (a wager is "
+                       "settled once; nothing between them places it again)", a.line, a.column)
         irregs = tuple(self.irregularity(x, i) for i, x in enumerate(d.get("irregularities") or ()))
         for i, irr in enumerate(irregs):  # an event's rules apply in order too
             self._settled_earlier(irr.rules, f"/irregularities/{i}")
@@ -468,6 +473,36 @@ def settled_by_an_earlier_rule(rules) -> list[tuple[int, object, Rule]]:
                                                        for x in a.then):
                     out.append((j, act, a))
                     break
+    return out
+
+
+def _placed_by(s) -> set:
+    """The wagers a step may place again: its offer's or split's wager, and every `place` of its rules and choices."""
+    out = {v for k, v in s.params if k == "wager" and s.kind in ("offer", "split") and isinstance(v, str)}
+    for x in (*s.rules, *s.choices):
+        out |= {a.wager for a in x.then if a.kind == "place" and a.wager}
+    return out
+
+
+def settled_in_an_earlier_step(procedure) -> list[tuple[Step, int, object, Rule]]:
+    """(later step, rule index, action, earlier rule) for each action of a settle rule naming a wager that an
+    earlier step always settles first: a settle step of the procedure's top level with no condition, acting
+    on every player, whose rule has no condition; no step between them places that wager again (an offer,
+    a split's copy, a `place`). The action could never apply (issue 23 item 7, across steps)."""
+    out: list = []
+    always: dict[str, Rule] = {}
+    for top in procedure:
+        for s in _walk((top,)):
+            for j, r in enumerate(s.rules if s.kind == "settle" else ()):
+                out.extend((s, j, a, always[a.wager]) for a in r.then if a.kind in SETTLES and a.wager in always)
+            for w in _placed_by(s):
+                always.pop(w, None)
+        if top.kind == "settle" and top.when_text is None and top.players_text is None:
+            for r in top.rules:
+                if r.when_text is None:
+                    for a in r.then:
+                        if a.kind in SETTLES and a.wager not in (None, "*"):
+                            always.setdefault(a.wager, r)
     return out
 
 

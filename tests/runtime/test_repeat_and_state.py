@@ -222,3 +222,44 @@ def test_the_same_holds_for_the_rules_of_an_irregularity(tmp_path):
     rc, out = _validate(p)
     assert rc == 1 and "'lose pass_line': this rule applies only when the rule at" in out
     assert "[at /irregularities/0/rules/1/then]" in out
+
+
+DICE = Path(__file__).resolve().parents[1] / "fixtures" / "chapters" / "dice-total.yaml"
+_LOSE_SEVEN = "      - {cite: § 906.5(a), when: \"has(seven) and round.roll != 7\", then: lose seven}\n"
+
+
+def _dice_variant(tmp_path: Path, steps: str) -> Path:
+    """The dice-total test chapter with an unconditional settle step before its settlement and ``steps`` after."""
+    text = DICE.read_text(encoding="utf-8")
+    anchor = "  - id: settle\n"
+    first = ("  - id: seven_first\n    do: settle\n    cite: § 906.5\n    rules:\n"
+             "      - {cite: § 906.5(a), then: lose seven}\n")
+    assert anchor in text and "text_facts:" in text
+    text = text.replace(anchor, first + anchor, 1).replace("text_facts:", steps + "text_facts:", 1)
+    p = tmp_path / "dice-total.yaml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_a_rule_naming_a_wager_an_earlier_step_always_settled_is_an_error_with_both_positions(tmp_path):
+    """Issue 23 item 7 across steps: a settle step with no condition settles the Seven wager in a rule with no
+    condition; every later rule that settles it could never apply (the engine would skip it silently)."""
+    p = _dice_variant(tmp_path, "")
+    rc, out = _validate(p)
+    lines = p.read_text(encoding="utf-8").splitlines()
+    earlier = next(i for i, line in enumerate(lines, 1) if "then: lose seven}" in line and "when" not in line)
+    later = next(i for i, line in enumerate(lines, 1) if line.startswith(_LOSE_SEVEN.rstrip("\n")))
+    assert rc == 1 and "'lose seven': the rule at" in out and "in an earlier step that always runs" in out
+    assert f"dice-total.yaml:{earlier}:" in out and f"dice-total.yaml:{later}:" in out
+    assert "[at /procedure/2/rules/1/then]" in out and "[at /procedure/2/rules/0/then]" in out
+
+
+def test_a_wager_placed_again_between_the_steps_is_not_refused(tmp_path):
+    """A `place` between the two steps makes the wager open again: the later rule may apply."""
+    p = _dice_variant(tmp_path, "")
+    text = p.read_text(encoding="utf-8").replace(
+        "  - id: settle\n", "  - id: again\n    do: settle\n    cite: § 906.5\n    rules:\n"
+        "      - {cite: § 906.5(a), then: place seven = wager(seven)}\n  - id: settle\n", 1)
+    p.write_text(text, encoding="utf-8")
+    rc, out = _validate(p)
+    assert rc == 0 and "in an earlier step that always runs" not in out, out
