@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from decimal import Decimal
@@ -388,7 +389,8 @@ def cmd_analyze(args) -> int:
             if draw_report.refusal(mod.GAME, compiled.chapter) is not None:
                 print(f"error: no exhaustive enumeration for this chapter: {e}", file=sys.stderr)
                 return 1
-            draw_report.budget.set(None)  # the draw walk: walked whole, however long
+            draw_report.budget.set(None)  # the draw walk: walked whole, however long, on every core
+            draw_report.jobs.set(os.cpu_count() or 1)
     from compiler.analysis import progress
     from compiler.analysis.simulate import Progress
     from compiler.render.terminal import raw_stream
@@ -415,9 +417,10 @@ def cmd_analyze(args) -> int:
             return 1
         out = Path(args.strategy_out)
         out.mkdir(parents=True, exist_ok=True)
-        for known in sorted(report.strategy.level_options):
-            (out / f"strategy-{known}-cards-known.txt").write_text(report.strategy.format_strategy(known) + "\n")
-            (out / f"strategy-{known}-cards-known.csv").write_text(_strategy_csv(report.strategy, known))
+        for known in report.strategy.levels():
+            stem = report.strategy.file_stem(known)
+            (out / f"{stem}.txt").write_text(report.strategy.format_strategy(known) + "\n")
+            (out / f"{stem}.csv").write_text(_strategy_csv(report.strategy, known))
     if args.format == "json":
         print(json.dumps(cite_lists(report.to_json()), indent=2, ensure_ascii=False))
     else:
@@ -425,7 +428,7 @@ def cmd_analyze(args) -> int:
         if report.strategy is not None:
             print()
             print("Optimal strategy (summary; --strategy-out DIR writes every holding):")
-            for known in sorted(report.strategy.level_options):
+            for known in report.strategy.levels():
                 print(report.strategy.format_strategy(known, max_rows=3))
     return 0
 

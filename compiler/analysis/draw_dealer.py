@@ -34,9 +34,11 @@ class DealerPlay:
                 raise DrawLimit("a settlement reads the dealer's and the player's cards in one expression; the "
                                 "draw walk settles what each hand shows on its own")
         self.dists: dict = {}
+        self._compiled: dict = {}
         self._conds: dict = {}
         self._scratch = None
         self.settled: dict = {}
+        self.values: dict = {}
         self.dealer_positions = 0
         self.settlements = 0
 
@@ -69,6 +71,10 @@ class DealerPlay:
     # -- the dealer's outcomes -------------------------------------------------------------------
     def distribution(self, st: State) -> dict:
         """{what the settlement reads of the dealer's cards: (probability, the dealer's zones)}."""
+        return self._distribution(st)[1]
+
+    def _distribution(self, st: State) -> tuple:
+        """(the key of the dealer's position, :meth:`distribution`)."""
         walk = self.walk
         ctx = walk.ctx(st)
         seat_free = tuple(bool(c(ctx)) for c in self.conditions)
@@ -80,7 +86,7 @@ class DealerPlay:
         hit = self.dists.get(key)
         if hit is None:
             hit = self.dists[key] = self._outcomes(st.light(removed=base))
-        return hit
+        return key, hit
 
     def _outcomes(self, d: State) -> dict:
         """{reading: (probability, the dealer's zones)}: the face-down card dealt first, from the classes it
@@ -102,9 +108,66 @@ class DealerPlay:
             falling = [1]
             for k in range(1, 40):
                 falling.append(falling[-1] * (cards - k + 1))
-            for (reading, k), (w, zones) in self._walk(d.pc, dealer, removed, d.passes, {}).items():
+            for (reading, k), (w, zones) in self._weights(d.pc, dealer, removed, d.passes, cards).items():
                 p0, z0 = out.get(reading, (Fraction(0), zones))
                 out[reading] = (p0 + Fraction(n, total) * Fraction(w, falling[k]), z0)
+        return out
+
+    def _weights(self, pc: int, dealer: dict, removed: tuple, passes: tuple, cards: int) -> dict:
+        """{(reading, cards drawn): integer weight}, as :meth:`_walk` gives them, from the dealer's paths
+        compiled once per position (:meth:`_paths`): a path drawing ``m[c]`` cards of class ``c`` has the
+        weight ``prod_c fall(left[c], m[c])`` whatever their order. A shoe that may run out first is walked."""
+        key = (pc, passes, tuple(sorted((z, tuple(sorted(v))) for z, v in dealer.items())))
+        paths = self._compiled.get(key)
+        if paths is None:
+            paths = self._compiled[key] = self._paths(pc, dealer, passes, {})
+        deepest = max((sum(m) for _, m in paths), default=0)
+        if cards < deepest:  # a path draws as many cards as the shoe holds: walked, so that it refuses
+            return self._walk(pc, dealer, removed, passes, {})
+        left = [n - r for n, r in zip(self.walk.counts, removed)]
+        fall = [_falling(n, deepest) for n in left]
+        out: dict = {}
+        for (reading, m), (count, zones) in paths.items():
+            w = count
+            for c, j in enumerate(m):
+                if j:
+                    w *= fall[c][j]
+            if w:
+                k = (reading, sum(m))
+                w0, z0 = out.get(k, (0, zones))
+                out[k] = (w0 + w, z0)
+        return out
+
+    def _paths(self, pc: int, dealer: dict, passes: tuple, memo: dict) -> dict:
+        """{(reading, cards drawn by class): (number of orders, the dealer's zones)} of the dealer's play
+        from this position, for any shoe: the engine's conditions read the dealer's cards, never the shoe."""
+        key = (pc, passes, tuple(sorted((z, tuple(sorted(v))) for z, v in dealer.items())))
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        pc, passes, draw = self._to_draw(pc, dealer, passes)
+        if draw is None:
+            ctx = self.walk.ctx(self._set(dealer))
+            out = {(tuple(_plain(f(ctx)) for f in self.dealer_obs), (0,) * len(self.walk.counts)):
+                   (1, dict(self._scratch.rnd.dealer))}
+        else:
+            self.dealer_positions += 1
+            zone = draw.params.get("zone", "cards")
+            out = {}
+            held = [0] * len(self.walk.counts)
+            for v in dealer.values():
+                for c in v:
+                    held[c] += 1
+            for c, n in enumerate(self.walk.counts):
+                if held[c] >= n:  # no shoe this walk deals from holds another card of the class
+                    continue
+                nd = dict(dealer)
+                nd[zone] = nd.get(zone, ()) + (c,)
+                for (reading, m), (n, zones) in self._paths(pc + 1, nd, passes, memo).items():
+                    m2 = m[:c] + (m[c] + 1,) + m[c + 1:]
+                    n0, z0 = out.get((reading, m2), (0, zones))
+                    out[(reading, m2)] = (n0 + n, z0)
+        memo[key] = out
         return out
 
     def _set(self, dealer: dict) -> State:
@@ -121,7 +184,16 @@ class DealerPlay:
 
     def _walk(self, pc: int, dealer: dict, removed: tuple, passes: tuple, memo: dict) -> dict:
         """{(reading, cards drawn): integer weight} of every way the dealer's play ends from this position."""
-        walk, ops = self.walk, self.walk.prog.ops
+        pc, passes, draw = self._to_draw(pc, dealer, passes)
+        if draw is not None:
+            return self._draw(pc, draw, dealer, removed, passes, memo)
+        ctx = self.walk.ctx(self._set(dealer))
+        return {(tuple(_plain(f(ctx)) for f in self.dealer_obs), 0): (1, dict(self._scratch.rnd.dealer))}
+
+    def _to_draw(self, pc: int, dealer: dict, passes: tuple) -> tuple:
+        """(pc, passes, the deal step) of the next card the dealer draws from this position, or (.., None)
+        when the play ends first (the settlement's instruction)."""
+        ops = self.walk.prog.ops
         passes_d = dict(passes)
         while pc < self.settle_from:
             op = ops[pc]
@@ -151,11 +223,10 @@ class DealerPlay:
                 if op[2] and step.when is not None and not self._holds(-pc - 1, step.when, dealer, None):
                     pc = op[3]
                     continue
-                return self._draw(pc, step, dealer, removed, tuple(sorted(passes_d.items())), memo)
+                return pc, tuple(sorted(passes_d.items())), step
             else:  # reveal, announce, burn: nothing the dealer's cards change
                 pc += 1
-        ctx = walk.ctx(self._set(dealer))
-        return {(tuple(_plain(f(ctx)) for f in self.dealer_obs), 0): (1, dict(self._scratch.rnd.dealer))}
+        return pc, tuple(sorted(passes_d.items())), None
 
     def _draw(self, pc, step, dealer, removed, passes, memo) -> dict:
         walk = self.walk
@@ -184,10 +255,13 @@ class DealerPlay:
     def value(self, st: State) -> Fraction:
         """The value of a position at the start of the dealer's play."""
         walk = self.walk
-        dist = self.distribution(st)
+        where, dist = self._distribution(st)
         ctx = walk.ctx(st, st.seat)
         mine = (tuple(_plain(f(ctx)) for f in self.player_obs), walk.seat_sig(st.seat, cards=False),
                 st.rnd.stopped)
+        known = self.values.get((where, mine))  # the same dealer's play against a hand that reads the same
+        if known is not None:
+            return known
         acc = Fraction(0)
         for reading, (p, zones) in dist.items():
             k = (mine, reading)
@@ -195,6 +269,7 @@ class DealerPlay:
             if v is None:
                 v = self.settled[k] = self._settle(st, zones)
             acc += p * v
+        self.values[(where, mine)] = acc
         return acc
 
     def _settle(self, st: State, zones: dict) -> Fraction:
@@ -206,6 +281,14 @@ class DealerPlay:
             if advance(walk, t) is not None:
                 raise DrawLimit("the settlement branches")
         return walk.terminal(t)
+
+
+def _falling(n: int, most: int) -> list[int]:
+    """[n (n-1) ... (n-j+1) for j = 0..most] (0 once j passes n)."""
+    out = [1]
+    for j in range(most):
+        out.append(out[-1] * max(n - j, 0))
+    return out
 
 
 def _plain(v):

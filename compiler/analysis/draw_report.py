@@ -10,12 +10,14 @@ from compiler.analysis.draw_walk import DrawLimit, DrawWalk
 from compiler.analysis.model import Figure, Policy, Report
 from compiler.runtime.errors import EngineError
 
-__all__ = ["BUDGET", "METHOD", "analyze_draw", "budget", "refusal", "report"]
+__all__ = ["BUDGET", "METHOD", "analyze_draw", "budget", "jobs", "refusal", "report"]
 
 # positions of the player one `rulespec analyze` walks (about 1,000 a second here) before it refuses and the next
 # method (the simulation) is tried; `rulespec analyze --exhaustive` sets no budget (budget None)
 BUDGET = 5_000
 budget: ContextVar[int | None] = ContextVar("draw_walk_budget", default=BUDGET)
+# processes walking the round (`rulespec analyze --exhaustive`: every core; see draw_parallel)
+jobs: ContextVar[int] = ContextVar("draw_walk_jobs", default=1)
 
 METHOD = ("composition-dependent by hand: the player's cards drawn from the shoe less every card seen; the "
           "dealer's play valued from the shoe at the player's first decision; a hand made by a split drawing "
@@ -48,11 +50,13 @@ def refusal(game, chapter, options: dict | None = None) -> str | None:
 
 
 def analyze_draw(game, chapter, options: dict | None = None, decks: int | None = None,
-                 composition: dict[int, int] | None = None, max_positions: int = 2_000_000
+                 composition: dict[int, int] | None = None, max_positions: int = 2_000_000, jobs: int = 1
                  ) -> tuple[Figure, DrawWalk, float]:
-    """The round's figure (per unit of the required wagers) under optimal play, and the walk that gave it."""
+    """The round's figure (per unit of the required wagers) under optimal play, and the walk that gave it
+    (``jobs`` processes: the first deal's classes walked apart, see draw_parallel)."""
     t0 = time.perf_counter()
-    walk = DrawWalk(game, chapter, options, decks, None, composition, max_positions)
+    walk = DrawWalk(game, chapter, options, decks, None, composition, max_positions, jobs)
+    walk.keep_chart()
     value = walk.run()
     seconds = time.perf_counter() - t0
     required = [w for w, d in game.wagers.items() if d.required]
@@ -72,12 +76,14 @@ def report(game, chapter, options: dict | None, decks: int | None, settings: dic
     rep = Report(game.chapter, game.title, settings, [])
     limit = budget.get()
     try:
-        fig, walk, seconds = analyze_draw(game, chapter, options, decks, max_positions=limit or 10 ** 12)
+        fig, walk, seconds = analyze_draw(game, chapter, options, decks, max_positions=limit or 10 ** 12,
+                                          jobs=jobs.get())
     except (DrawLimit, EngineError) as e:  # the engine's positioned error on a position the walk reached
         from compiler.analysis import contract
         more = "; `rulespec analyze --exhaustive` walks it with no budget" if limit and "budget" in str(e) else ""
         raise contract.Refused(f"the draw walk stopped: {e}{more}") from None
     rep.figures.append(fig)
+    rep.strategy = walk.chart
     if fig.includes:
         rep.notes.append("the wagers made during the round (" + ", ".join(game.wagers[w].name for w in fig.includes)
                          + ") are in the round's figure, made where optimal play makes them")

@@ -22,7 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
-from compiler.analysis.draw_steps import _meets, asked, choices_of, chosen
+from compiler.analysis.draw_steps import _meets, asked, best_of, choices_of, chosen
 from compiler.analysis.draw_model import DrawLimit, State
 from compiler.runtime import decisions
 from compiler.runtime.state import Seat
@@ -43,10 +43,10 @@ class Splits:
         others = [c.id for c in avail if c.id != SPLIT]
 
         def branch() -> Fraction:
-            vals = [chosen(walk, st, step, c) for c in others]
+            vals = {c: chosen(walk, st, step, c) for c in others}
             if any(c.id == SPLIT for c in avail):
-                vals.append(self._split(st, step, most))
-            return max(vals)
+                vals[SPLIT] = self._split(st, step, most)
+            return best_of(walk, st, step, vals)
         return branch
 
     def _split(self, st: State, step, most: int) -> Fraction:

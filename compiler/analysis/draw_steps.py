@@ -117,23 +117,32 @@ def _deal(walk, st: State, op) -> Branch | None:
         st.pending = (step.params.get("zone", "cards"), frozenset(range(len(walk.classes))))
         st.pc += 1
         return None
-    one = walk.one_card(step)
-
     def branch() -> Fraction:
-        left = walk.left(st)
-        total = sum(left)
-        if total <= 0:
-            raise DrawLimit(f"the shoe runs out at step {step.id} ({step.cite})")
-        acc = Fraction(0)
-        for c, n in enumerate(left):
-            if n <= 0:
-                continue
-            child = st.copy(pc=st.pc + 1, removed=walk.take(st.removed, c))
-            walk.shoe.queue = [walk.rep[c]]
-            _run(walk, child, one)
-            acc += Fraction(n, total) * walk.value(child)
-        return acc
+        total, acc = 0, Fraction(0)
+        for n, child in deal_children(walk, st):
+            total += n
+            acc += n * walk.value(child)
+        return acc / total
+    branch.dealt = True  # (a deal: its children may be valued apart, see draw_parallel)
     return branch
+
+
+def deal_children(walk, st: State, classes=None):
+    """(count, position) for each class of card the deal of instruction ``st.pc`` may give (``classes``:
+    only those), each position after the engine's deal step has dealt it."""
+    op = walk.prog.ops[st.pc]
+    step = op[1]
+    one = walk.one_card(step)
+    left = walk.left(st)
+    if sum(left) <= 0:
+        raise DrawLimit(f"the shoe runs out at step {step.id} ({step.cite})")
+    for c, n in enumerate(left):
+        if n <= 0 or (classes is not None and c not in classes):
+            continue
+        child = st.copy(pc=st.pc + 1, removed=walk.take(st.removed, c))
+        walk.shoe.queue = [walk.rep[c]]
+        _run(walk, child, one)
+        yield n, child
 
 
 def _reads_pending(walk, st: State) -> bool:
@@ -204,7 +213,16 @@ def asked(walk, st: State, step, may: bool = True) -> list | None:
 
 def _decide(walk, st: State, step) -> Branch | None:
     avail = asked(walk, st, step)
-    return None if avail is None else (lambda: max(chosen(walk, st, step, c.id) for c in avail))
+    return None if avail is None else (lambda: best_of(walk, st, step, {c.id: chosen(walk, st, step, c.id)
+                                                                         for c in avail}))
+
+
+def best_of(walk, st: State, step, values: dict) -> Fraction:
+    """The largest of the choices' values (optimal play), kept for the chart where the position is in it."""
+    chart = walk.chart
+    if chart is not None and chart.shown(st):
+        chart.record(st, step, values)
+    return max(values.values())
 
 
 def chosen(walk, st: State, step, choice: str) -> Fraction:
@@ -233,7 +251,7 @@ def _offer(walk, st: State, step) -> Branch | None:
         _run(walk, child, step)
         walk.player.amount = Decimal(0)
         return walk.value(child)
-    return lambda: max(made(a) for a in ({Decimal(0), amount} if amount else {Decimal(0)}))
+    return lambda: best_of(walk, st, step, {"no": made(Decimal(0)), **({wager: made(amount)} if amount else {})})
 
 
 def one_card(step):

@@ -51,7 +51,7 @@ class DrawWalk:
 
     def __init__(self, game, chapter, options: dict | None = None, decks: int | None = None,
                  bets: dict[str, int] | None = None, composition: dict[int, int] | None = None,
-                 max_positions: int = 2_000_000):
+                 max_positions: int = 2_000_000, jobs: int = 1):
         self.game, self.chapter = game, chapter
         self.shoe, self.player = _Shoe(), _Choice()
         self.table = Table(game, dict(options or {}), seed=0, shoe=self.shoe)
@@ -69,8 +69,16 @@ class DrawWalk:
         self._one: dict = {}
         self.positions = 0
         self.max_positions = max_positions
+        self.jobs = jobs  # processes (more than one: the first deal's classes walked apart, draw_parallel)
+        self.chart = None  # the strategy chart, when kept (keep_chart)
         self.dealer = DealerPlay(self)
         self.splits = Splits(self)
+
+    def keep_chart(self):
+        """Keep the optimal choices of the player's first decisions as a chart (draw_chart)."""
+        from compiler.analysis.draw_chart import DrawStrategy
+        self.chart = DrawStrategy(self)
+        return self.chart
 
     # -- keys ----------------------------------------------------------------------------------
     def norm(self, owner: str, zone: str, cards: list) -> tuple:
@@ -107,6 +115,9 @@ class DrawWalk:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
         try:
+            if self.jobs > 1:
+                from compiler.analysis.draw_parallel import run_parallel
+                return run_parallel(self, self.jobs)
             return self.value(self.start())
         finally:
             sys.setrecursionlimit(old)

@@ -172,6 +172,14 @@ class StudSolution:
         as a, b, c, d in order of appearance; ev per unit base wager of each option)."""
         return _strategy_rows(self, known)
 
+    def levels(self) -> list[int]:
+        """The decision levels in the order they are shown (cards known, fewest first)."""
+        return sorted(self.level_options)
+
+    def file_stem(self, known: int) -> str:
+        """The name of a level's files (--strategy-out)."""
+        return f"strategy-{known}-cards-known"
+
     def format_strategy(self, known: int, max_rows: int | None = None) -> str:
         opts = self.level_options[known]
         out = [f"Known cards: {known}; options {opts}"]
