@@ -76,6 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             errors = cli_extras.resolve_chapters(args, ROOT)  # `rulespec play 567`
             for e in errors:
                 print(e, file=sys.stderr)
+            _walk_limits(args)
             status = 1 if errors else int(args.handler(args) or 0)
         if as_json and status != 0 and not out.wrote:
             import json
@@ -88,6 +89,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def _walk_limits(args) -> None:
+    """The draw walk (blackjack) on the command line: every core, and the budget of a whole 6- or 8-deck shoe
+    (``analyze --budget N`` another), so that analyses, Rules Submission documents and builds give one figure."""
+    import os
+
+    from compiler.values import walk_limits
+
+    walk_limits.jobs.set(os.cpu_count() or 1)
+    given = getattr(args, "budget", None)
+    walk_limits.budget.set(walk_limits.CLI_BUDGET if given is None else max(given, 0))
 
 
 if __name__ == "__main__":  # pragma: no cover

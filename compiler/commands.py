@@ -200,6 +200,9 @@ def register_play(sub) -> None:
     p.add_argument("--submission", metavar="FILE", help="analyze under this Rules Submission's selections")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set one option (repeatable)")
     p.add_argument("--strategy-out", metavar="DIR", help="write the optimal strategy tables, as text and as CSV (two files per decision level)")
+    p.add_argument("--budget", type=int, metavar="POSITIONS",
+                   help="positions the draw walk (blackjack) may value before it refuses and the simulation "
+                        "follows (default 3,000,000: a 6- or 8-deck shoe, minutes on every core)")
     p.add_argument("--exhaustive", action="store_true",
                    help="first run the long exact enumerations (pai gow main wager: minutes) and write their "
                         "record beside the rulespec (records/), which later analyses use while its key matches")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from decimal import Decimal
@@ -389,8 +388,9 @@ def cmd_analyze(args) -> int:
             if draw_report.refusal(mod.GAME, compiled.chapter) is not None:
                 print(f"error: no exhaustive enumeration for this chapter: {e}", file=sys.stderr)
                 return 1
-            draw_report.budget.set(None)  # the draw walk: walked whole, however long, on every core
-            draw_report.jobs.set(os.cpu_count() or 1)
+            from compiler.values import walk_limits
+
+            walk_limits.budget.set(None)  # the draw walk: walked whole, however long
     from compiler.analysis import progress
     from compiler.analysis.simulate import Progress
     from compiler.render.terminal import raw_stream

@@ -11,7 +11,7 @@ import multiprocessing
 from fractions import Fraction
 
 from compiler.analysis.draw_model import DrawLimit
-from compiler.analysis.draw_steps import advance, deal_children
+from compiler.analysis.draw_steps import advance, dealt_values
 
 __all__ = ["run_parallel"]
 
@@ -58,8 +58,7 @@ def _class_value(c: int) -> tuple:
     if walk.chart is not None:
         walk.chart.entries = {}  # this class's entries only (the parent merges them)
     try:
-        for n, child in deal_children(walk, st, {c}):
-            value = walk.value(child)
+        for n, value in dealt_values(walk, st, {c}):
             chart = (walk.chart.entries, walk.chart.steps) if walk.chart is not None else None
             return (n, value, walk.positions - before[0], walk.dealer.dealer_positions - before[1],
                     walk.dealer.settlements - before[2], None, chart)

@@ -4,20 +4,13 @@ the method it states."""
 from __future__ import annotations
 
 import time
-from contextvars import ContextVar
 
 from compiler.analysis.draw_walk import DrawLimit, DrawWalk
 from compiler.analysis.model import Figure, Policy, Report
+from compiler.values.walk_limits import BUDGET, budget, jobs
 from compiler.runtime.errors import EngineError
 
 __all__ = ["BUDGET", "METHOD", "analyze_draw", "budget", "jobs", "refusal", "report"]
-
-# positions of the player one `rulespec analyze` walks (about 1,000 a second here) before it refuses and the next
-# method (the simulation) is tried; `rulespec analyze --exhaustive` sets no budget (budget None)
-BUDGET = 5_000
-budget: ContextVar[int | None] = ContextVar("draw_walk_budget", default=BUDGET)
-# processes walking the round (`rulespec analyze --exhaustive`: every core; see draw_parallel)
-jobs: ContextVar[int] = ContextVar("draw_walk_jobs", default=1)
 
 METHOD = ("composition-dependent by hand: the player's cards drawn from the shoe less every card seen; the "
           "dealer's play valued from the shoe at the player's first decision; a hand made by a split drawing "
@@ -76,11 +69,12 @@ def report(game, chapter, options: dict | None, decks: int | None, settings: dic
     rep = Report(game.chapter, game.title, settings, [])
     limit = budget.get()
     try:
-        fig, walk, seconds = analyze_draw(game, chapter, options, decks, max_positions=limit or 10 ** 12,
+        fig, walk, seconds = analyze_draw(game, chapter, options, decks, max_positions=10 ** 12 if limit is None else limit,
                                           jobs=jobs.get())
     except (DrawLimit, EngineError) as e:  # the engine's positioned error on a position the walk reached
         from compiler.analysis import contract
-        more = "; `rulespec analyze --exhaustive` walks it with no budget" if limit and "budget" in str(e) else ""
+        more = ("; `rulespec analyze --budget N` sets another budget, `--exhaustive` none"
+                if limit is not None and "budget" in str(e) else "")
         raise contract.Refused(f"the draw walk stopped: {e}{more}") from None
     rep.figures.append(fig)
     rep.strategy = walk.chart

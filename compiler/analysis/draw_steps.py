@@ -119,30 +119,47 @@ def _deal(walk, st: State, op) -> Branch | None:
         return None
     def branch() -> Fraction:
         total, acc = 0, Fraction(0)
-        for n, child in deal_children(walk, st):
+        for n, value in dealt_values(walk, st):
             total += n
-            acc += n * walk.value(child)
+            acc += n * value
         return acc / total
     branch.dealt = True  # (a deal: its children may be valued apart, see draw_parallel)
     return branch
 
 
-def deal_children(walk, st: State, classes=None):
-    """(count, position) for each class of card the deal of instruction ``st.pc`` may give (``classes``:
-    only those), each position after the engine's deal step has dealt it."""
+def dealt_values(walk, st: State, classes=None):
+    """(count, value) for each class of card the deal of instruction ``st.pc`` may give (``classes``: only
+    those), the value of the position after the engine's deal step has dealt it. A face-up card to the
+    seat or the dealer: the position's key is known before the deal (``key_after_deal``), so a position
+    reached before (the same cards in another order) is not dealt again; the key is checked on each deal."""
     op = walk.prog.ops[st.pc]
     step = op[1]
     one = walk.one_card(step)
+    p = step.params
+    owner = {"players": "player", "dealer": "dealer"}.get(p.get("to", "players"))
+    if p.get("face", "up") != "up":
+        owner = None
+    zone = p.get("zone", "cards")
     left = walk.left(st)
     if sum(left) <= 0:
         raise DrawLimit(f"the shoe runs out at step {step.id} ({step.cite})")
+    keys = walk.keys_after_deal(st, owner, zone) if owner else None
     for c, n in enumerate(left):
         if n <= 0 or (classes is not None and c not in classes):
             continue
-        child = st.copy(pc=st.pc + 1, removed=walk.take(st.removed, c))
-        walk.shoe.queue = [walk.rep[c]]
-        _run(walk, child, one)
-        yield n, child
+        removed = walk.take(st.removed, c)
+        k = keys(c, removed) if keys else None
+        value = walk.dealt.get(k) if k is not None else None
+        if value is None:
+            child = st.copy(pc=st.pc + 1, removed=removed)
+            walk.shoe.queue = [walk.rep[c]]
+            _run(walk, child, one)
+            if k is not None and walk.key(child) != k:
+                raise DrawLimit(f"step {step.id} ({step.cite}) changes more than the zone it deals to")
+            value = walk.value(child)
+            if k is not None:
+                walk.dealt[k] = value
+        yield n, value
 
 
 def _reads_pending(walk, st: State) -> bool:

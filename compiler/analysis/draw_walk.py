@@ -66,6 +66,7 @@ class DrawWalk:
                 zone_reads(e, False, at)
         self.read_at = {k: (None if v == "raw" else (max(v) if v else 0)) for k, v in at.items()}
         self.memo: dict = {}
+        self.dealt: dict = {}  # the value of the position just after a deal, by its key (key_after_deal)
         self._one: dict = {}
         self.positions = 0
         self.max_positions = max_positions
@@ -96,9 +97,43 @@ class DrawWalk:
                 tuple(sorted((k, repr(v)) for k, v in s.state.items())))
 
     def key(self, st: State) -> tuple:
+        return self._key(st, st.pc, st.removed, st.seat.zones, st.rnd.dealer)
+
+    def keys_after_deal(self, st: State, owner: str, zone: str):
+        """A function (class, cards removed) -> the key of the position after instruction ``st.pc`` deals a
+        card of the class face up to the seat's (or the dealer's) ``zone``: the engine's deal step appends
+        it there and changes nothing else the key holds (the parts not dealt to are read once)."""
         rnd = st.rnd
-        dealer = tuple((z, self.norm("dealer", z, v)) for z, v in sorted(rnd.dealer.items()))
-        return (st.pc, st.passes, st.removed, st.frozen, st.pending, st.hands, self.seat_sig(st.seat), dealer,
+        seat, dealer = dict(st.seat.zones), dict(rnd.dealer)
+        held = seat if owner == "player" else dealer
+        held.setdefault(zone, [])
+        parts = {z: (z, self.norm(owner, z, v)) for z, v in held.items()}
+        cl = parts[zone][1]
+        limit = self.read_at.get((owner, zone), 0)
+        whole = self.read_at.get((owner, None), 0)
+        k = None if limit is None or whole is None else max(limit or 0, whole or 0)
+        order = sorted(held)
+        rest = self.seat_sig(st.seat, cards=False)[1:]
+        others = tuple((z, self.norm("dealer", z, v)) for z, v in sorted(dealer.items())) if owner == "player" \
+            else tuple((z, self.norm("player", z, v)) for z, v in sorted(seat.items()))
+        tail = (rnd.stopped, tuple(sorted(rnd.flags)), tuple(sorted((x, repr(v)) for x, v in rnd.state.items())))
+        head = (st.pc + 1, st.passes)
+        mid = (st.frozen, st.pending, st.hands)
+
+        def key(c: int, removed: tuple) -> tuple:
+            new = cl + (c,) if k is None or len(cl) < k else cl[:k] + tuple(sorted(cl[k:] + (c,)))
+            zones = tuple((z, new) if z == zone else parts[z] for z in order)
+            if owner == "player":
+                return head + (removed,) + mid + ((zones,) + rest, others) + tail
+            return head + (removed,) + mid + (((others,) + rest), zones) + tail
+        return key
+
+    def _key(self, st: State, pc: int, removed: tuple, seat_zones: dict, dealer_zones: dict) -> tuple:
+        rnd = st.rnd
+        zones = tuple((z, self.norm("player", z, v)) for z, v in sorted(seat_zones.items()))
+        dealer = tuple((z, self.norm("dealer", z, v)) for z, v in sorted(dealer_zones.items()))
+        return (pc, st.passes, removed, st.frozen, st.pending, st.hands,
+                (zones,) + self.seat_sig(st.seat, cards=False)[1:], dealer,
                 rnd.stopped, tuple(sorted(rnd.flags)), tuple(sorted((k, repr(v)) for k, v in rnd.state.items())))
 
     # -- the start -----------------------------------------------------------------------------

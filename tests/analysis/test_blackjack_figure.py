@@ -81,7 +81,8 @@ def test_the_independent_route_itself():
 def test_analyze_gives_a_simulated_figure_that_agrees_with_the_independent_route():
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = main(["analyze", str(BLACKJACK), "--rounds", "8000", "--seed", "3", "--format", "json"])
+        rc = main(["analyze", str(BLACKJACK), "--rounds", "8000", "--seed", "3", "--budget", "5000",
+                   "--format", "json"])
     assert rc == 0, err.getvalue()
     rep = json.loads(out.getvalue())
     (fig,) = [f for f in rep["figures"] if f["wager"] == "initial"]
@@ -93,3 +94,15 @@ def test_analyze_gives_a_simulated_figure_that_agrees_with_the_independent_route
     assert abs(mean - float(always_stand_infinite_deck())) < 4 * se + 0.005
     # the wagers never made under that policy get no figure, named, rather than a wrong one
     assert {n["wager"] for n in rep["not_computed"]} == {"double", "insurance"}
+
+
+def test_the_draw_walk_stops_at_the_budget_analyze_is_given_and_says_how_to_go_further():
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(["analyze", str(BLACKJACK), "--rounds", "200", "--budget", "10", "--format", "json"])
+    assert rc == 0, err.getvalue()
+    rep = json.loads(out.getvalue())
+    (fig,) = [f for f in rep["figures"] if f["wager"] == "initial"]
+    assert fig["status"] != "exact"
+    text = json.dumps(rep)
+    assert "more than 10 positions" in text and "--budget N" in text and "--exhaustive" in text
