@@ -133,6 +133,9 @@ def _wager_rows(ch, table, options: dict) -> list[dict]:
         else:
             why = "required to play" if w.required else (
                 "placed during the round" if w.placed == "during_round" else "always offered")
+        if w.stays == "until_settled":  # a Come: left open when the round ends (issue 23 item 4)
+            kept = f", keeping {', '.join(w.keeps)}" if w.keeps else ""
+            why += f"; stays on the layout from round to round until settled{kept}"
         wagers.append({"id": wid, "name": w.name, "cite": w.cite, "offered": offered, "status": why})
     return wagers
 

@@ -367,7 +367,7 @@ def figure_notes(sub, rows: list[dict]) -> list[str]:
                        f"({why})")
             notes.append(f"{name}: no figure is given, because {why}.")
             continue
-        how = ("Exact: every possible deal of the cards is counted" if r["kind"] == "exact" else
+        how = ("Exact: every possible outcome of the round is counted" if r["kind"] == "exact" else
                "Simulated: rounds of the compiled game are played") + f" ({r['method_detail']})."
         if r["policy"] == "schedule no rule pays":
             notes.append(f"{name}: this schedule is printed in the chapter, but under the "

@@ -109,3 +109,30 @@ def test_961_a_construct_the_walk_does_not_model_is_refused_by_name(tmp_path, ol
     game, chapter = _variant(tmp_path, old, new)
     with pytest.raises(DrawLimit, match=named):
         analyze_draw(game, chapter, {}, 1, _shoe("A24689TTT"))
+
+
+# 2 decks, dealer hits soft 17, ace up, no dealer blackjack: (player's cards, stand, hit, double), published per
+# unit of the wager (tests/fixtures/published/blackjack-appendix-9.md, the 2dh17r4 page's first table)
+PUBLISHED_HANDS = [((2, 1), -0.594150, -0.103429, -0.571816), ((5, 4), -0.589636, -0.124218, -0.438228),
+                   ((6, 4), -0.587412, 0.038312, -0.003909), ((6, 5), -0.587564, 0.121079, 0.166650)]
+
+
+@pytest.mark.parametrize("cards, stand, hit, double", PUBLISHED_HANDS)
+def test_961_10_the_dealers_play_against_a_standing_hand_is_the_published_one(cards, stand, hit, double):
+    """Standing draws no card, so the stated method and the page's agree exactly there: the dealer's totals
+    after the peek (an ace up, no blackjack), from the shoe less the three cards seen, hitting soft 17. The
+    hit and the double, valued from the shoe at the first decision (the method's second statement), stay
+    within 0.02 of the page's values, which remove the player's drawn cards from the dealer's shoe too."""
+    from blackjack_reference import hand_total
+
+    ref = Blackjack({**{v: 8 for v in range(1, 10)}, 10: 32}, hit_soft_17=True, resplit_aces=False)
+    p1, p2 = cards
+    base = ref.take((0,) * 10, p1, 1, p2)
+    ref._dealers = {(1, base): ref.dealer_after_peek(1, base)}
+    dealer = ref._dealers[(1, base)]
+    assert round(float(ref.stand(hand_total(cards)[0], dealer)), 6) == stand
+    drew = [(v, p, hand_total(cards + (v,))[0]) for v, p in ref.probs(base)]
+    hit_value = sum(p * (-1 if t > 21 else ref.play(tuple(sorted(cards + (v,))), ref.take(base, v), (1, base),
+                                                     False, True)) for v, p, t in drew)
+    double_value = 2 * sum(p * (-1 if t > 21 else ref.stand(t, dealer)) for _, p, t in drew)
+    assert abs(float(hit_value) - hit) < 0.02 and abs(float(double_value) - double) < 0.02

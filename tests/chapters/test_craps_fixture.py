@@ -135,3 +135,8 @@ def test_a_rules_submission_document_shows_the_chain_figures(tmp_path):
     assert "Pass Line" in shown and "1.4141%" in shown and "1.3636%" in shown
     md = render_formats(document_context(s, str(f)), ("md",))["md"]
     assert "Craps" in md and "1.4141%" in md
+    # a wager that stays from round to round says so in the table of wagers (and no other does)
+    come = [line for line in md.splitlines() if line.startswith("| Come |") and "(" in line.split("|")[2]]
+    assert len(come) == 1 and "stays on the layout from round to round until settled, keeping come\\_point" in come[0]
+    table = [line for line in md.splitlines() if line.startswith("| ") and ("| yes (" in line or "| no (" in line)]
+    assert len(table) > 5 and sum("stays on the layout" in line for line in table) == 1
