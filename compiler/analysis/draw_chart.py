@@ -96,7 +96,8 @@ class DrawStrategy:
         cols = sorted({d for r in grid.values() for d in r})
         head = f"{'':<10}" + "".join(f"{self._cards(d):>5}" for d in cols)
         lines = [f"Decision {level} ({cite}): " + ", ".join(f"{v} = {k}" for k, v in codes.items())
-                 + "; * = the best choice differs with the order of the cards or an earlier choice", head]
+                 + "; * = the best choice differs with the order of the cards or an earlier choice; . = not "
+                 "reached where the best earlier choice is taken (a split), or no such hand", head]
         rows = sorted(grid)
         for player in rows[:max_rows] if max_rows else rows:
             lines.append(f"{self._cards(player):<10}" + "".join(f"{grid[player].get(d, '.'):>5}" for d in cols))

@@ -241,7 +241,8 @@ class Report:
                 lines.append(f"  hit frequency: {f.hit_frequency} = {dec(f.hit_frequency)}")
             if f.includes:
                 lines.append(f"  includes the wagers it leads to: {', '.join(f.includes)}")
-            lines.append("  outcomes: " + ", ".join(f"{k}: {dec(v, 6)}" for k, v in f.outcomes.items()))
+            if f.outcomes:  # (a figure of an expectation only, e.g. the draw walk's, has no distribution)
+                lines.append("  outcomes: " + ", ".join(f"{k}: {dec(v, 6)}" for k, v in f.outcomes.items()))
             lines.append(f"  method: {f.method}")
             if f.provenance:
                 lines.append(f"  provenance: {f.provenance}")

@@ -79,3 +79,17 @@ def test_961_the_chart_is_a_grid_of_holdings_against_the_dealer_card():
     assert head[-1] == "A" and "2" in head
     assert "S = stand, H = hit" in text.splitlines()[0]
     assert text.splitlines()[0].startswith("Decision hit_or_stand (§ 961.8(c))")
+
+
+def test_961_the_chart_writes_as_csv_each_choice_exact_and_as_a_decimal():
+    from compiler.game_commands import _strategy_csv
+
+    _, chart = _walk()
+    assert chart.file_stem("double_down") == "strategy-double_down"
+    rows = _strategy_csv(chart, "double_down").splitlines()
+    assert rows[0] == "hand,holdings,decision,ev_no,ev_double,ev_no_decimal,ev_double_decimal"
+    table = chart.strategy_table("double_down")
+    assert len(rows) == 1 + len(table)
+    first = rows[1].split(",")
+    assert first[0] == table[0]["hand"] and first[2] == table[0]["decision"]
+    assert Fraction(first[3]) == table[0]["ev"]["no"] and abs(float(first[5]) - float(Fraction(first[3]))) < 1e-9
