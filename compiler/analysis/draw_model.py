@@ -70,16 +70,20 @@ def _no_log(*args, **kw) -> None:
 
 
 def clone_seat(s: Seat) -> Seat:
-    n = Seat(s.number, hand=s.hand)
+    """A copy of a seat the walk may change (as ``Seat(...)`` field by field, without the dataclass's
+    constructor: the walk makes millions)."""
     copies = {id(w): _copy(w) for w in s.history}
     for w in s.wagers.values():
         if id(w) not in copies:
             copies[id(w)] = _copy(w)
-    n.history = [copies[id(w)] for w in s.history]
-    n.wagers = {k: copies[id(w)] for k, w in s.wagers.items()}
-    n.zones = {z: list(v) for z, v in s.zones.items()}
-    n.flags, n.choices, n.state = set(s.flags), dict(s.choices), dict(s.state)
-    n.bonuses, n.ended = list(s.bonuses), s.ended
+    n = object.__new__(Seat)
+    d = n.__dict__
+    d.update(s.__dict__)
+    d["history"] = [copies[id(w)] for w in s.history]
+    d["wagers"] = {k: copies[id(w)] for k, w in s.wagers.items()}
+    d["zones"] = {z: list(v) for z, v in s.zones.items()}
+    d["flags"], d["choices"], d["state"] = set(s.flags), dict(s.choices), dict(s.state)
+    d["bonuses"] = list(s.bonuses)
     return n
 
 

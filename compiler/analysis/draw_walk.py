@@ -66,6 +66,7 @@ class DrawWalk:
                 zone_reads(e, False, at)
         self.read_at = {k: (None if v == "raw" else (max(v) if v else 0)) for k, v in at.items()}
         self.memo: dict = {}
+        self._norms: dict = {}  # (owner, zone, cards) -> norm: the walk meets few distinct hands, millions of times
         self.dealt: dict = {}  # the value of the position just after a deal, by its key (key_after_deal)
         self._one: dict = {}
         self.positions = 0
@@ -84,11 +85,17 @@ class DrawWalk:
     # -- keys ----------------------------------------------------------------------------------
     def norm(self, owner: str, zone: str, cards: list) -> tuple:
         """A zone's cards by class as the rules can read them: the positions read in order, the rest sorted."""
-        cl = tuple(self.of_card[c] for c in cards if c is not None)
-        k = max(self.read_at.get((owner, zone), 0) or 0, self.read_at.get((owner, None), 0) or 0)
-        if self.read_at.get((owner, zone), 0) is None or self.read_at.get((owner, None), 0) is None:
-            return cl
-        return cl[:k] + tuple(sorted(cl[k:]))
+        key = (owner, zone, tuple(cards))
+        hit = self._norms.get(key)
+        if hit is None:
+            cl = tuple(self.of_card[c] for c in cards if c is not None)
+            k = max(self.read_at.get((owner, zone), 0) or 0, self.read_at.get((owner, None), 0) or 0)
+            if self.read_at.get((owner, zone), 0) is None or self.read_at.get((owner, None), 0) is None:
+                hit = cl
+            else:
+                hit = cl[:k] + tuple(sorted(cl[k:]))
+            self._norms[key] = hit
+        return hit
 
     def seat_sig(self, s: Seat, cards: bool = True) -> tuple:
         zones = tuple((z, self.norm("player", z, v)) for z, v in sorted(s.zones.items())) if cards else ()
