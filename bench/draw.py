@@ -39,7 +39,8 @@ def run(label: str, decks: int, composition, jobs: int = 1) -> None:
     s = time.perf_counter() - t
     print(f"{label}: expected return {float(fig.expected_return):+.6%} ({fig.expected_return}); "
           f"{walk.positions:,} positions of the player, {walk.dealer.dealer_positions:,} of the dealer; "
-          f"{s:.1f} s, {walk.positions / s:,.0f} positions/s, {jobs} process{'es' if jobs > 1 else ''}", flush=True)
+          f"{s:.1f} s, {walk.positions / s:,.0f} positions/s, {jobs} process{'es' if jobs > 1 else ''}; "
+          f"load average after: {os.getloadavg()[0]:.1f}", flush=True)
 
 
 def main(argv=None) -> int:
