@@ -40,6 +40,17 @@ class Refused(Exception):
     """A method that applies by its contract found, while computing, that it cannot give the figures
     (a budget of positions reached): the reason, and the next method is tried."""
 
+class WagerRefusal(str):
+    """A method's refusal (``Method.refusal``) that the chapter's optional ``wagers`` alone cause: without them
+    (as a Rules Submission that does not offer them) the method applies (compiler/analysis/per_wager.py)."""
+    wagers: frozenset
+
+    def __new__(cls, reason: str, wagers) -> "WagerRefusal":
+        out = super().__new__(cls, reason)
+        out.wagers = frozenset(wagers)
+        return out
+
+
 # parameters whose value changes what a method must model (the others: any value)
 VALUED = {"deal": ("to", "face"), "reveal": (), "roll": ()}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from compiler.analysis import contract
 from compiler.analysis.draw_walk import DrawLimit, DrawWalk
 from compiler.analysis.model import Figure, Policy, Report
 from compiler.values.walk_limits import BUDGET, budget, jobs
@@ -26,13 +27,22 @@ def refusal(game, chapter, options: dict | None = None) -> str | None:
         return "no ranking by points"
     if game.cards.jokers:
         return "the deck has jokers, which have no point value"
+    offered = contract.offer_table(game, options).offered
+    before = []  # optional wagers made before the deal, offered: the walk values the round without them
     for w, d in game.wagers.items():
+        if not offered(w):
+            continue
         if d.progressive:
             return f"wager {w} is paid from a progressive meter"
         if not d.required and d.placed != "during_round":
-            return f"wager {w} is an optional wager made before the deal; the draw walk values the round's play"
+            before.append(w)
     if not any(d.required for d in game.wagers.values()):
         return "no wager is required: the draw walk values a round of the required wagers"
+    if before:
+        names = ", ".join(game.wagers[w].name for w in before)
+        what = "is an optional wager" if len(before) == 1 else "are optional wagers"
+        return contract.WagerRefusal(f"the {names} {what} made before the deal; the draw walk values the round's "
+                                     "play of the required wagers without it", before)
     try:
         walk = DrawWalk(game, chapter, options)
     except (DrawLimit, EngineError) as e:

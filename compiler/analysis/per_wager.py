@@ -99,9 +99,7 @@ def _kept(game, chapter, options, methods, exact, run_args, items, own, required
     ``exact``: the exact methods, whose refusals a simulated figure names."""
     for m in methods:
         tried = set()
-        for decl in m.declarations:
-            unmodelled = contract.all_unmodelled(decl, items)
-            blocked = _blocked(unmodelled, own, game)
+        for unmodelled, blocked in _blocks(m, game, chapter, options, items, own):
             if blocked is None or blocked in tried or (blocked == set(own) and not required):
                 continue
             tried.add(blocked)
@@ -116,6 +114,19 @@ def _kept(game, chapter, options, methods, exact, run_args, items, own, required
                 _why_simulated(rep, [(n.name, n.refusal(view, chapter, opts) or "it refused") for n in exact])
             return m, blocked, unmodelled, rep, view, opts
     return None
+
+
+def _blocks(m, game, chapter, options, items, own):
+    """(what ``m`` does not model, the optional wagers that block it): for each of its declarations, the
+    constructs it does not model that are those wagers' own; then a refusal of its own that names the optional
+    wagers causing it (:class:`contract.WagerRefusal`)."""
+    for decl in m.declarations:
+        unmodelled = contract.all_unmodelled(decl, items)
+        yield unmodelled, _blocked(unmodelled, own, game)
+    why = m.refusal(game, chapter, options)
+    if isinstance(why, contract.WagerRefusal) and why.wagers <= set(own):
+        yield [why], _blocked(["wagers"], {w: {"wagers"} for w in why.wagers} | {w: set() for w in own
+                                                                                   if w not in why.wagers}, game)
 
 
 def _why_simulated(rep: Report, refusals) -> None:
@@ -182,7 +193,8 @@ def split(game, chapter, options, kept, methods, run_args, drop) -> Split | None
         alone = [f"{n}: {r}" for n, r in refusals if n not in same] + ([f"{', '.join(same)}: the same"] if same else [])
         rep.refuse(w, name, f"{why} (the other wagers' figures are those of the chapter without the {name}); nor "
                             "does any method analyse it on its own (" + "; ".join(alone) + ")")
+    why = ("because " + "; ".join(unmodelled) if all(isinstance(c, contract.WagerRefusal) for c in unmodelled)
+           else "its declaration not modelling " + "; ".join(str(c) for c in unmodelled))
     rep.notes.append(f"per wager: the {method.name} gives the figures of the other wagers as if the "
-                     f"{', '.join(names)} were not offered, its declaration not modelling "
-                     + "; ".join(str(c) for c in unmodelled))
+                     f"{', '.join(names)} were not offered, {why}")
     return Split(rep, view, opts)
