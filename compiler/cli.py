@@ -99,6 +99,7 @@ def _walk_limits(args) -> None:
     from compiler.values import walk_limits
 
     walk_limits.jobs.set(os.cpu_count() or 1)
+    walk_limits.progress.set(30.0)
     given = getattr(args, "budget", None)
     walk_limits.budget.set(walk_limits.CLI_BUDGET if given is None else max(given, 0))
 

@@ -29,7 +29,9 @@ makes it refuse (:func:`compiler.analysis.draw_report.refusal`): no figure rathe
 """
 from __future__ import annotations
 
+import os
 import sys
+import time
 from decimal import Decimal
 from fractions import Fraction
 
@@ -41,6 +43,7 @@ from compiler.analysis.draw_steps import advance, one_card
 from compiler.runtime.context import Context
 from compiler.runtime.engine import Table
 from compiler.runtime.state import Round, Seat
+from compiler.values import walk_limits
 
 __all__ = ["DrawLimit", "DrawWalk", "State"]
 
@@ -73,6 +76,8 @@ class DrawWalk:
         self.max_positions = max_positions
         self.jobs = jobs  # processes (more than one: the first deal's classes walked apart, draw_parallel)
         self.chart = None  # the strategy chart, when kept (keep_chart)
+        self.every = walk_limits.progress.get()
+        self._began = self._said = time.monotonic()
         self.dealer = DealerPlay(self)
         self.splits = Splits(self)
 
@@ -205,8 +210,19 @@ class DrawWalk:
             self.positions += 1
             if self.positions > self.max_positions:
                 raise DrawLimit(f"more than {self.max_positions:,} positions (the budget of the draw walk)")
+            if self.every is not None and not self.positions % 4096:
+                self._progress()
             hit = self.memo[k] = branch()
         return hit
+
+    def _progress(self) -> None:
+        """A line on standard error every ``walk_limits.progress`` seconds: the positions valued so far."""
+        now = time.monotonic()
+        if now - self._said >= self.every:
+            self._said = now
+            who = f" (process {os.getpid()})" if self.jobs > 1 else ""
+            print(f"draw walk{who}: {self.positions:,} positions of the player valued, "
+                  f"{now - self._began:,.0f} s", file=sys.stderr, flush=True)
 
     def terminal(self, st: State) -> Fraction:
         """The seat's net once its wagers are all settled (a wager left in action: no figure)."""
