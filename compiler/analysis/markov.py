@@ -464,7 +464,7 @@ def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, 
     rep.figures.append(Figure((w,), d.name, _policy(policy), c.net / c.made, None, c.win / c.made, outcomes,
                               f"{method}; per unit made (made in {c.made} of rounds with a {bname})", status="exact"))
     both = c.base_net + c.net
-    rep.figures.append(Figure((c.base, w), f"{bname} with {d.name}", _policy(policy), both, both / (1 + c.made), None,
+    rep.figures.append(Figure((c.base, w), bname, _policy(policy), both, both / (1 + c.made), None,
                               {}, f"{method}; per unit of the {bname}", includes=(w,), status="exact"))
 
 
