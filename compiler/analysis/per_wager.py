@@ -188,7 +188,9 @@ def split(game, chapter, options, kept, methods, run_args, drop) -> Split | None
             continue
         mine = [c for c in unmodelled if c in own[w]]
         needs = [game.wagers[x].name for x in game.wagers[w].requires if x in blocked]
-        why = (f"{mine[0]} is not modelled by the {method.name}" if mine else f"it requires the {', '.join(needs)}")
+        said = [c for c in unmodelled if isinstance(c, contract.WagerRefusal) and w in c.wagers]
+        why = (f"{mine[0]} is not modelled by the {method.name}" if mine else
+               f"the {method.name} refuses it: {said[0]}" if said else f"it requires the {', '.join(needs)}")
         same = [n for n, r in refusals if mine and r.startswith(f"{mine[0]} is not modelled")]
         alone = [f"{n}: {r}" for n, r in refusals if n not in same] + ([f"{', '.join(same)}: the same"] if same else [])
         rep.refuse(w, name, f"{why} (the other wagers' figures are those of the chapter without the {name}); nor "
