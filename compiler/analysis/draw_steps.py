@@ -130,7 +130,7 @@ def _deal(walk, st: State, op) -> Branch | None:
 def dealt_values(walk, st: State, classes=None):
     """(count, value) for each class of card the deal of instruction ``st.pc`` may give (``classes``: only
     those), the value of the position after the engine's deal step has dealt it. A face-up card to the
-    seat or the dealer: the position's key is known before the deal (``key_after_deal``), so a position
+    seat or the dealer: the position's key is known before the deal (``keys_after_deal``), so a position
     reached before (the same cards in another order) is not dealt again; the key is checked on each deal."""
     op = walk.prog.ops[st.pc]
     step = op[1]
