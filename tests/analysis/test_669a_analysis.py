@@ -13,6 +13,8 @@ from compiler.analysis.report import analyze
 from compiler.pipeline import load_game
 
 SPEC = "rulespecs/669a-raise-it-up-stud-poker.yaml"
+# the module's analysis (report), optimal strategy and seeded rounds computed on one pytest-xdist worker only
+pytestmark = pytest.mark.xdist_group("669a_analysis")
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +101,6 @@ def seeded_rounds(game):
     return nets, table.ledger.balance()
 
 
-@pytest.mark.xdist_group("669a_rounds")  # with the other test of seeded_rounds: played once (make test)
 def test_669a_optimal_strategy_return_matches_seeded_simulation(game, seeded_rounds):
     mod, comp = game
     strat, sol = optimal_strategy(mod.GAME, comp.chapter)
@@ -136,7 +137,6 @@ def test_669a_ante_game_distribution_of_outcomes_is_exact_and_consistent(game):
     assert sol.hit_frequency == sum(p for net, p in sol.outcomes.items() if net > 0)
 
 
-@pytest.mark.xdist_group("669a_rounds")  # with the other test of seeded_rounds: played once (make test)
 def test_669a_ante_game_outcomes_match_seeded_simulation(game, seeded_rounds):
     mod, comp = game
     strat, sol = optimal_strategy(mod.GAME, comp.chapter)
