@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from decimal import Decimal
 from fractions import Fraction
 
@@ -45,20 +46,29 @@ class Odds:
             return Fraction(self.num) / 100
         return Fraction(self.num)
 
+    @cached_property
+    def _num(self) -> Decimal:
+        """``money(num)``, converted once for these odds (a payout is priced thousands of times a second)."""
+        return money(self.num)
+
+    @cached_property
+    def _den(self) -> Decimal:
+        return money(self.den)
+
     def payout(self, stake: Decimal, meter: Decimal | None = None) -> Decimal:
         """Net amount won on ``stake`` (stake returned separately for 'to'; included for 'for')."""
         stake = money(stake)
         if self.kind == "to":
-            return stake * money(self.num) / money(self.den)
+            return stake * self._num / self._den
         if self.kind == "for":
-            return stake * money(self.num) / money(self.den) - stake
+            return stake * self._num / self._den - stake
         if self.kind == "push":
             return Decimal(0)
         if self.kind == "fixed":
-            return money(self.num)
+            return self._num
         if meter is None:
             raise MoneyError("a meter payout needs the meter reading")
-        return money(meter) * money(self.num) / Decimal(100) - stake
+        return money(meter) * self._num / Decimal(100) - stake
 
     def __str__(self) -> str:
         def n(x: Fraction) -> str:

@@ -76,3 +76,25 @@ def reduced_tree(fixture: str, bets: tuple, cards: tuple):
     mod, comp = load_game(RULESPECS.parent / "tests" / "fixtures" / "chapters" / fixture)
     leaves = game_tree(mod.GAME, dict(bets), {}, counts={c: 1 for c in parse_cards(list(cards))})
     return mod, comp, tuple(leaves)
+
+
+@lru_cache(maxsize=None)
+def report_of(path: str, options: tuple = ()):
+    """``analyze`` (compiler/analysis/report.py) of a chapter under ``options`` (pairs), with the default
+    rounds and seed: computed once per test process for every test asking for the same chapter and options
+    (the full-deck Let It Ride analysis is read by test_deal_classes.py, test_honest_figures.py and
+    test_written_styles.py through the fixture lir_report, whose tests share one xdist group so one worker
+    computes it once).
+    The report is shared: read only."""
+    from compiler.analysis.report import analyze
+    from compiler.pipeline import load_game
+
+    mod, comp = load_game(path)
+    return analyze(mod.GAME, comp.chapter, dict(options))
+
+
+@pytest.fixture(scope="session")
+def lir_report():
+    """The report of the Let It Ride test fixture (tests/fixtures/chapters/let-it-ride.yaml, NOT official text)
+    with no options: report_of, once per process; its tests share one xdist group (tests/conftest.py GROUPS)."""
+    return report_of(str(RULESPECS.parent / "tests" / "fixtures" / "chapters" / "let-it-ride.yaml"))

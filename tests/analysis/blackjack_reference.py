@@ -28,18 +28,21 @@ def hand_total(cards) -> tuple[int, bool]:
 class Blackjack:
     def __init__(self, composition: dict[int, int], hit_soft_17: bool = False, hands: int = 4,
                  resplit_aces: bool = True, exact: bool = True):
-        self.ratio = Fraction if exact else (lambda n, d=1: n / d)  # floats: only for a published comparison
+        # the numbers: Fractions, or floats only for a published comparison (every constant too: a float mixed with
+        # a Fraction is converted on each operation, to the same float)
+        self.ratio = Fraction if exact else (lambda n, d=1: n / d)
         self.full = tuple(composition.get(v, 0) for v in range(1, 11))
         self.h17, self.hands, self.rsa = hit_soft_17, hands, resplit_aces
         self.dealer = lru_cache(maxsize=None)(self._dealer)
         self.play = lru_cache(maxsize=None)(self._play)
+        self.probs = lru_cache(maxsize=None)(self._probs)  # the same shoe is drawn from again and again
 
     # -- the shoe ------------------------------------------------------------------------------
-    def probs(self, removed) -> list[tuple[int, Fraction]]:
+    def _probs(self, removed) -> tuple[tuple[int, Fraction], ...]:
         left = [n - r for n, r in zip(self.full, removed)]
         total = sum(left)
         assert total > 0, "the shoe runs out"
-        return [(v + 1, self.ratio(n, total)) for v, n in enumerate(left) if n > 0]
+        return tuple((v + 1, self.ratio(n, total)) for v, n in enumerate(left) if n > 0)
 
     @staticmethod
     def take(removed, *values):
@@ -53,13 +56,13 @@ class Blackjack:
         """{final total or 22 (bust): probability} of the dealer's draws from ``cards``."""
         t, soft = hand_total(cards)
         if t > 21:
-            return ((22, Fraction(1)),)
+            return ((22, self.ratio(1)),)
         if t > 17 or (t == 17 and not (self.h17 and soft)):
-            return ((t, Fraction(1)),)
+            return ((t, self.ratio(1)),)
         out: dict[int, Fraction] = {}
         for v, p in self.probs(removed):
             for f, q in self.dealer(tuple(sorted(cards + (v,))), self.take(removed, v)):
-                out[f] = out.get(f, Fraction(0)) + p * q
+                out[f] = out.get(f, self.ratio(0)) + p * q
         return tuple(sorted(out.items()))
 
     def dealer_after_peek(self, up: int, base: tuple) -> dict[int, Fraction]:
@@ -71,14 +74,13 @@ class Blackjack:
         out: dict[int, Fraction] = {}
         for v, p in holes:
             for f, q in self.dealer(tuple(sorted((up, v))), self.take(base, v)):
-                out[f] = out.get(f, Fraction(0)) + p / norm * q
+                out[f] = out.get(f, self.ratio(0)) + p / norm * q
         return out
 
     # -- the player ----------------------------------------------------------------------------
-    @staticmethod
-    def stand(total: int, dealer: dict) -> Fraction:
+    def stand(self, total: int, dealer: dict) -> Fraction:
         return sum((q * (1 if f == 22 or f < total else -1 if f > total else 0) for f, q in dealer.items()),
-                   Fraction(0))
+                   self.ratio(0))
 
     def _play(self, cards: tuple, removed: tuple, dealer_key, can_double: bool, can_hit: bool) -> Fraction:
         """The best value of a hand of one unit (not a blackjack) with ``cards`` (sorted)."""
@@ -86,13 +88,13 @@ class Blackjack:
         t, _ = hand_total(cards)
         best = self.stand(t, dealer)
         if can_double:
-            dbl = Fraction(0)
+            dbl = self.ratio(0)
             for v, p in self.probs(removed):
                 t2, _ = hand_total(cards + (v,))
                 dbl += p * (-1 if t2 > 21 else self.stand(t2, dealer))
             best = max(best, 2 * dbl)
         if can_hit and t < 21:
-            hit = Fraction(0)
+            hit = self.ratio(0)
             for v, p in self.probs(removed):
                 c2 = tuple(sorted(cards + (v,)))
                 hit += p * (-1 if hand_total(c2)[0] > 21 else self.play(c2, self.take(removed, v), dealer_key,
@@ -108,9 +110,9 @@ class Blackjack:
             return self.play(tuple(sorted((x, y))), self.take(base, y), key, True, True)
 
         probs = dict(self.probs(base))
-        q = probs.get(x, Fraction(0))
+        q = probs.get(x, self.ratio(0))
         pair_again = x != 1 or self.rsa
-        plain = sum((p * hand(y) for y, p in probs.items() if y != x or not pair_again), Fraction(0))
+        plain = sum((p * hand(y) for y, p in probs.items() if y != x or not pair_again), self.ratio(0))
         if not pair_again:
             return 2 * plain
         held = hand(x)
@@ -119,13 +121,13 @@ class Blackjack:
         @lru_cache(maxsize=None)
         def f(h: int, k: int) -> Fraction:
             if k == 0:
-                return Fraction(0)
+                return self.ratio(0)
             if h >= self.hands:
                 return k * held
             again = sum(((1, 2, 1)[n] * q ** n * (1 - q) ** (2 - n) * f(h + 1, k - 1 + n) for n in range(3)),
-                        Fraction(0))
+                        self.ratio(0))
             return max(keep + f(h, k - 1), 2 * plain + again)
-        return 2 * plain + sum(((1, 2, 1)[n] * q ** n * (1 - q) ** (2 - n) * f(2, n) for n in range(3)), Fraction(0))
+        return 2 * plain + sum(((1, 2, 1)[n] * q ** n * (1 - q) ** (2 - n) * f(2, n) for n in range(3)), self.ratio(0))
 
     # -- the round -----------------------------------------------------------------------------
     def situation(self, p1: int, up: int, p2: int) -> Fraction:
@@ -134,23 +136,23 @@ class Blackjack:
         if key not in self._dealers:
             self._dealers[key] = self.dealer_after_peek(up, base)
         peek = up in (1, 10)
-        p_bj = sum((p for v, p in self.probs(base) if peek and {up, v} == {1, 10}), Fraction(0))
+        p_bj = sum((p for v, p in self.probs(base) if peek and {up, v} == {1, 10}), self.ratio(0))
         natural = {p1, p2} == {1, 10}
         if natural:
-            rest = Fraction(3, 2)
+            rest = self.ratio(3, 2)
         else:
             rest = self.play(tuple(sorted((p1, p2))), base, key, True, True)
             if p1 == p2:
                 rest = max(rest, self.split(p1, base, key))
         value = p_bj * (0 if natural else -1) + (1 - p_bj) * rest
         if up == 1:  # insurance: half the wager, 2 to 1
-            value = max(value, value + p_bj * 1 + (1 - p_bj) * Fraction(-1, 2))
+            value = max(value, value + p_bj * 1 + (1 - p_bj) * self.ratio(-1, 2))
         return value
 
     def expected(self) -> Fraction:
         self._dealers: dict = {}
         zero = (0,) * 10
-        out = Fraction(0)
+        out = self.ratio(0)
         for p1, a in self.probs(zero):
             for up, b in self.probs(self.take(zero, p1)):
                 for p2, c in self.probs(self.take(zero, p1, up)):

@@ -4,4 +4,4 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from analysis_fixtures import six_card_669a, six_card_670a  # noqa: E402,F401
+from analysis_fixtures import lir_report, six_card_669a, six_card_670a  # noqa: E402,F401

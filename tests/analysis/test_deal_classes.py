@@ -8,13 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from analysis_fixtures import reduced_tree
 from test_game_tree import _brute_force_optimal, _ms_brute_force
 
 from compiler.analysis.deals import Refused, solve
 from compiler.analysis.card_routes import _active_steps
 from compiler.analysis.model import OPTIMAL
 from compiler.analysis.report import analyze
-from compiler.analysis.game_tree import game_tree, optimal
+from compiler.analysis.game_tree import optimal
 from compiler.pipeline import load_game
 from compiler.runtime.cards import parse_cards
 from compiler.runtime.engine import Table
@@ -31,11 +32,15 @@ def _game(path):
     return game, _active_steps(game, comp.chapter, Table(game, {}, seed=0)), comp
 
 
+@pytest.mark.xdist_group("reduced_trees")  # the tree test_game_tree.py and test_deal_distribution.py solve too
 def test_withdrawable_wagers_equal_the_game_tree_on_a_reduced_deck():
     game, steps, _ = _game(LIR)
     cards = ["AS", "KS", "QS", "JS", "TS", "AH", "KH"]
     deck = parse_cards(cards)
-    tree = optimal(game_tree(game, LIR_BETS, {}, counts={c: 1 for c in deck}))
+    # the game tree of this deck and these bets (analysis_fixtures.reduced_tree: played out once per process)
+    mod, _, leaves = reduced_tree("let-it-ride.yaml", tuple(LIR_BETS.items()), tuple(cards))
+    assert mod.GAME is game
+    tree = optimal(leaves)
     sol = solve(game, steps, deck, {}, LIR_BETS)
     assert sol.expected_net == tree.total_net()
     assert sol.net == tree.expected_net
@@ -62,11 +67,12 @@ def _round(path):
     return f, rep
 
 
-def test_let_it_ride_full_deck_equals_the_published_house_edge():
+def test_let_it_ride_full_deck_equals_the_published_house_edge(lir_report):
     """Wizard of Odds, Let It Ride (https://wizardofodds.com/games/let-it-ride/): house edge 3.51% of one
     unit bet under optimal strategy, paytable 1000/200/50/11/8/5/3/2/1 (the fixture's); 3.506% in
     https://wizardofodds.com/ask-the-wizard/let-it-ride/; element of risk 2.86%."""
-    f, rep = _round(LIR)
+    rep = lir_report  # analyze(let-it-ride.yaml, {}): once per process (analysis_fixtures.py)
+    (f,) = [f for f in rep.figures if len(f.stakes) > 1]
     assert f.exact and f.policy == OPTIMAL
     assert round(float(-f.expected_return) * 100, 2) == 3.51
     assert round(float(-f.expected_return) * 100, 3) == 3.506

@@ -37,21 +37,6 @@ def _by_wager(report):
     return {n.wager: n for n in report.not_computed}
 
 
-_LIR_REPORT: list = []
-
-
-def lir_report_of():
-    if not _LIR_REPORT:
-        mod, comp = load_game(LIR)
-        _LIR_REPORT.append(analyze(mod.GAME, comp.chapter, {}))
-    return _LIR_REPORT[0]
-
-
-@pytest.fixture(scope="module")
-def lir_report():
-    return lir_report_of()
-
-
 def test_withdrawable_wagers_are_not_computed_as_if_they_always_ride(lir_report):
     """No figure of Bet 1 or Bet 2 alone (a paytable figure would assume they always ride): they are in
     the round's figure under the optimal strategy, and the paytable route refuses them with the choice
@@ -82,7 +67,7 @@ def test_a_wager_no_decision_touches_keeps_its_exact_paytable_figure(lir_report)
     assert f.hit_frequency == F(sum(FIVE.values()), TOTAL5)
 
 
-def test_a_phantom_wager_placed_by_the_rules_is_not_computed(tmp_path):
+def test_a_phantom_wager_placed_by_the_rules_is_not_computed(tmp_path, lir_report):
     """A bonus on a wager's own result written as a wager the rules place: not an independent
     wager, so no figure (the 91% house edge of issue 10 came from analysing it as one)."""
     text = LIR.read_text(encoding="utf-8")
@@ -105,7 +90,7 @@ def test_a_phantom_wager_placed_by_the_rules_is_not_computed(tmp_path):
     assert "placed by the rules" in paytable_refusal(mod.GAME, facts["bonus"], flags, "bonus")[0]
     (rnd,) = [f for f in rep.figures if len(f.stakes) > 1]
     assert set(rnd.stakes) == {"bet_1", "bet_2", "bet_3", "bonus"}
-    (base,) = [f for f in lir_report_of().figures if len(f.stakes) > 1]
+    (base,) = [f for f in lir_report.figures if len(f.stakes) > 1]
     pays = {"royal": 1000, "sf": 200, "quads": 50, "fh": 11, "flush": 8, "straight": 5}
     bonus = F(sum(FIVE[h] * p for h, p in pays.items()) - (TOTAL5 - sum(FIVE[h] for h in pays)), TOTAL5)
     assert rnd.expected_return - base.expected_return == bonus  # no decision touches Bet 3 or its bonus

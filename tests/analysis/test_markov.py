@@ -19,6 +19,9 @@ from compiler.analysis import markov
 from compiler.analysis.report import analyze
 from compiler.pipeline import load_game
 
+# the module's craps chains (fixture solved) are solved on one pytest-xdist worker only (make test)
+pytestmark = pytest.mark.xdist_group("markov_craps")
+
 ROOT = Path(__file__).resolve().parents[2]
 CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
 WAYS = {t: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == t) for t in range(2, 13)}

@@ -71,9 +71,8 @@ def _brute_force(game, chapter, deck):
     for p in hands:
         ph, pl = pset[p]
         per = Fraction(0)
-        for d in hands:
-            if set(p) & set(d):
-                continue
+        # the dealer's hands disjoint from p: the combinations of the cards left (in the order of `hands`)
+        for d in combinations([i for i in range(len(deck)) if i not in p], m.high + m.low):
             dh, dl = dset[d]
             a, b = out.run(ph, pl, dh, dl, double=True)
             main += Fraction(a)

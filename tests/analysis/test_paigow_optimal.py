@@ -44,7 +44,8 @@ def _brute_force(game, chapter, deck):
             ctx.setting = c
             if legal_of is None or legal_of(ctx):
                 legal.append(c)
-        dealers = [dset[d] for d in hands if not set(p) & set(d)]
+        # the dealer's hands of the cards left (in the order of `hands`: combinations of sorted positions)
+        dealers = [dset[d] for d in combinations([i for i in range(len(deck)) if i not in p], 6)]
         mains, boths = [], []
         for high, low in legal or all_settings(cards, m.low):
             r = [out.run(high, low, dh, dl, double=True) for dh, dl in dealers]

@@ -123,13 +123,23 @@ def _mc(ranking_, deck, k, table, n, seed):
     for r in rows:
         p = parse_payout(r["pays"][0])
         nets.append(p.net())
+    nets = [float(net) for net in nets]
+    # a row's hand judged as Ranking.matches_hand judges it: a card-defined hand by its card sets, any other on
+    # the best hand of the cards, valued once per sample (not once per row)
+    by_cards = [ranking_.card_sets(r["hand"]) is not None for r in rows]
     s = s2 = 0.0
     for _ in range(n):
         h = rng.sample(deck, k)
         x = -1.0
-        for r, net in zip(rows, nets):
-            if ranking_.matches_hand(h, r["hand"]):
-                x = float(net)
+        v = None
+        for r, net, sets in zip(rows, nets, by_cards):
+            if sets:
+                hit = ranking_.matches_hand(h, r["hand"])
+            else:
+                v = ranking_.value(h) if v is None else v
+                hit = ranking_.value_matches(v, r["hand"])
+            if hit:
+                x = net
                 break
         s += x
         s2 += x * x

@@ -28,8 +28,12 @@ CH = ROOT / "tests/fixtures/chapters"
 def _figures(path, options=None):
     mod, comp = load_game(path)
     rep = analyze(mod.GAME, comp.chapter, dict(options or {}))
-    return rep, {(f.stakes, f.policy.text): (f.expected_return, f.per_total_wagered, f.hit_frequency, f.outcomes)
-                 for f in rep.figures}
+    return rep, _figures_of(rep)
+
+
+def _figures_of(rep):
+    return {(f.stakes, f.policy.text): (f.expected_return, f.per_total_wagered, f.hit_frequency, f.outcomes)
+            for f in rep.figures}
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +42,8 @@ def tcp():
 
 
 @pytest.fixture(scope="module")
-def lir():
-    return _figures(CH / "let-it-ride.yaml")[1]
+def lir(lir_report):  # the report of let-it-ride.yaml (analysis_fixtures.py: once per process)
+    return _figures_of(lir_report)
 
 
 @pytest.mark.parametrize("method", ["one_at_a_time", "three_at_once"])

@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+# the module's import graph (fixture graph) is read on one pytest-xdist worker only (make test)
+pytestmark = pytest.mark.xdist_group("import_graph")
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # (stage, module prefixes), lowest first: spec -> lang -> ir -> lint -> codegen -> runtime ->

@@ -13,6 +13,8 @@ from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from compiler.cli import main
 
 WAR = Path("rulespecs/567-war.yaml").read_text(encoding="utf-8")
@@ -46,10 +48,12 @@ def _amended(tmp_path):
     return new
 
 
-def test_567_10_2_tie_payout_8_to_1_impact_on_the_tie_wager(tmp_path):
+@pytest.mark.xdist_group("impact_567")  # each analysis once per process (conftest.py impact_analysis_once)
+def test_567_10_2_tie_payout_8_to_1_impact_on_the_tie_wager(tmp_path, impact_analysis_once):
     new = _amended(tmp_path)
     r = _run("diff", "--impact", "--decks", "8", "rulespecs/567-war.yaml", str(new))
     assert r.returncode == 0, r.stderr
+    assert len(impact_analysis_once) == 2  # the old and the new chapter analysed
     old_edge, new_edge = _tie_edge(8, 10), _tie_edge(8, 8)
     assert f"{float(old_edge) * 100:.2f}%" == "17.83%" and f"{float(new_edge) * 100:.2f}%" == "32.77%"
     tie = [x for x in r.stdout.splitlines() if x.strip().startswith("impact Tie wager [any]")]
@@ -60,7 +64,8 @@ def test_567_10_2_tie_payout_8_to_1_impact_on_the_tie_wager(tmp_path):
     assert all("(unchanged)" in x for x in r.stdout.splitlines() if x.strip().startswith("impact Initial wager"))
 
 
-def test_567_10_2_impact_in_json_is_exact(tmp_path):
+@pytest.mark.xdist_group("impact_567")  # each analysis once per process (conftest.py impact_analysis_once)
+def test_567_10_2_impact_in_json_is_exact(tmp_path, impact_analysis_once):
     new = _amended(tmp_path)
     r = _run("diff", "--impact", "--format", "json", "rulespecs/567-war.yaml", str(new))
     assert r.returncode == 0, r.stderr
@@ -147,7 +152,8 @@ def test_strategy_impact_counts_the_holdings_whose_decision_changes():
 PAGE = Path("tests/fixtures/sources/40-PaB-1911_2010-04-10_ch535-ch567.txt")
 
 
-def test_567_10_2_bulletin_page_with_8_to_1_maps_onto_the_tie_payout(tmp_path):
+@pytest.mark.xdist_group("impact_567")  # each analysis once per process (conftest.py impact_analysis_once)
+def test_567_10_2_bulletin_page_with_8_to_1_maps_onto_the_tie_payout(tmp_path, impact_analysis_once):
     page = tmp_path / "page.txt"
     src = PAGE.read_text(encoding="utf-8")
     assert "(2) A Tie wager shall be paid at odds of 10 to 1." in src
@@ -165,6 +171,7 @@ def test_567_10_2_bulletin_page_with_8_to_1_maps_onto_the_tie_payout(tmp_path):
     entries = json.loads(j.stdout)["chapters"][0]["impact"]
     tie_j = next(e for e in entries if e.get("wager") == "tie" and e.get("policy") == "any")
     assert Fraction(tie_j["house_edge"]["new"]) == new_edge
+    assert len(impact_analysis_once) == 4  # each run analysed the old and the new chapter
 
 
 def test_a_page_number_the_data_does_not_state_is_reported_as_not_mapped(tmp_path):

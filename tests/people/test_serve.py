@@ -19,6 +19,9 @@ from compiler.cli import build_parser, main
 from compiler.pipeline import ROOT
 from compiler.serve.app import create_app, schemas
 
+# the module's server and headless Chromium (fixture site) started on one pytest-xdist worker only (make test)
+pytestmark = pytest.mark.xdist_group("serve_site")
+
 # the screenshots kept in docs/ are retaken only when asked (RULESPEC_SCREENSHOTS=1 make test); an
 # ordinary run writes them to a temporary folder, so a test run leaves the work tree as it found it
 SHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("RULESPEC_SCREENSHOTS") == "1"
