@@ -76,8 +76,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             errors = cli_extras.resolve_chapters(args, ROOT)  # `rulespec play 567`
             for e in errors:
                 print(e, file=sys.stderr)
-            _walk_limits(args)
-            status = 1 if errors else int(args.handler(args) or 0)
+            limits = _walk_limits(args)
+            try:
+                status = 1 if errors else int(args.handler(args) or 0)
+            finally:  # a caller running main() in its process (tests, `rulespec serve`) keeps its own limits
+                for var, token in limits:
+                    var.reset(token)
         if as_json and status != 0 and not out.wrote:
             import json
 
@@ -91,17 +95,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = saved
 
 
-def _walk_limits(args) -> None:
+def _walk_limits(args) -> list:
     """The draw walk (blackjack) on the command line: every core, and the budget of a whole 6- or 8-deck shoe
-    (``analyze --budget N`` another), so that analyses, Rules Submission documents and builds give one figure."""
+    (``analyze --budget N`` another), so that analyses, Rules Submission documents and builds give one figure.
+    The (variable, token) pairs that restore the caller's values."""
     import os
 
     from compiler.values import walk_limits
 
-    walk_limits.jobs.set(os.cpu_count() or 1)
-    walk_limits.progress.set(30.0)
     given = getattr(args, "budget", None)
-    walk_limits.budget.set(walk_limits.CLI_BUDGET if given is None else max(given, 0))
+    return [(walk_limits.jobs, walk_limits.jobs.set(os.cpu_count() or 1)),
+            (walk_limits.progress, walk_limits.progress.set(30.0)),
+            (walk_limits.budget, walk_limits.budget.set(walk_limits.CLI_BUDGET if given is None else max(given, 0)))]
 
 
 if __name__ == "__main__":  # pragma: no cover

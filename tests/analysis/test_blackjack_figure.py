@@ -106,3 +106,16 @@ def test_the_draw_walk_stops_at_the_budget_analyze_is_given_and_says_how_to_go_f
     assert fig["status"] != "exact"
     text = json.dumps(rep)
     assert "more than 10 positions" in text and "--budget N" in text and "--exhaustive" in text
+
+
+def test_the_command_line_leaves_the_walk_limits_of_its_caller_as_they_were():
+    """`rulespec` run in a process that goes on (tests, `rulespec serve`) gives the draw walk the command line's
+    budget and cores only while the command runs: a library call after it keeps the library's budget."""
+    from compiler.values import walk_limits
+
+    before = (walk_limits.budget.get(), walk_limits.jobs.get(), walk_limits.progress.get())
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["validate", str(BLACKJACK)]) == 0
+        main(["analyze", str(BLACKJACK), "--rounds", "50", "--budget", "7", "--format", "json"])
+    assert (walk_limits.budget.get(), walk_limits.jobs.get(), walk_limits.progress.get()) == before
+    assert walk_limits.budget.get() == walk_limits.BUDGET

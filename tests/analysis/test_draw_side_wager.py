@@ -52,7 +52,7 @@ def _chapter(tmp_path, side: bool):
 def _small_shoe(monkeypatch):
     monkeypatch.setattr(draw_report, "analyze_draw",
                         functools.partial(draw_report.analyze_draw, composition=_shoe("A24689TTT")))
-    walk_limits.budget.set(None)
+    return walk_limits.budget.set(None)
 
 
 def test_961_the_draw_walk_refuses_a_side_wager_by_name_and_only_it(tmp_path):
@@ -62,13 +62,13 @@ def test_961_the_draw_walk_refuses_a_side_wager_by_name_and_only_it(tmp_path):
 
 
 def test_961_the_round_is_walked_without_the_side_wager_and_the_same_as_the_chapter_without_it(tmp_path, monkeypatch):
-    _small_shoe(monkeypatch)
+    token = _small_shoe(monkeypatch)
     try:
         plain = report.analyze(*_chapter(tmp_path, side=False), simulate_refused=False)
         game, chapter = _chapter(tmp_path, side=True)
         rep = report.analyze(game, chapter, rounds=200, seed=1)
     finally:
-        walk_limits.budget.set(walk_limits.BUDGET)
+        walk_limits.budget.reset(token)
     (main,) = [f for f in rep.figures if f.stakes == ("initial",)]
     (alone,) = [f for f in plain.figures if f.stakes == ("initial",)]
     assert main.status == "exact" and main.expected_return == alone.expected_return
