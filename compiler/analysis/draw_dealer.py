@@ -34,7 +34,7 @@ class DealerPlay:
                 raise DrawLimit("a settlement reads the dealer's and the player's cards in one expression; the "
                                 "draw walk settles what each hand shows on its own")
         self.dists: dict = {}
-        self._compiled: dict = {}
+        self._compiled: dict = {}  # the dealer's paths by position (_paths), for every shoe
         self._conds: dict = {}
         self._scratch = None
         self.settled: dict = {}
@@ -117,10 +117,7 @@ class DealerPlay:
         """{(reading, cards drawn): integer weight}, as :meth:`_walk` gives them, from the dealer's paths
         compiled once per position (:meth:`_paths`): a path drawing ``m[c]`` cards of class ``c`` has the
         weight ``prod_c fall(left[c], m[c])`` whatever their order. A shoe that may run out first is walked."""
-        key = (pc, passes, tuple(sorted((z, tuple(sorted(v))) for z, v in dealer.items())))
-        paths = self._compiled.get(key)
-        if paths is None:
-            paths = self._compiled[key] = self._paths(pc, dealer, passes, {})
+        paths = self._paths(pc, dealer, passes, self._compiled)
         deepest = max((sum(m) for _, m in paths), default=0)
         if cards < deepest:  # a path draws as many cards as the shoe holds: walked, so that it refuses
             return self._walk(pc, dealer, removed, passes, {})

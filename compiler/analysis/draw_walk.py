@@ -128,25 +128,30 @@ class DrawWalk:
         rest = self.seat_sig(st.seat, cards=False)[1:]
         others = tuple((z, self.norm("dealer", z, v)) for z, v in sorted(dealer.items())) if owner == "player" \
             else tuple((z, self.norm("player", z, v)) for z, v in sorted(seat.items()))
-        tail = (rnd.stopped, tuple(sorted(rnd.flags)), tuple(sorted((x, repr(v)) for x, v in rnd.state.items())))
-        head = (st.pc + 1, st.passes)
-        mid = (st.frozen, st.pending, st.hands)
+        tail = self._round_sig(st)
 
         def key(c: int, removed: tuple) -> tuple:
             new = cl + (c,) if k is None or len(cl) < k else cl[:k] + tuple(sorted(cl[k:] + (c,)))
             zones = tuple((z, new) if z == zone else parts[z] for z in order)
-            if owner == "player":
-                return head + (removed,) + mid + ((zones,) + rest, others) + tail
-            return head + (removed,) + mid + (((others,) + rest), zones) + tail
+            seat_t, dealer_t = (zones, others) if owner == "player" else (others, zones)
+            return self._layout(st, st.pc + 1, removed, seat_t, rest, dealer_t, tail)
         return key
 
     def _key(self, st: State, pc: int, removed: tuple, seat_zones: dict, dealer_zones: dict) -> tuple:
-        rnd = st.rnd
         zones = tuple((z, self.norm("player", z, v)) for z, v in sorted(seat_zones.items()))
         dealer = tuple((z, self.norm("dealer", z, v)) for z, v in sorted(dealer_zones.items()))
-        return (pc, st.passes, removed, st.frozen, st.pending, st.hands,
-                (zones,) + self.seat_sig(st.seat, cards=False)[1:], dealer,
-                rnd.stopped, tuple(sorted(rnd.flags)), tuple(sorted((k, repr(v)) for k, v in rnd.state.items())))
+        return self._layout(st, pc, removed, zones, self.seat_sig(st.seat, cards=False)[1:], dealer,
+                            self._round_sig(st))
+
+    @staticmethod
+    def _round_sig(st: State) -> tuple:
+        rnd = st.rnd
+        return rnd.stopped, tuple(sorted(rnd.flags)), tuple(sorted((k, repr(v)) for k, v in rnd.state.items()))
+
+    @staticmethod
+    def _layout(st: State, pc: int, removed: tuple, zones: tuple, rest: tuple, dealer: tuple, tail: tuple) -> tuple:
+        """The key of a position (one layout for :meth:`key` and :meth:`keys_after_deal`)."""
+        return (pc, st.passes, removed, st.frozen, st.pending, st.hands, (zones,) + rest, dealer) + tail
 
     # -- the start -----------------------------------------------------------------------------
     def start(self) -> State:

@@ -85,6 +85,12 @@ def _blocked(unmodelled, own: dict[str, set], game) -> frozenset | None:
         if not ws:
             return None
         out |= ws
+    return _with_requirers(out, own, game)
+
+
+def _with_requirers(out: set, own: dict, game) -> frozenset:
+    """The optional wagers ``out`` and those that require one of them (withheld together)."""
+    out = set(out)
     grew = True
     while grew:
         more = {w for w in own if w not in out and set(game.wagers[w].requires) & out}
@@ -125,8 +131,7 @@ def _blocks(m, game, chapter, options, items, own):
         yield unmodelled, _blocked(unmodelled, own, game)
     why = m.refusal(game, chapter, options)
     if isinstance(why, contract.WagerRefusal) and why.wagers <= set(own):
-        yield [why], _blocked(["wagers"], {w: {"wagers"} for w in why.wagers} | {w: set() for w in own
-                                                                                   if w not in why.wagers}, game)
+        yield [why], _with_requirers(why.wagers, own, game)
 
 
 def _why_simulated(rep: Report, refusals) -> None:

@@ -15,7 +15,8 @@ from compiler.pipeline import load_game
 from compiler.values import walk_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_draw_walk import BLACKJACK, _shoe  # noqa: E402
+from blackjack_reference import Blackjack  # noqa: E402
+from test_draw_walk import BLACKJACK, _points, _shoe  # noqa: E402
 
 SIDE = [
     ("  insurance: {name: Insurance, cite: § 961.5(c), placed: during_round, pays: insurance_odds}\n",
@@ -72,6 +73,8 @@ def test_961_the_round_is_walked_without_the_side_wager_and_the_same_as_the_chap
     (main,) = [f for f in rep.figures if f.stakes == ("initial",)]
     (alone,) = [f for f in plain.figures if f.stakes == ("initial",)]
     assert main.status == "exact" and main.expected_return == alone.expected_return
+    # and the independent calculator's figure for the same shoe (tests/analysis/blackjack_reference.py)
+    assert main.expected_return == Blackjack(_points(_shoe("A24689TTT"))).expected()
     assert any("per wager: the draw walk" in n and "Pair Bonus" in n for n in rep.notes), rep.notes
     side = [f for f in rep.figures if f.stakes == ("pair_bonus",)] + [n for n in rep.not_computed
                                                                       if n.wager == "pair_bonus"]
