@@ -80,7 +80,7 @@ class DrawStrategy:
             if level in steps:
                 choice, vals = steps[level]
                 out.append({"hand": f"{self._cards(player)} v {self._cards(dealer)}", "sets": 1,
-                            "decision": choice, "ev": {str(k): Fraction(v) for k, v in vals.items()}})
+                            "decision": choice, "ev": {str(k): v.net for k, v in vals.items()}})
         return out
 
     def format_strategy(self, level, max_rows: int | None = None) -> str:

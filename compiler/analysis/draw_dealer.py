@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from compiler.analysis.draw_model import DrawLimit, State, _reads, settle_observations
+from compiler.analysis.draw_model import ZERO, DrawLimit, State, Value, _reads, settle_observations
 from compiler.analysis.draw_steps import advance
 from compiler.lang.closures import closure
 
@@ -249,7 +249,7 @@ class DealerPlay:
         return out
 
     # -- settling ---------------------------------------------------------------------------------
-    def value(self, st: State) -> Fraction:
+    def value(self, st: State) -> Value:
         """The value of a position at the start of the dealer's play."""
         walk = self.walk
         where, dist = self._distribution(st)
@@ -259,7 +259,7 @@ class DealerPlay:
         known = self.values.get((where, mine))  # the same dealer's play against a hand that reads the same
         if known is not None:
             return known
-        acc = Fraction(0)
+        acc = ZERO
         for reading, (p, zones) in dist.items():
             k = (mine, reading)
             v = self.settled.get(k)
@@ -269,7 +269,7 @@ class DealerPlay:
         self.values[(where, mine)] = acc
         return acc
 
-    def _settle(self, st: State, zones: dict) -> Fraction:
+    def _settle(self, st: State, zones: dict) -> Value:
         self.settlements += 1
         walk = self.walk
         t = st.copy(pc=self.settle_from, pending=None)

@@ -4,6 +4,7 @@ a settlement reads."""
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from compiler.analysis.card_reads import observations
@@ -13,7 +14,8 @@ from compiler.runtime.engine import Strategy
 from compiler.runtime.shoe import StandInShoe
 from compiler.runtime.state import Round, Seat
 
-__all__ = ["DrawLimit", "PLAYER_KINDS", "Program", "State", "card_classes", "clone_round", "settle_observations"]
+__all__ = ["DrawLimit", "PLAYER_KINDS", "Program", "State", "Value", "card_classes", "clone_round",
+           "settle_observations"]
 
 PLAYER_KINDS = frozenset({"decide", "offer", "split"})  # steps that ask the player
 
@@ -21,6 +23,56 @@ PLAYER_KINDS = frozenset({"decide", "offer", "split"})  # steps that ask the pla
 class DrawLimit(RuntimeError):
     """The walk cannot give the figure: a budget reached, or a construct met while walking that it does not
     model (the reason names it)."""
+
+
+class Value:
+    """The value of a position: the expected net of the seat's wagers (``net``) and the expected amount they
+    stake (``staked``), both exact, under the play the walk takes. Added, scaled and compared as one: a
+    choice is better when its expected net is larger, and among choices of equal expected net, when it
+    stakes less (so that the amount wagered follows one stated play, whatever the order of the choices)."""
+    __slots__ = ("net", "staked")
+
+    def __init__(self, net, staked):
+        self.net, self.staked = net, staked
+
+    def __add__(self, other):
+        if isinstance(other, Value):
+            return Value(self.net + other.net, self.staked + other.staked)
+        if other == 0:  # sum()'s start
+            return self
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __mul__(self, k):
+        if isinstance(k, Value):
+            return NotImplemented
+        return Value(self.net * k, self.staked * k)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, k):
+        return Value(self.net / k, self.staked / k)
+
+    def _order(self) -> tuple:
+        return self.net, -self.staked
+
+    def __lt__(self, other):
+        return self._order() < other._order()
+
+    def __gt__(self, other):
+        return self._order() > other._order()
+
+    def __eq__(self, other):
+        return isinstance(other, Value) and self._order() == other._order()
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Value(net={self.net}, staked={self.staked})"
+
+
+ZERO = Value(Fraction(0), Fraction(0))
 
 
 class _Shoe(StandInShoe):

@@ -8,9 +8,8 @@ reaches it, so the positions reported are the sum of those each process walked."
 from __future__ import annotations
 
 import multiprocessing
-from fractions import Fraction
 
-from compiler.analysis.draw_model import DrawLimit
+from compiler.analysis.draw_model import ZERO, DrawLimit, Value
 from compiler.analysis.draw_steps import advance, dealt_values
 
 __all__ = ["run_parallel"]
@@ -18,7 +17,7 @@ __all__ = ["run_parallel"]
 _WORK: tuple | None = None  # (walk, position of the first deal), set before the fork
 
 
-def run_parallel(walk, jobs: int) -> Fraction:
+def run_parallel(walk, jobs: int) -> Value:
     """The value of the round, its first deal's classes walked by ``jobs`` processes."""
     global _WORK
     st = walk.start()
@@ -38,7 +37,7 @@ def run_parallel(walk, jobs: int) -> Fraction:
             done = pool.map(_class_value, classes, chunksize=1)
     finally:
         _WORK = None
-    acc = Fraction(0)
+    acc = ZERO
     for n, value, positions, dealer, settlements, error, chart in done:
         if error is not None:
             raise DrawLimit(error)
@@ -63,5 +62,5 @@ def _class_value(c: int) -> tuple:
             return (n, value, walk.positions - before[0], walk.dealer.dealer_positions - before[1],
                     walk.dealer.settlements - before[2], None, chart)
     except DrawLimit as e:
-        return 0, Fraction(0), 0, 0, 0, str(e), None
-    return 0, Fraction(0), 0, 0, 0, None, None
+        return 0, ZERO, 0, 0, 0, str(e), None
+    return 0, ZERO, 0, 0, 0, None, None

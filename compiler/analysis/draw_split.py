@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from compiler.analysis.draw_steps import _meets, asked, best_of, choices_of, chosen
-from compiler.analysis.draw_model import DrawLimit, State
+from compiler.analysis.draw_model import ZERO, DrawLimit, State, Value
 from compiler.runtime import decisions
 from compiler.runtime.state import Seat
 
@@ -42,14 +42,14 @@ class Splits:
             return None
         others = [c.id for c in avail if c.id != SPLIT]
 
-        def branch() -> Fraction:
+        def branch() -> Value:
             vals = {c: chosen(walk, st, step, c) for c in others}
             if any(c.id == SPLIT for c in avail):
                 vals[SPLIT] = self._split(st, step, most)
             return best_of(walk, st, step, vals)
         return branch
 
-    def _split(self, st: State, step, most: int) -> Fraction:
+    def _split(self, st: State, step, most: int) -> Value:
         walk = self.walk
         zone, wager = step.params["zone"], step.params["wager"]
         child = st.copy()
@@ -64,7 +64,8 @@ class Splits:
         if open_others:
             raise DrawLimit(f"step {step.id} ({step.cite}) splits a hand with the "
                             f"{walk.game.wagers[open_others[0]].name} in action; the draw walk splits one wager")
-        settled = sum((Fraction(w.net) for w in seat.history if w.outcome is not None), Fraction(0))
+        settled = sum((Value(Fraction(w.net), Fraction(w.amount)) for w in seat.history if w.outcome is not None),
+                      ZERO)
         first = cards[0]
         left = walk.left(child)
         total = sum(left)
@@ -82,7 +83,7 @@ class Splits:
             walk.table.place(h.rnd, new, wager, Decimal(stake.amount), step.cite)
             return h
 
-        pairs, plain = [], Fraction(0)
+        pairs, plain = [], ZERO
         for c, p in prob.items():
             h = hand(c)
             h.pc -= 1
@@ -96,7 +97,7 @@ class Splits:
                             "draw walk counts hands of one pair")
         return settled + self._hands(st.hands, most, pairs, prob, plain, hand, step)
 
-    def _hands(self, h0: int, most: int, pairs: list, prob: dict, plain: Fraction, hand, step) -> Fraction:
+    def _hands(self, h0: int, most: int, pairs: list, prob: dict, plain: Value, hand, step) -> Value:
         """The value of the hands of a split made now (the position held ``h0`` hands before it)."""
         walk = self.walk
         if not pairs:
@@ -110,17 +111,17 @@ class Splits:
         keep = max((chosen(walk, keep_at, step, x) for x in others), default=held)
 
         @lru_cache(maxsize=None)
-        def f(h: int, k: int) -> Fraction:
+        def f(h: int, k: int) -> Value:
             if k == 0:
-                return Fraction(0)
+                return ZERO
             if h >= most:
                 return k * held
             again = sum((_binom(n) * q ** n * (1 - q) ** (2 - n) * f(h + 1, k - 1 + n) for n in range(3)),
-                        Fraction(0))
+                        ZERO)
             return max(keep + f(h, k - 1), 2 * plain + again)
 
         return 2 * plain + sum((_binom(n) * q ** n * (1 - q) ** (2 - n) * f(h0 + 1, n) for n in range(3)),
-                               Fraction(0))
+                               ZERO)
 
 
 def _binom(n: int) -> int:

@@ -7,9 +7,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Callable
 
-from compiler.analysis.draw_model import DrawLimit, State
+from compiler.analysis.draw_model import ZERO, DrawLimit, State, Value
 
-Branch = Callable[[], Fraction]
+Branch = Callable[[], Value]
 
 _RUN_IN_PLACE = frozenset({"settle", "announce", "burn", "reveal"})
 
@@ -117,8 +117,8 @@ def _deal(walk, st: State, op) -> Branch | None:
         st.pending = (step.params.get("zone", "cards"), frozenset(range(len(walk.classes))))
         st.pc += 1
         return None
-    def branch() -> Fraction:
-        total, acc = 0, Fraction(0)
+    def branch() -> Value:
+        total, acc = 0, ZERO
         for n, value in dealt_values(walk, st):
             total += n
             acc += n * value
@@ -180,7 +180,7 @@ def _pending_branch(walk, st: State, reveal: bool = False) -> Branch:
             raise DrawLimit(f"step {op[1].id} ({op[1].cite}) reads the face-down card of {zone} before the "
                             "player's decisions end; the draw walk reads it only by a condition")
 
-    def branch() -> Fraction:
+    def branch() -> Value:
         left = walk.left(st)
         groups: dict = {}
         for c in sorted(allowed):
@@ -202,7 +202,7 @@ def _pending_branch(walk, st: State, reveal: bool = False) -> Branch:
             n, cs, rep = groups.get(k, (0, [], child))
             groups[k] = (n + left[c], cs + [c], rep)
         total = sum(n for n, _, _ in groups.values())
-        acc = Fraction(0)
+        acc = ZERO
         for n, cs, child in groups.values():
             if child.pending is None and not (reveal or asks):
                 child.pending = (zone, frozenset(cs))
@@ -234,15 +234,16 @@ def _decide(walk, st: State, step) -> Branch | None:
                                                                          for c in avail}))
 
 
-def best_of(walk, st: State, step, values: dict) -> Fraction:
-    """The largest of the choices' values (optimal play), kept for the chart where the position is in it."""
+def best_of(walk, st: State, step, values: dict) -> Value:
+    """The best of the choices' values (optimal play: the largest expected net; of equal ones, the smaller
+    stake, then the first choice), kept for the chart where the position is in it."""
     chart = walk.chart
     if chart is not None and chart.shown(st):
         chart.record(st, step, values)
     return max(values.values())
 
 
-def chosen(walk, st: State, step, choice: str) -> Fraction:
+def chosen(walk, st: State, step, choice: str) -> Value:
     """The value of choice ``choice`` at ``step`` (the engine's executor takes it)."""
     child = st.copy(pc=st.pc + 1)
     walk.player.choice = choice
@@ -262,7 +263,7 @@ def _offer(walk, st: State, step) -> Branch | None:
     amount = walk.ctx(st, st.seat).wager(equal_to)
     _freeze(st)
 
-    def made(amt: Decimal) -> Fraction:
+    def made(amt: Decimal) -> Value:
         child = st.copy(pc=st.pc + 1)
         walk.player.amount = amt
         _run(walk, child, step)

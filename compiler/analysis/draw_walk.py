@@ -37,7 +37,7 @@ from fractions import Fraction
 
 from compiler.analysis.card_reads import zone_reads
 from compiler.analysis.draw_dealer import DealerPlay
-from compiler.analysis.draw_model import DrawLimit, Program, State, _all_exprs, _Choice, _Shoe, card_classes
+from compiler.analysis.draw_model import DrawLimit, Program, State, Value, _all_exprs, _Choice, _Shoe, card_classes
 from compiler.analysis.draw_split import Splits
 from compiler.analysis.draw_steps import advance, one_card
 from compiler.runtime.context import Context
@@ -163,7 +163,7 @@ class DrawWalk:
             table.place(rnd, seat, w, Decimal(amt), self.game.wagers[w].cite)
         return State(0, rnd, (), tuple(0 for _ in self.classes), None, None, 1)
 
-    def run(self) -> Fraction:
+    def run(self) -> Value:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
         try:
@@ -197,8 +197,8 @@ class DrawWalk:
         return removed[:c] + (removed[c] + 1,) + removed[c + 1:]
 
     # -- the walk ------------------------------------------------------------------------------
-    def value(self, st: State) -> Fraction:
-        """The expected net of the seat's wagers from position ``st`` (``st`` is the caller's to lose)."""
+    def value(self, st: State) -> Value:
+        """The expected net of the seat's wagers (and their stake) from position ``st`` (``st`` is the caller's to lose)."""
         while True:
             if st.rnd.stopped or st.seat.ended or st.pc >= len(self.prog.ops):
                 return self.terminal(st)
@@ -208,7 +208,7 @@ class DrawWalk:
             if branch is not None:
                 return self.memoized(st, branch)
 
-    def memoized(self, st: State, branch) -> Fraction:
+    def memoized(self, st: State, branch) -> Value:
         k = self.key(st)
         hit = self.memo.get(k)
         if hit is None:
@@ -229,12 +229,14 @@ class DrawWalk:
             print(f"draw walk{who}: {self.positions:,} positions of the player valued, "
                   f"{now - self._began:,.0f} s", file=sys.stderr, flush=True)
 
-    def terminal(self, st: State) -> Fraction:
-        """The seat's net once its wagers are all settled (a wager left in action: no figure)."""
-        out = Fraction(0)
+    def terminal(self, st: State) -> Value:
+        """The seat's net, and the amount its wagers staked, once they are all settled (a wager left in action:
+        no figure)."""
+        net, staked = Fraction(0), Fraction(0)
         for w in st.seat.history:
             if w.outcome is None:
                 raise DrawLimit(f"the {self.game.wagers[w.id].name} is left in action when the round ends for the "
                                 "seat; the walk values settled wagers only")
-            out += Fraction(w.net)
-        return out
+            net += Fraction(w.net)
+            staked += Fraction(w.amount)
+        return Value(net, staked)

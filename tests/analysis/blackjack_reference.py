@@ -158,3 +158,98 @@ class Blackjack:
                 for p2, c in self.probs(self.take(zero, p1, up)):
                     out += a * b * c * self.situation(p1, up, p2)
         return out
+
+
+class StakedBlackjack(Blackjack):
+    """The same calculator carrying, beside each value, the expected amount staked (the unit wager, doubles, the
+    split hands' wagers, insurance), written as pairs ``(net, staked)``: the choice taken is the one of largest
+    expected net, of equal ones the smaller stake (the draw walk's stated play). ``expected()`` gives the pair
+    for the round; the house edge per amount wagered is ``net / staked``."""
+
+    @staticmethod
+    def best(*pairs):
+        return max(pairs, key=lambda p: (p[0], -p[1]))
+
+    @staticmethod
+    def add(*pairs):
+        return (sum(p[0] for p in pairs), sum(p[1] for p in pairs))
+
+    @staticmethod
+    def scale(k, pair):
+        return (k * pair[0], k * pair[1])
+
+    def _play(self, cards, removed, dealer_key, can_double, can_hit):
+        dealer = self._dealers[dealer_key]
+        t, _ = hand_total(cards)
+        options = [(self.stand(t, dealer), self.ratio(1))]
+        if can_double:
+            dbl = self.ratio(0)
+            for v, p in self.probs(removed):
+                t2, _ = hand_total(cards + (v,))
+                dbl += p * (-1 if t2 > 21 else self.stand(t2, dealer))
+            options.append((2 * dbl, self.ratio(2)))
+        if can_hit and t < 21:
+            hit = (self.ratio(0), self.ratio(0))
+            for v, p in self.probs(removed):
+                c2 = tuple(sorted(cards + (v,)))
+                after = ((self.ratio(-1), self.ratio(1)) if hand_total(c2)[0] > 21 else
+                         self.play(c2, self.take(removed, v), dealer_key, False, True))
+                hit = self.add(hit, self.scale(p, after))
+            options.append(hit)
+        return self.best(*options)
+
+    def split(self, x, base, key):
+        def hand(y):
+            if x == 1:
+                return (self.stand(hand_total((1, y))[0], self._dealers[key]), self.ratio(1))
+            return self.play(tuple(sorted((x, y))), self.take(base, y), key, True, True)
+
+        probs = dict(self.probs(base))
+        q = probs.get(x, self.ratio(0))
+        pair_again = x != 1 or self.rsa
+        plain = self.add((self.ratio(0), self.ratio(0)),
+                         *(self.scale(p, hand(y)) for y, p in probs.items() if y != x or not pair_again))
+        if not pair_again:
+            return self.scale(2, plain)
+        held = keep = hand(x)
+
+        @lru_cache(maxsize=None)
+        def f(h, k):
+            if k == 0:
+                return (self.ratio(0), self.ratio(0))
+            if h >= self.hands:
+                return self.scale(k, held)
+            again = self.add(*(self.scale((1, 2, 1)[n] * q ** n * (1 - q) ** (2 - n), f(h + 1, k - 1 + n))
+                               for n in range(3)))
+            return self.best(self.add(keep, f(h, k - 1)), self.add(self.scale(2, plain), again))
+        return self.add(self.scale(2, plain), *(self.scale((1, 2, 1)[n] * q ** n * (1 - q) ** (2 - n), f(2, n))
+                                                for n in range(3)))
+
+    def situation(self, p1, up, p2):
+        base = self.take((0,) * 10, p1, up, p2)
+        key = (up, base)
+        if key not in self._dealers:
+            self._dealers[key] = self.dealer_after_peek(up, base)
+        peek = up in (1, 10)
+        p_bj = sum((p for v, p in self.probs(base) if peek and {up, v} == {1, 10}), self.ratio(0))
+        if {p1, p2} == {1, 10}:
+            rest = (self.ratio(3, 2), self.ratio(1))
+        else:
+            rest = self.play(tuple(sorted((p1, p2))), base, key, True, True)
+            if p1 == p2:
+                rest = self.best(rest, self.split(p1, base, key))
+        lost = (self.ratio(0) if {p1, p2} == {1, 10} else self.ratio(-1), self.ratio(1))  # the dealer's blackjack
+        value = self.add(self.scale(p_bj, lost), self.scale(1 - p_bj, rest))
+        if up == 1:  # insurance: half the wager, 2 to 1
+            value = self.best(value, (value[0] + p_bj - (1 - p_bj) * self.ratio(1, 2), value[1] + self.ratio(1, 2)))
+        return value
+
+    def expected(self):
+        self._dealers = {}
+        zero = (0,) * 10
+        out = (self.ratio(0), self.ratio(0))
+        for p1, a in self.probs(zero):
+            for up, b in self.probs(self.take(zero, p1)):
+                for p2, c in self.probs(self.take(zero, p1, up)):
+                    out = self.add(out, self.scale(a * b * c, self.situation(p1, up, p2)))
+        return out

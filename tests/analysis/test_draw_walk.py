@@ -27,7 +27,7 @@ from compiler.analysis.draw_walk import DrawLimit
 from compiler.pipeline import load_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from blackjack_reference import Blackjack  # noqa: E402
+from blackjack_reference import Blackjack, StakedBlackjack  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BLACKJACK = ROOT / "tests" / "fixtures" / "chapters" / "blackjack.yaml"
@@ -66,6 +66,10 @@ def test_961_the_walk_equals_an_independent_calculator_as_fractions(cards, h17):
     fig, walk, _ = analyze_draw(game, chapter, {"hit_soft_17": h17}, 1, comp)
     ref = Blackjack(_points(comp), hit_soft_17=h17).expected()
     assert fig.expected_return == ref
+    # per amount wagered (doubles, split hands, insurance): the reference carrying the stake beside the value
+    net, staked = StakedBlackjack(_points(comp), hit_soft_17=h17).expected()
+    assert net == ref and staked > 1
+    assert fig.per_total_wagered == net / staked
     assert fig.status == "exact" and fig.policy.kind == "optimal" and "split" in fig.policy.assumes
     assert set(fig.includes) == {"double", "insurance"}
 
