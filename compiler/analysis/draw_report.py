@@ -4,14 +4,15 @@ the method it states."""
 from __future__ import annotations
 
 import time
+import weakref
 
 from compiler.analysis import contract
 from compiler.analysis.draw_walk import DrawLimit, DrawWalk
-from compiler.analysis.model import Figure, Policy, Report
+from compiler.analysis.model import NO_DECISION, Figure, Policy, Report
 from compiler.values.walk_limits import BUDGET, budget, jobs
 from compiler.runtime.errors import EngineError
 
-__all__ = ["BUDGET", "METHOD", "analyze_draw", "budget", "jobs", "refusal", "report"]
+__all__ = ["BUDGET", "METHOD", "analyze_draw", "budget", "jobs", "refusal", "report", "side_figure"]
 
 METHOD = ("composition-dependent by hand: the player's cards drawn from the shoe less every card seen; the "
           "dealer's play valued from the shoe at the player's first decision; a hand made by a split drawing "
@@ -38,11 +39,14 @@ def refusal(game, chapter, options: dict | None = None) -> str | None:
             before.append(w)
     if not any(d.required for d in game.wagers.values()):
         return "no wager is required: the draw walk values a round of the required wagers"
-    if before:
+    before = [w for w in before if _side_refusal(game, chapter, options, w) is not None]
+    if before:  # (a side wager settled before the player decides is valued alone: side_figure)
         names = ", ".join(game.wagers[w].name for w in before)
         what = "is an optional wager" if len(before) == 1 else "are optional wagers"
-        return contract.WagerRefusal(f"the {names} {what} made before the deal; the draw walk values the round's "
-                                     "play of the required wagers without it", before)
+        why = "; ".join(_side_refusal(game, chapter, options, w) for w in before)
+        return contract.WagerRefusal(f"the {names} {what} made before the deal and not settled before the player "
+                                     f"decides ({why}); the draw walk values the round's play of the required "
+                                     "wagers without it", before)
     try:
         walk = DrawWalk(game, chapter, options)
     except (DrawLimit, EngineError) as e:
@@ -50,6 +54,51 @@ def refusal(game, chapter, options: dict | None = None) -> str | None:
     if not any(op[1].kind in ("decide", "offer", "split") for op in walk.prog.ops):
         return "no decision of the player: the points method values the chapter"
     return None
+
+
+_SIDE_CHECKED: dict = {}  # id(chapter) -> (a weak reference to it, {wager: refusal or None})
+_SIDE_SHOE = {r: 2 for r in range(13)}  # two cards of each rank: pairs can be dealt, and the walk is short
+
+
+def _optional_before_deal(game, options) -> list[str]:
+    offered = contract.offer_table(game, options).offered
+    return [w for w, d in game.wagers.items()
+            if offered(w) and not d.required and not d.progressive and d.placed != "during_round"]
+
+
+def _side_refusal(game, chapter, options, wager: str) -> str | None:
+    """Why ``wager`` cannot be valued alone up to its settlement (None: it can), found by that walk on a shoe of
+    two cards of each rank (kept per chapter: whether a wager is settled before the player decides is the
+    procedure's, not the shoe's; the walk on the real shoe refuses again if a deal it had not met keeps it)."""
+    held = _SIDE_CHECKED.get(id(chapter))
+    if held is None or held[0]() is not chapter:  # (an id reused by another chapter: checked afresh)
+        if len(_SIDE_CHECKED) > 64:
+            _SIDE_CHECKED.clear()
+        held = _SIDE_CHECKED[id(chapter)] = (weakref.ref(chapter), {})
+    mine = held[1]
+    if wager not in mine:
+        try:
+            side_figure(game, chapter, options, wager, None, _SIDE_SHOE, max_positions=BUDGET)
+            mine[wager] = None
+        except (DrawLimit, EngineError) as e:
+            mine[wager] = str(e)
+    return mine[wager]
+
+
+def side_figure(game, chapter, options, wager: str, decks: int | None = None,
+                composition: dict[int, int] | None = None, max_positions: int = 2_000_000) -> Figure:
+    """The figure of an optional wager made before the deal and settled before the player decides: the draw walk
+    with that wager placed beside the required ones, each position valued by the wager's own net as soon as it
+    is settled (``DrawWalk.target``); exact, and the same whatever the play that follows (it cannot change a
+    settled wager: the walk's contract has no outcome that does)."""
+    bets = {w: 1 for w, d in game.wagers.items() if d.required}
+    walk = DrawWalk(game, chapter, options, decks, {**bets, wager: 1}, composition, max_positions)
+    walk.target = wager
+    value = walk.run()
+    d = game.wagers[wager]
+    method = (f"exact: the draw walk over every deal up to the wager's settlement ({walk.positions:,} positions, "
+              f"{len(walk.classes)} card classes; cards drawn from the shoe less every card seen)")
+    return Figure((wager,), d.name, NO_DECISION, value.net / value.staked, None, None, {}, method, status="exact")
 
 
 def analyze_draw(game, chapter, options: dict | None = None, decks: int | None = None,
@@ -63,7 +112,8 @@ def analyze_draw(game, chapter, options: dict | None = None, decks: int | None =
     value = walk.run()
     seconds = time.perf_counter() - t0
     required = [w for w, d in game.wagers.items() if d.required]
-    during = tuple(w for w, d in game.wagers.items() if not d.required and walk.table.offered(w))
+    during = tuple(w for w, d in game.wagers.items()
+                   if not d.required and d.placed == "during_round" and walk.table.offered(w))
     names = " + ".join(game.wagers[w].name for w in required)
     per = value.net / sum(walk.bets.values())
     per_staked = value.net / value.staked  # per amount wagered: doubles, splits and insurance made by the play taken
@@ -89,6 +139,17 @@ def report(game, chapter, options: dict | None, decks: int | None, settings: dic
                 if limit is not None and "budget" in str(e) else "")
         raise contract.Refused(f"the draw walk stopped: {e}{more}") from None
     rep.figures.append(fig)
+    side = _optional_before_deal(game, options)  # each side wager the refusal let through: valued alone
+    for w in side:
+        try:
+            rep.figures.append(side_figure(game, chapter, options, w, decks,
+                                           max_positions=10 ** 12 if limit is None else limit))
+        except (DrawLimit, EngineError) as e:
+            rep.refuse(w, game.wagers[w].name, f"the draw walk up to its settlement stopped: {e}")
+    if side:
+        rep.notes.append("the " + ", ".join(game.wagers[w].name for w in side) + ", made before the deal and settled "
+                         "before the player decides, valued alone up to its settlement; the round's figure is the "
+                         "play of the required wagers without it")
     rep.strategy = walk.chart
     if fig.includes:
         rep.notes.append("the wagers made during the round (" + ", ".join(game.wagers[w].name for w in fig.includes)

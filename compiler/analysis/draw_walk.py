@@ -37,7 +37,8 @@ from fractions import Fraction
 
 from compiler.analysis.card_reads import zone_reads
 from compiler.analysis.draw_dealer import DealerPlay
-from compiler.analysis.draw_model import DrawLimit, Program, State, Value, _all_exprs, _Choice, _Shoe, card_classes
+from compiler.analysis.draw_model import (PLAYER_KINDS, DrawLimit, Program, State, Value, _all_exprs, _Choice, _Shoe,
+                                          card_classes)
 from compiler.analysis.draw_split import Splits
 from compiler.analysis.draw_steps import advance, one_card
 from compiler.runtime.context import Context
@@ -63,6 +64,7 @@ class DrawWalk:
         self.classes, self.of_card, self.rep, self.counts = card_classes(self.table, self.decks, composition)
         self.prog = Program(game, chapter)
         self.bets = dict(bets) if bets else {w: 1 for w, d in game.wagers.items() if d.required}
+        self.target: str | None = None  # a wager valued alone, up to its settlement (side_walk)
         at: dict = {}
         for s in chapter.all_steps():
             for e in _all_exprs(s):
@@ -200,6 +202,10 @@ class DrawWalk:
     def value(self, st: State) -> Value:
         """The expected net of the seat's wagers (and their stake) from position ``st`` (``st`` is the caller's to lose)."""
         while True:
+            if self.target is not None:
+                settled = self._target_settled(st)
+                if settled is not None:
+                    return settled
             if st.rnd.stopped or st.seat.ended or st.pc >= len(self.prog.ops):
                 return self.terminal(st)
             if st.pc == self.prog.suffix:
@@ -207,6 +213,19 @@ class DrawWalk:
             branch = advance(self, st)
             if branch is not None:
                 return self.memoized(st, branch)
+
+    def _target_settled(self, st: State) -> Value | None:
+        """The net and stake of the wager valued alone once it is settled (None before); a position that asks
+        the player, or begins the dealer's play, with it still in action: no figure (its value would follow
+        the play of the round, which this walk does not value)."""
+        w = st.seat.wagers.get(self.target)
+        if w is not None and w.outcome is not None:
+            return Value(Fraction(w.net), Fraction(w.amount))
+        op = self.prog.ops[st.pc] if st.pc < len(self.prog.ops) else None
+        if op is not None and (op[1].kind in PLAYER_KINDS or st.pc == self.prog.suffix):
+            raise DrawLimit(f"the {self.game.wagers[self.target].name} is still in action at step {op[1].id} "
+                            f"({op[1].cite}); a wager is valued alone when it is settled before the player decides")
+        return None
 
     def memoized(self, st: State, branch) -> Value:
         k = self.key(st)

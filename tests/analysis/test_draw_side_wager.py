@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import functools
 import sys
+from fractions import Fraction
 from pathlib import Path
+
+import pytest
 
 from compiler.analysis import draw_report, report
 from compiler.analysis.contract import WagerRefusal
+from compiler.analysis.draw_model import DrawLimit
 from compiler.pipeline import load_game
 from compiler.values import walk_limits
 
@@ -38,12 +42,17 @@ SIDE = [
 ]
 
 
-def _chapter(tmp_path, side: bool):
+def _chapter(tmp_path, side: bool, late: bool = False):
+    """The chapter, with the Pair Bonus (``side``), settled after the insurance decision (``late``)."""
     text = BLACKJACK.read_text(encoding="utf-8")
     if side:
         for old, new in SIDE:
             assert old in text, old
             text = text.replace(old, new, 1)
+    if late:
+        i, j = text.index("  - id: settle_pair_bonus\n"), text.index("  - id: insurance\n")
+        k = text.index("\n  - id: ", j + 1) + 1
+        text = text[:i] + text[j:k] + text[i:j] + text[k:]
     p = tmp_path / ("side.yaml" if side else "plain.yaml")
     p.write_text(text, encoding="utf-8")
     mod, compiled = load_game(p)
@@ -56,10 +65,9 @@ def _small_shoe(monkeypatch):
     return walk_limits.budget.set(None)
 
 
-def test_961_the_draw_walk_refuses_a_side_wager_by_name_and_only_it(tmp_path):
+def test_961_the_draw_walk_models_a_side_wager_settled_before_the_player_decides(tmp_path):
     game, chapter = _chapter(tmp_path, side=True)
-    why = draw_report.refusal(game, chapter, {})
-    assert isinstance(why, WagerRefusal) and why.wagers == {"pair_bonus"} and "Pair Bonus" in why
+    assert draw_report.refusal(game, chapter, {}) is None
 
 
 def test_961_the_round_is_walked_without_the_side_wager_and_the_same_as_the_chapter_without_it(tmp_path, monkeypatch):
@@ -75,7 +83,46 @@ def test_961_the_round_is_walked_without_the_side_wager_and_the_same_as_the_chap
     assert main.status == "exact" and main.expected_return == alone.expected_return
     # and the independent calculator's figure for the same shoe (tests/analysis/blackjack_reference.py)
     assert main.expected_return == Blackjack(_points(_shoe("A24689TTT"))).expected()
+    assert any("Pair Bonus, made before the deal and settled before the player decides, valued alone" in n
+               for n in rep.notes), rep.notes
+    assert main.includes == ("double", "insurance")  # made during the round; the Pair Bonus is not in it
+    # the Pair Bonus, settled before the player decides, is valued alone by the walk up to its settlement, exact:
+    # the chapter's own 6-deck shoe here (the patch above reduces the round's walk only)
+    (side,) = [f for f in rep.figures if f.stakes == ("pair_bonus",)]
+    assert side.status == "exact" and side.expected_return == _pair_bonus_by_counting({**{v: 24 for v in range(1, 10)},
+                                                                                        10: 96})
+    assert side.expected_return == Fraction(3001, 4043)
+
+
+def _pair_bonus_by_counting(points: dict[int, int]) -> Fraction:
+    """11 to 1 when the player's first two cards have equal points: by exchangeability (the up card dealt
+    between them is any card), P = sum n(n-1) / (N(N-1))."""
+    n = sum(points.values())
+    p = Fraction(sum(k * (k - 1) for k in points.values()), n * (n - 1))
+    return 12 * p - 1
+
+
+def test_961_a_side_wager_valued_alone_on_other_shoes_equals_counting(tmp_path):
+    game, chapter = _chapter(tmp_path, side=True)
+    for cards in ("A24689TTT", "AA566TTJ7", "A23456789TJQK" * 2):
+        comp = _shoe(cards)
+        fig = draw_report.side_figure(game, chapter, {}, "pair_bonus", 1, comp)
+        assert fig.status == "exact" and fig.expected_return == _pair_bonus_by_counting(_points(comp)), cards
+
+
+def test_961_a_side_wager_settled_after_the_player_decides_is_refused_by_name(tmp_path, monkeypatch):
+    game, chapter = _chapter(tmp_path, side=True, late=True)
+    why = draw_report.refusal(game, chapter, {})
+    assert isinstance(why, WagerRefusal) and why.wagers == {"pair_bonus"}
+    assert "still in action at step insurance" in why and "settled before the player decides" in why
+    with pytest.raises(DrawLimit, match="Pair Bonus is still in action"):
+        draw_report.side_figure(game, chapter, {}, "pair_bonus", 1, _shoe("A24689TTT"))
+    # the round is then walked without it (per_wager.py withholds it, as a Rules Submission that does not offer it)
+    token = _small_shoe(monkeypatch)
+    try:
+        rep = report.analyze(game, chapter, rounds=200, seed=1)
+    finally:
+        walk_limits.budget.reset(token)
+    (main,) = [f for f in rep.figures if f.stakes == ("initial",)]
+    assert main.status == "exact" and main.expected_return == Blackjack(_points(_shoe("A24689TTT"))).expected()
     assert any("per wager: the draw walk" in n and "Pair Bonus" in n for n in rep.notes), rep.notes
-    side = [f for f in rep.figures if f.stakes == ("pair_bonus",)] + [n for n in rep.not_computed
-                                                                      if n.wager == "pair_bonus"]
-    assert side, "the Pair Bonus gets a figure or a reason"
