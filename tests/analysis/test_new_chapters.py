@@ -102,7 +102,7 @@ def test_641a_dealer_route_with_six_dealer_cards_equals_brute_force(fcp, cards):
 @pytest.fixture(scope="module")
 def fcp_report(fcp):
     game, chapter = fcp
-    return analyze(game, chapter, {}, simulate_refused=False)   # about two minutes: every deal of the full deck
+    return analyze(game, chapter, {}, simulate_refused=False)   # about a minute: every deal of the full deck
 
 
 def _aces_up_count() -> Counter:
