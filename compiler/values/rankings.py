@@ -157,6 +157,7 @@ class Ranking:
             raise RankingError(f"ranking {id}: fewest must be from 1 to cards ({self.cards}), not {self.fewest}")
         self.sizes = range(self.fewest, self.cards + 1)
         self.variable = self.fewest < self.cards
+        self._best_memo: dict = {}
         order = spec.get("order") or list(reversed(RANKS))
         self.order = [rank_index(str(s)) for s in order]              # rank indices, highest first
         if len(set(self.order)) != len(self.order):
@@ -449,6 +450,10 @@ class Ranking:
             raise RankingError(f"ranking {self.id}: need at least {sizes[0]} cards, got {len(cards)}")
         if len(sizes) == 1 and len(cards) == sizes[0]:
             return self.evaluate(cards), cards
+        key = (cards, n) if self.variable else None   # up to 120 subsets of seven cards: remembered a while
+        hit = self._best_memo.get(key) if key else None
+        if hit is not None:
+            return hit
         ev = self.evaluate
         best_v = None
         best_c: tuple = ()
@@ -457,6 +462,10 @@ class Ranking:
                 v = ev(combo)
                 if best_v is None or v.score > best_v.score:
                     best_v, best_c = v, combo
+        if key:
+            if len(self._best_memo) >= 4096:
+                self._best_memo.clear()
+            self._best_memo[key] = (best_v, best_c)
         return best_v, best_c
 
     def value(self, cards: Sequence[int]) -> HandValue:
