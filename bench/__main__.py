@@ -197,7 +197,9 @@ def main(argv=None) -> int:
 # analysis shows here
 ANALYSIS_BEFORE = {"535-pai-gow": 0.38, "567-war": 1.10, "669a-raise-it-up-stud-poker": 4.77,
                    "670a-six-card-fortune-pai-gow-poker": 0.99, "688a-face-up-pai-gow-poker": 0.33,
-                   "caribbean-stud": 25.76, "casino-holdem": 0.09, "let-it-ride": 3.18, "mississippi-stud": 6.41}
+                   "caribbean-stud": 25.76, "casino-holdem": 0.09, "let-it-ride": 3.18, "mississippi-stud": 6.41,
+                   # added 2026-12-03 (load about 1.3 on 2 cores): the chapters written as a regulator would
+                   "four-card-poker": 72.7, "high-card-flush": 36.8, "ultimate-texas-holdem": 7.2}
 # targets of issue 24 (seconds of `rulespec analyze`, every wager exact)
 ANALYSIS_TARGETS = {"mini-baccarat": 10, "roulette-00": 1.0, "sic-bo": 1.0, "big-six": 1.0, "dragon-tiger": 1.0}
 

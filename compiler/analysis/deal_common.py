@@ -21,6 +21,9 @@ _VALUE_OF_HAND = {"at_least", "category", "category_rank"}  # functions of one h
 _HAND = {"hand", "best"}
 _CARD_OWNERS = ("player", "community", "dealer", "setting")
 MAX_SETS = 3_000_000  # N-card sets enumerated at most (C(52, 5) = 2,598,960)
+# the dealer's M-card sets the dealer-hand route enumerates at most: C(52, 6) = 20,358,520, a six-card dealer hand
+# from one deck (Four Card Poker's best four of six: about a minute and 3 GB on the full deck)
+MAX_DEALER_SETS = 21_000_000
 
 
 class Refused(Exception):

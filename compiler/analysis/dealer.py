@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from compiler.analysis.deal_common import MAX_SETS, DealSolution, Refused, _histories, _play
+from compiler.analysis.deal_common import MAX_DEALER_SETS, MAX_SETS, DealSolution, Refused, _histories, _play
 from compiler.analysis.dealer_rules import _DealerPlan, _ranking, dealer_plan
 from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
 from compiler.analysis.removal import DisjointCounter
@@ -415,8 +415,11 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     dp = dealer_plan(game, steps)
     deck = sorted(deck)
     n, N, M = len(deck), dp.n_cards, dp.m_cards
-    if comb(n, N) > MAX_SETS or comb(n, M) > MAX_SETS:
-        raise Refused(f"hands of {N} and {M} cards from {n} exceed the {MAX_SETS:,} sets the route enumerates")
+    if comb(n, N) > MAX_SETS:
+        raise Refused(f"hands of {N} cards from {n} exceed the {MAX_SETS:,} sets the route enumerates for the seat")
+    if comb(n, M) > MAX_DEALER_SETS:
+        raise Refused(f"the dealer's hands of {M} cards from {n} exceed the {MAX_DEALER_SETS:,} sets the route "
+                      "enumerates")
     stakes = {k: money(v) for k, v in bets.items()}
     table = Table(game, options, seed=0)
     sides, seat_reps = _sides(_AtomClasses(game, deck, table), dp, n)

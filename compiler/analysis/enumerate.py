@@ -100,13 +100,16 @@ def colex_index(rows: np.ndarray) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- vectoriser
 class Vectoriser:
-    """Values (dense ids) of k-card hands as their best ``ranking.cards``-card hand."""
+    """Values (dense ids) of k-card hands as their best ``ranking.cards``-card hand (of any size the ranking ranks,
+    ``fewest`` to ``cards``: a subset is valued unsuited, or suited when its cards are of one suit, so the best is
+    the better of the best unsuited subset of the ranks and each suit's best suited subset)."""
 
     def __init__(self, ranking: Ranking, k: int, deck: Sequence[int] | None = None):
         self.ranking = ranking
         self.k = k
         self.n = n = ranking.cards
-        if k < n:
+        sizes = [m for m in ranking.sizes if m <= k]
+        if not sizes:
             raise ValueError(f"cannot form a {n}-card hand from {k} cards")
         deck = list(range(52)) if deck is None else list(deck)
         self.deck = deck
@@ -124,7 +127,7 @@ class Vectoriser:
             if any(cnt[r] > rank_counts[r] for r in cnt):
                 continue
             best = None
-            for sub in set(combinations(ms, n)):
+            for sub in {c for m in sizes for c in combinations(ms, m)}:
                 v = cache.get(sub)
                 if v is None:
                     v = cache[sub] = self._lookup(sub, False)
@@ -138,10 +141,10 @@ class Vectoriser:
         if ranking._uses_flush and n >= 2:
             suited_symbols = [r for r in symbols]
             fcache: dict[tuple, HandValue] = {}
-            for size_m in range(n, k + 1):
+            for size_m in range(max(sizes[0], 2), k + 1):
                 for rs in combinations(suited_symbols, size_m):
                     best = None
-                    for sub in combinations(rs, n):
+                    for sub in (c for m in sizes if 2 <= m <= size_m for c in combinations(rs, m)):
                         v = fcache.get(sub)
                         if v is None:
                             v = fcache[sub] = self._lookup(sub, True)

@@ -35,7 +35,7 @@ from math import comb
 
 import numpy as np
 
-DENSE_LIMIT = 24_000_000  # entries of a dense cumulative table (int32: 96 MB)
+DENSE_LIMIT = 50_000_000  # entries of a dense cumulative table (int32: 200 MB; Four Card Poker's 3-subsets of 51 cards by 2,151 values fit)
 
 
 def binomials(n: int, k: int) -> np.ndarray:
@@ -60,12 +60,15 @@ class _Level:
     """The entries of one subset size ``s``."""
 
     def __init__(self, n: int, s: int, members: np.ndarray, classes: np.ndarray, values: np.ndarray,
-                 C: int, R: int, binom: np.ndarray, dense_limit: int, buffer: np.ndarray | None = None):
+                 C: int, R: int, binom: np.ndarray, dense_limit: int, buffer: np.ndarray | None = None,
+                 codes: np.ndarray | None = None):
         self.s = s
         self.C, self.R = C, R
         k = members.shape[1]
         cols = list(combinations(range(k), s))
-        codes = np.concatenate([colex_codes(members[:, list(c)], binom) for c in cols])
+        if codes is None:  # the s-subsets of every member (a family of the same members passes them in)
+            codes = np.concatenate([colex_codes(members[:, list(c)], binom) for c in cols])
+        self.codes = codes
         cl = np.tile(classes.astype(np.int64), len(cols))
         va = np.tile(values.astype(np.int64), len(cols))
         n_codes = comb(n, s)
@@ -118,11 +121,22 @@ class _Level:
                 st = self.start[block]
                 tot = self.start[block + 1] - st
                 base = block * (R + 1)
-                lt = np.searchsorted(self.keys, base + t, side="left") - st
-                le = np.searchsorted(self.keys, base + t, side="right") - st
+                lt, le = _search(self.keys, base + t)
+                lt, le = lt - st, le - st
             out[:, c, 0] += sign * lt
             out[:, c, 1] += sign * (le - lt)
             out[:, c, 2] += sign * (tot - le)
+
+
+def _search(keys: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.searchsorted`` of ``q`` in ``keys`` on both sides, the queries looked up in increasing order (a
+    sorted search walks the table once; in the queries' own order each lookup misses the cache)."""
+    order = np.argsort(q, kind="stable")
+    qs = q[order]
+    lt, le = np.empty_like(q), np.empty_like(q)
+    lt[order] = np.searchsorted(keys, qs, side="left")
+    le[order] = np.searchsorted(keys, qs, side="right")
+    return lt, le
 
 
 class DisjointCounter:
@@ -145,11 +159,16 @@ class DisjointCounter:
         self.C, self.R = int(n_classes), int(n_values)
         self.binom = binomials(n, max(self.k, max_query))
         old: dict = {}
+        codes: dict = {}
         if reuse is not None:
             old = {lvl.s: lvl.cum for lvl in reuse.levels if lvl.dense}
+            if reuse.members is members or (reuse.members.shape == members.shape
+                                            and np.array_equal(reuse.members, members)):
+                codes = {lvl.s: lvl.codes for lvl in reuse.levels}   # the same members: the same subsets
             reuse.levels = None  # its tables are this counter's now
+        self.members = members
         self.levels = [_Level(n, s, members, np.asarray(classes), np.asarray(values), self.C, self.R,
-                              self.binom, dense_limit, old.get(s)) for s in range(self.k + 1)]
+                              self.binom, dense_limit, old.get(s), codes.get(s)) for s in range(self.k + 1)]
 
     def counts(self, queries: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
         """(q, C, 3) int64: members disjoint from each query row, by class, below/equal/above its threshold."""

@@ -393,7 +393,25 @@ def simulate(game, options=None, rounds: int = 10000, seats: int = 1, seed: int 
         use_fast, route = fast_route(game, options, chapter, bets)
         if fast and not use_fast:
             raise Unsupported(route)
-    prog = progress or Progress(rounds)
+    run = (game, options, tasks, seats, policy, bets, workers, cluster, chapter)
+    try:
+        parts = _play_tasks(*run, use_fast, progress or Progress(rounds))
+    except Unsupported as e:
+        # the fast path met, while playing, what its compile-time check could not see (a wager's stake that
+        # varies with the cards); the engine plays the same seeded tables from the start
+        if fast or not use_fast:
+            raise
+        route = f"engine (the fast path does not support {e})"
+        parts = _play_tasks(*run, False, progress or Progress(rounds))
+    res = _merge(parts, rounds, seats, seed, game, bets)
+    res.route = route
+    res.shoe = game.cards.reshuffle != "never"
+    return res
+
+
+def _play_tasks(game, options, tasks, seats, policy, bets, workers, cluster, chapter, use_fast: bool,
+                prog: Progress) -> list[_Part]:
+    """The tasks' sums, on the fast path or the engine, in this process, a pool of processes or a cluster."""
     per_job = BATCH if use_fast else 1
     jobs = [tasks[i:i + per_job] for i in range(0, len(tasks), per_job)]
     need_source = cluster or (workers > 1 and len(jobs) > 1)
@@ -416,10 +434,7 @@ def simulate(game, options=None, rounds: int = 10000, seats: int = 1, seed: int 
                       [run_task(game, options, k, seats, s, policy, bets) for k, s in job])
             prog.update(sum(k for k, _ in job))
     prog.close()
-    res = _merge(parts, rounds, seats, seed, game, bets)
-    res.route = route
-    res.shoe = game.cards.reshuffle != "never"
-    return res
+    return parts
 
 
 def _fast_for(game, options, chapter):

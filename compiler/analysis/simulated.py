@@ -26,19 +26,28 @@ def _rounded(x: float) -> Fraction:
 
 
 def _first_choices(game) -> Policy:
-    """Every decision's first choice (FixedStrategy with no preference plays it)."""
+    """Every decision's first choice available (FixedStrategy with no preference plays it): a choice with a
+    condition (``when``) is taken where it holds, else the next, up to the first choice without one."""
     out = []
 
     def walk(ss):
         for s in ss:
             if s.kind in ("decide", "split") and s.choices:
-                out.append((s.id, s.choices[0].id, s.cite))
+                tried = []
+                for c in s.choices:
+                    tried.append(c.id)
+                    if c.when is None:
+                        break
+                out.append((s.id, tried, s.cite))
             walk(s.steps)
     walk(game.procedure)
     if not out:
         return NO_DECISION
-    return Policy("fixed", "always " + ", ".join(f"{c} ({d}, {cite})" for d, c, cite in out),
-                  tuple((d, c) for d, c, _ in out))
+
+    def said(tried):
+        return tried[0] if len(tried) == 1 else "the first allowed of " + ", ".join(tried)
+    return Policy("fixed", "always " + ", ".join(f"{said(c)} ({d}, {cite})" for d, c, cite in out),
+                  tuple((d, c[0]) for d, c, _ in out))
 
 
 def _needed(n: int, se: float, target: float) -> int:

@@ -25,6 +25,7 @@ class VecRanking:
     def __init__(self, ranking):
         self.r = ranking
         self.n = ranking.cards
+        self.sizes = ranking.sizes  # hands of several sizes (``fewest``): every size is keyed in the same tables
         vals = {}
         for d in (ranking._plain, ranking._flush):
             for v in d.values():
@@ -42,7 +43,7 @@ class VecRanking:
         # a dense table indexed by the sorted ranks of the hand (base 14: 13 ranks and the joker),
         # built from the engine's keys (counts of each rank, 3 bits each)
         self.dense = None
-        if 14 ** self.n <= 4_000_000:
+        if 14 ** self.n <= 4_000_000 and not ranking.variable:
             self.pw = 14 ** np.arange(self.n - 1, -1, -1, dtype=np.int64)
             dense = np.full((2, 14 ** self.n), -1, dtype=np.int32)
             for f, (ks, ords) in enumerate((self.plain, self.flush)):
@@ -62,9 +63,10 @@ class VecRanking:
 
     # -- values -----------------------------------------------------------------------------
     def evaluate(self, cards: np.ndarray) -> np.ndarray:
-        """Ordinals of hands of exactly ``n`` cards (last axis); -1 where a card is missing."""
-        if cards.shape[-1] != self.n:
-            raise HandError(f"ranking {self.r.id} ranks {self.n}-card hands, not {cards.shape[-1]}")
+        """Ordinals of hands of exactly ``n`` cards (one of the sizes the ranking ranks; last axis); -1 where a
+        card is missing."""
+        if cards.shape[-1] not in self.sizes:
+            raise HandError(f"ranking {self.r.id} ranks {self.r._size_text()}-card hands, not {cards.shape[-1]}")
         last = self._last
         if last is not None and last[0] is cards:
             return last[1]
@@ -105,21 +107,26 @@ class VecRanking:
         return out
 
     def best(self, cards: np.ndarray) -> np.ndarray:
-        """Ordinal of the best ``n``-card hand among the cards (last axis)."""
+        """Ordinal of the best ``n``-card hand among the cards (last axis); of any size the ranking ranks."""
         m = cards.shape[-1]
-        if m == self.n:
+        sizes = [k for k in self.sizes if k <= m]
+        if m == self.n and len(sizes) == 1:
             return self.evaluate(cards)
-        if m < self.n:
-            raise HandError(f"ranking {self.r.id}: {m} cards, a hand needs {self.n}")
-        idx = np.array(list(combinations(range(m), self.n)))
-        return self.evaluate(cards[..., idx]).max(-1)
+        if not sizes:
+            raise HandError(f"ranking {self.r.id}: {m} cards, a hand needs {self.r.fewest}")
+        out = None
+        for k in sizes:
+            idx = np.array(list(combinations(range(m), k)))
+            best = self.evaluate(cards[..., idx]).max(-1)
+            out = best if out is None else np.maximum(out, best)
+        return out
 
     def value(self, cards: np.ndarray) -> np.ndarray:
         """The engine's ``Ranking.value``: ``evaluate`` of ``n`` cards, else the best hand."""
         last = self._last_value
         if last is not None and last[0] is cards:
             return last[1]
-        out = self.evaluate(cards) if cards.shape[-1] == self.n else self.best(cards)
+        out = self.evaluate(cards) if cards.shape[-1] == self.n and not self.r.variable else self.best(cards)
         self._last_value = (cards, out)
         return out
 

@@ -48,6 +48,12 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "picked": ("wager", "expr"),
     "suited": ("expr",),
 }
+# the arguments (by position) that are cards, and those that are a hand value (what hand() or best() gives):
+# a hand value where cards are read, or cards where a hand value is read, is refused by validate
+CARD_ARGS: dict[str, tuple[int, ...]] = {
+    "hand": (1,), "best": (1,), "is_hand": (1,), "count": (0,), "rank": (1,), "groups": (1,), "total": (0,),
+    "soft": (0,), "natural": (0,), "bust": (0,), "points": (0,), "card": (0,), "suited": (0,)}
+VALUE_ARGS: dict[str, tuple[int, ...]] = {"category": (0,), "at_least": (1,), "category_rank": (0,)}
 # functions that read a ranking's hands the way a poker-style ranking does: refused on a points ranking
 POKER_FUNCTIONS = ("best", "at_least", "is_hand", "rank", "groups")
 OWNERS = ("player", "dealer", "community", "event", "round", "setting", "dice", "pocket", "state")
@@ -152,6 +158,9 @@ class _NameCheck(ExprVisitor):
         self.visit(n.left)
         self.visit(n.right)
         _check_divisor(n, self.bad)
+        if n.op in ("==", "!=", "<", "<=", ">", ">=") and {_yields(n.left), _yields(n.right)} == {"value", "cards"}:
+            self.bad(f"{n.op!r} compares a hand value with cards: compare hand values, e.g. "
+                     "best(R, player.hand) > best(R, dealer.cards)", n)
 
     def boolop(self, n: BoolOp) -> None:
         for x in n.items:
@@ -263,12 +272,45 @@ def _check_call(n: Call, names: Names, bad, walk) -> None:
             "(use hand(), total(), soft(), natural(), bust() or points())", n.args[0])
     for kind, a in zip(sig, n.args):
         _check_arg(n, kind.rstrip("?"), a, names, bad, walk)
+    _check_card_args(n, bad)
     if n.name in ("hits", "matched", "picked") and names.choose_wagers is not None and n.args \
             and isinstance(n.args[0], Ref) and n.args[0].parts[0] in names.wagers \
             and n.args[0].parts[0] not in names.choose_wagers:
         bad(f"{n.name}({n.args[0].parts[0]}): the wager is not placed on chosen numbers (it has no `choose`)", n)
     if n.name == "dice_count" and names.dice is False:
         bad("no step rolls dice, so dice_count() would never be known", n)
+
+
+def _yields(a: Node) -> str | None:
+    """What an expression gives where it is read as a function's argument: ``cards`` (a zone, cards joined
+    with ``+``, ``card()``), ``value`` (the hand value of ``hand()`` or ``best()``), ``other`` (a number, a text,
+    a truth value) or ``None`` where that is not known before the round (an event's attribute)."""
+    if isinstance(a, Ref):
+        owner = a.parts[0]
+        if owner in ("player", "dealer", "community", "setting") or a.parts == ("event", "cards"):
+            return "cards"
+        return None if owner == "event" else "other"
+    if isinstance(a, Call):
+        return {"hand": "value", "best": "value", "card": "cards"}.get(a.name, "other")
+    if isinstance(a, BinOp) and a.op == "+":
+        left, right = _yields(a.left), _yields(a.right)
+        return "cards" if "cards" in (left, right) else (None if None in (left, right) else "other")
+    return "other" if isinstance(a, (Lit, BinOp, BoolOp, Not, Neg)) else None
+
+
+def _check_card_args(n: Call, bad) -> None:
+    """The arguments of ``n`` that must be cards, and those that must be a hand value: the other kind is
+    refused (``is_hand(R, best(R, player.hand), H)`` would fail in the middle of a round)."""
+    for i in CARD_ARGS.get(n.name, ()):
+        got = _yields(n.args[i]) if i < len(n.args) else None
+        if got not in (None, "cards"):
+            what = "a hand value" if got == "value" else "not cards"
+            bad(f"{n.name}() reads cards as its argument {i + 1} (e.g. player.hand or player.hand + community); "
+                f"{source(n.args[i])!r} is {what}", n.args[i])
+    for i in VALUE_ARGS.get(n.name, ()):
+        if i < len(n.args) and _yields(n.args[i]) == "cards":
+            bad(f"{n.name}() reads a hand value as its argument {i + 1}, as hand(R, cards) or best(R, cards) "
+                f"gives it; {source(n.args[i])!r} is cards", n.args[i])
 
 
 def _check_arg(n: Call, kind: str, a: Node, names: Names, bad, walk) -> None:

@@ -130,6 +130,8 @@ def _dealt(data: dict) -> dict[str, set[int]]:
 # a category's definition: 'four cards of the same rank', 'three aces', 'two 3s', 'two pairs'
 _GROUP = re.compile(rf"\b{_N}\s+(?:cards\s+of\s+the\s+same\s+rank|aces|kings|queens|jacks|[0-9]+s|pairs?)\b",
                     re.IGNORECASE)
+# a category of hands of several sizes: 'six cards of the same suit' (its pattern's size)
+_SIZE = re.compile(rf"\b{_N}\s+cards\s+of\s+the\s+same\s+suit\b", re.IGNORECASE)
 
 
 def _groups(data: dict) -> dict[tuple, set[int]]:
@@ -140,11 +142,24 @@ def _groups(data: dict) -> dict[tuple, set[int]]:
         for c in (r.get("categories") or ()) if isinstance(r, dict) else ():
             if not isinstance(c, dict) or not isinstance(c.get("cite"), str):
                 continue
-            g = (c.get("pattern") or {}).get("groups") if isinstance(c.get("pattern"), dict) else None
+            pat = c.get("pattern") if isinstance(c.get("pattern"), dict) else {}
+            g = pat.get("groups")
             if isinstance(g, list) and g:
                 vals = {v for v in g if isinstance(v, int)} | ({len(g)} if len(g) > 1 else set())
                 for cit in _cites(c["cite"]):
                     out.setdefault(cit.key(), set()).update(vals)
+    return out
+
+
+def _sizes(data: dict) -> dict[tuple, set[int]]:
+    """The provision defining each ranking category of one hand size (pattern ``size``) -> that size."""
+    out: dict[tuple, set[int]] = {}
+    for r in (data.get("rankings") or {}).values():
+        for c in (r.get("categories") or ()) if isinstance(r, dict) else ():
+            pat = c.get("pattern") if isinstance(c, dict) and isinstance(c.get("pattern"), dict) else {}
+            if isinstance(pat.get("size"), int) and isinstance(c.get("cite"), str):
+                for cit in _cites(c["cite"]):
+                    out.setdefault(cit.key(), set()).add(pat["size"])
     return out
 
 
@@ -236,6 +251,7 @@ def restated_spans(data: dict, index: dict) -> dict[str, list[tuple[int, int]]]:
     # names the data gives (the game, wagers, hands, paytables) and hand sizes ('five-card hand')
     # state their numbers wherever the text prints them
     name_pats, sizes, dealt, groups = _names(data), _hand_sizes(data), _dealt(data), _groups(data)
+    sizes_at = _sizes(data)
     orders = [[RANK_WORDS[str(r)] for r in rk["order"]] for rk in (data.get("rankings") or {}).values()
               if isinstance(rk, dict) and isinstance(rk.get("order"), list)
               and all(str(r) in RANK_WORDS for r in rk["order"])]
@@ -265,6 +281,9 @@ def restated_spans(data: dict, index: dict) -> dict[str, list[tuple[int, int]]]:
                     tied_spans.setdefault(x.pointer, []).append(m.span(1))
             for m in _finditer(_GROUP, x.text, starts):
                 if _value_of(m.group("n")) in groups.get(_key_of(x.cite), ()):
+                    tied_spans.setdefault(x.pointer, []).append(m.span("n"))
+            for m in _finditer(_SIZE, x.text, starts):
+                if _value_of(m.group("n")) in sizes_at.get(_key_of(x.cite), ()):
                     tied_spans.setdefault(x.pointer, []).append(m.span("n"))
             for m in _RUN.finditer(x.text):
                 if _is_run(re.findall(_RANK_TOKEN, m.group(0), re.IGNORECASE), orders):

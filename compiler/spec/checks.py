@@ -50,7 +50,7 @@ EVENTS = (
     "information_exchanged", "no_roll", "player_left_table", "shuffler_malfunction", "stack_card_exposed",
     "stub_count_wrong", "wrong_card_count", "wrong_deck_count", "wrong_dice_total",
 )
-PATTERN_KEYS = ("groups", "straight", "flush", "high", "min_rank", "wheel_rank")
+PATTERN_KEYS = ("groups", "straight", "flush", "high", "min_rank", "wheel_rank", "size")
 WILD_AS = ("ace", "straight", "flush")
 RANK_HELP = "ranks are 2 to 9, T (or 10), J, Q, K and A"
 
@@ -192,6 +192,12 @@ class _Checker:
                                                f"{', '.join(lacking)}: every rank of the deck must be ranked")
         size = r.get("cards", 5 if r.get("kind", "poker") == "poker" else 1)
         size = size if _is_int(size) else 5
+        fewest = r.get("fewest", size)
+        if not (_is_int(fewest) and 1 <= fewest <= size):
+            self.error(_p(*base, "fewest"), f"fewest is the fewest cards of a hand, from 1 to cards ({size})")
+            fewest = size
+        elif "fewest" in r and r.get("kind", "poker") != "poker":
+            self.error(_p(*base, "fewest"), "fewest is for a ranking of kind poker (hands of several sizes)")
         cats = r.get("categories")
         cat_ids: list[str] = []
         if isinstance(cats, list):
@@ -208,7 +214,7 @@ class _Checker:
                     cat_ids.append(cid)
                 pat = c.get("pattern")
                 if isinstance(pat, dict):
-                    self.pattern(_p(*base, "categories", i, "pattern"), pat, ranked, size)
+                    self.pattern(_p(*base, "categories", i, "pattern"), pat, ranked, size, fewest)
                 elif pat is not None:
                     self.error(_p(*base, "categories", i, "pattern"), "a pattern is a mapping, e.g. {groups: [2]}")
             if not cats and r.get("kind", "poker") == "poker":
@@ -240,7 +246,8 @@ class _Checker:
             for hid, h in group.items():
                 self.hand(_p(*base, key, hid), key, h, cat_ids, ranked)
 
-    def pattern(self, ptr: str, pat: dict, ranked: set[int], size: int) -> None:
+    def pattern(self, ptr: str, pat: dict, ranked: set[int], size: int, fewest: int | None = None) -> None:
+        fewest = size if fewest is None else fewest
         for k, v in pat.items():
             kp = ptr + _p(k)
             if k not in PATTERN_KEYS:
@@ -258,6 +265,9 @@ class _Checker:
                 self.rank_field(kp, v, ranked, k)
             elif k == "wheel_rank" and v not in ("low", "high", "second"):
                 self.error(kp, f"wheel_rank is low, high or second, not {quote(v)}")
+            elif k == "size" and not (_is_int(v) and fewest <= v <= size):
+                self.error(kp, f"size is the number of cards of the hand, from {fewest} to {size}"
+                               + ("" if fewest < size else " (a ranking of hands of several sizes gives 'fewest')"))
 
     def hand(self, ptr: str, key: str, h: Any, cat_ids: list[str], ranked: set[int]) -> None:
         if not isinstance(h, dict):

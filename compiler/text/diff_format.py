@@ -104,10 +104,12 @@ def format_text(result: DiffResult) -> str:
                            "holdings change their decision" + (f" ({moves})" if moves else " (unchanged)"))
                 continue
             parts = [f"{p['old']} -> {p['new']}" for p in w.get("payouts") or ()]
-            parts += [f"{k.replace('_', ' ')} {_pct(w[k]['old'])} -> {_pct(w[k]['new'])}"
+            sim = w.get("simulated") or {}
+            parts += [f"{k.replace('_', ' ')} {_pct(w[k]['old'], sim.get('old'))} -> {_pct(w[k]['new'], sim.get('new'))}"
                       for k in ("house_edge", "hit_frequency") if w.get(k)]
-            out.append(f"  impact {w['name']} [{w['policy']}]: " + "; ".join(parts)
-                       + ("" if w.get("changed") else " (unchanged)"))
+            unchanged = " (unchanged)" if w.get("changed") is False else (
+                " (simulated: no change seen within the standard errors)" if w.get("changed") is None else "")
+            out.append(f"  impact {w['name']} [{w['policy']}]: " + "; ".join(parts) + unchanged)
         s = cd.summary()
         if not cd.substantive:
             out.append("  no substantive change")
@@ -128,10 +130,12 @@ def _val(v: Any) -> str:
     return json.dumps(v, ensure_ascii=False, default=str)
 
 
-def _pct(v: Optional[str]) -> str:
+def _pct(v: Optional[str], simulated: Optional[dict] = None) -> str:
     if v is None:
         return "none"
-
+    if simulated:  # a simulated figure: its standard error, and whether it reaches the precision target
+        short = "" if simulated["meets_target"] else ", short of the precision target"
+        return f"{float(v) * 100:.2f}% ± {float(simulated['standard_error']) * 100:.2f} points (simulated{short})"
     f = Fraction(v)
     return f"{float(f * 100):.2f}%"
 

@@ -42,6 +42,21 @@ def _frac(v: Optional[Fraction]) -> Optional[str]:
     return None if v is None else str(Fraction(v))
 
 
+def _edge(f) -> Optional[str]:
+    """A figure's house edge: an exact fraction, or a simulated mean as a decimal (never a fraction: it is not exact)."""
+    if f is None:
+        return None
+    return _frac(f.house_edge) if f.exact else f"{float(f.house_edge):.6f}"
+
+
+def _simulated(f) -> Optional[dict]:
+    """What a simulated figure is: its standard error and whether it reaches its precision target (None if exact)."""
+    if f is None or f.exact:
+        return None
+    return {"standard_error": f"{f.standard_error:.6f}", "meets_target": f.meets_target,
+            "target": None if f.target is None else f"{f.target:.6f}"}
+
+
 def impact(old: str, new: str, data_changes: list[dict], decks: Optional[int] = None) -> list[dict]:
     """One entry per wager figure (wager, policy) of either side: old and new house edge and hit
     frequency (fractions as strings; None where a side has no such figure)."""
@@ -64,12 +79,16 @@ def impact(old: str, new: str, data_changes: list[dict], decks: Optional[int] = 
                    and d["path"].split(".")[1] in pays]
         entry = {
             "wager": f.wager, "name": f.name, "policy": key[1], "payouts": payouts,
-            "house_edge": {"old": _frac(a.house_edge if a else None), "new": _frac(b.house_edge if b else None)},
+            "house_edge": {"old": _edge(a), "new": _edge(b)},
+            "simulated": {"old": _simulated(a), "new": _simulated(b)},
             "hit_frequency": {"old": _frac(a.hit_frequency if a else None),
                               "new": _frac(b.hit_frequency if b else None)},
         }
         entry["changed"] = entry["house_edge"]["old"] != entry["house_edge"]["new"] or \
             entry["hit_frequency"]["old"] != entry["hit_frequency"]["new"]
+        if entry["simulated"]["old"] or entry["simulated"]["new"]:
+            # two seeded simulations: equal means say only that the change is not seen within their standard errors
+            entry["changed"] = None if not entry["changed"] else True
         out.append(entry)
     out += strategy_impact(getattr(ra, "strategy", None), getattr(rb, "strategy", None))
     return out + record

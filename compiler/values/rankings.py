@@ -9,7 +9,7 @@ API::
 
     r = Ranking.from_spec(spec_dict, "five_card")
     v = r.evaluate(cards)            # exactly r.cards cards -> HandValue (totally ordered, hashable)
-    v, used = r.best(cards, n=None)  # best n-card hand (default r.cards) from more cards
+    v, used = r.best(cards, n=None)  # best n-card hand (default r.cards; fewest..cards with ``fewest``) from more cards
     r.compare(a_cards, b_cards)      # -1 / 0 / 1 (best hands when more than r.cards cards)
     r.category_at_least(v, "pair", min_rank="T")   # pair of 10s or better
     r.matches_hand(cards, "ace_king_queen_spades") # a named hand of the ranking's ``hands``
@@ -30,6 +30,10 @@ Reading of the rules (all driven by data):
   groups (largest group first, higher rank first), which is "the highest ranking card which
   is not in the other hand" for flushes and high cards (670a.6(b)(6), (c)); straights by
   their place in the sequence.
+* ``fewest: F`` (below ``cards: N``): a hand has any number of cards from F to N, and ``best`` takes the
+  best hand of any of those sizes (High Card Flush: the longest flush of seven cards, two to seven cards);
+  the pattern key ``size`` asks for a hand of exactly that many cards. Inside a category hands of
+  different sizes compare group sizes first, padded to N, then ranks.
 * ``wild: {card: joker, as: [ace, straight, flush]}``: the joker counts as an ace (of no
   suit), or as any card that completes a straight (``straight``) or a flush (``flush``),
   hence also a straight flush; the best reading is taken.  Four aces and the joker make
@@ -100,10 +104,10 @@ class HandValue:
 
 
 class _Pattern:
-    __slots__ = ("groups", "straight", "flush", "high", "min_rank", "wheel_rank")
+    __slots__ = ("groups", "straight", "flush", "high", "min_rank", "wheel_rank", "size")
 
     def __init__(self, spec: Mapping[str, Any], strength: Mapping[int, int], where: str):
-        unknown = set(spec) - {"groups", "straight", "flush", "high", "min_rank", "wheel_rank"}
+        unknown = set(spec) - {"groups", "straight", "flush", "high", "min_rank", "wheel_rank", "size"}
         if unknown:
             raise RankingError(f"{where}: unknown pattern keys {sorted(unknown)}")
         self.groups = tuple(sorted((int(g) for g in spec.get("groups") or ()), reverse=True))
@@ -112,6 +116,7 @@ class _Pattern:
         self.high = _strength_of_symbol(spec["high"], strength, where) if spec.get("high") is not None else None
         self.min_rank = (_strength_of_symbol(spec["min_rank"], strength, where)
                          if spec.get("min_rank") is not None else None)
+        self.size = int(spec["size"]) if spec.get("size") is not None else None
         self.wheel_rank = spec.get("wheel_rank", "low")
         if self.wheel_rank not in ("low", "high", "second"):
             raise RankingError(f"{where}: wheel_rank must be low, high or second, not {self.wheel_rank!r}")
@@ -147,6 +152,12 @@ class Ranking:
             raise RankingError(f"ranking {id}: kind must be poker, high_card or points, not {self.kind!r}")
         self.cite = spec.get("cite")
         self.cards = int(spec.get("cards", 5 if self.kind == "poker" else 1))
+        self.fewest = int(spec.get("fewest", self.cards))      # hands of fewest..cards cards
+        if not 1 <= self.fewest <= self.cards:
+            raise RankingError(f"ranking {id}: fewest must be from 1 to cards ({self.cards}), not {self.fewest}")
+        self.sizes = range(self.fewest, self.cards + 1)
+        self.variable = self.fewest < self.cards
+        self._best_memo: dict = {}
         order = spec.get("order") or list(reversed(RANKS))
         self.order = [rank_index(str(s)) for s in order]              # rank indices, highest first
         if len(set(self.order)) != len(self.order):
@@ -266,21 +277,21 @@ class Ranking:
             self._nat_memo = None
 
     def _fill_tables(self) -> None:
-        n = self.cards
         ranks = sorted(self.order)
         max_j = _FAST_MAX_JOKERS if self.wild else 0
-        for j in range(max_j + 1):
-            if j > n:
-                break
-            for combo in combinations_with_replacement(ranks, n - j):
-                cnt = Counter(combo)
-                if max(cnt.values(), default=0) > 4:
-                    continue
-                rk = combo + (JOKER_RANK,) * j
-                key = sum(1 << (3 * r) for r in rk)
-                self._plain[key] = self.value_of_ranks(rk, False)
-                if self._uses_flush and n >= 2 and len(cnt) == len(combo):
-                    self._flush[key] = self.value_of_ranks(rk, True)
+        for n in self.sizes:  # one size, or every size from ``fewest``: a key is a multiset, so sizes never share one
+            for j in range(max_j + 1):
+                if j > n:
+                    break
+                for combo in combinations_with_replacement(ranks, n - j):
+                    cnt = Counter(combo)
+                    if max(cnt.values(), default=0) > 4:
+                        continue
+                    rk = combo + (JOKER_RANK,) * j
+                    key = sum(1 << (3 * r) for r in rk)
+                    self._plain[key] = self.value_of_ranks(rk, False)
+                    if self._uses_flush and n >= 2 and len(cnt) == len(combo):
+                        self._flush[key] = self.value_of_ranks(rk, True)
         if not self._uses_flush:
             self._flush = self._plain
 
@@ -324,6 +335,8 @@ class Ranking:
                 straight, wheel, top_seq = True, True, n - 2
         is_flush = bool(flush) and self._uses_flush and n >= 2
         for ci, p in enumerate(self._patterns):
+            if p.size is not None and p.size != n:
+                continue
             if p.straight is not None and bool(p.straight) != straight:
                 continue
             if p.flush is not None and bool(p.flush) != is_flush:
@@ -346,21 +359,22 @@ class Ranking:
                 else:
                     s = 2 * top_seq
                 tiebreak: tuple = (s,)
-            else:
-                tiebreak = counts + tuple(r for r, _ in groups)
+            else:  # hands of several sizes: the group sizes padded, so that the ranks line up
+                pad = (0,) * (self.cards - len(counts)) if self.variable else ()
+                tiebreak = counts + pad + tuple(r for r, _ in groups)
             return self._value(ci, tiebreak, high), straight, is_flush
         raise RankingError(f"ranking {self.id}: no category matches a hand "
                            f"({[self._symbol[s] for s in strengths]}, flush={flush}); "
                            f"add a catch-all category with pattern {{}}")
 
     def value_of_ranks(self, ranks: Sequence[int], flush: bool) -> HandValue:
-        """Value of a hand of ``self.cards`` cards given by rank indices (13 = joker).
+        """Value of a hand of ``self.cards`` cards (any of ``self.sizes``) given by rank indices (13 = joker).
 
         ``flush``: whether all natural cards share one suit.  This is the slow, reference
         path that the lookup tables (and the vectorised enumeration) are built from.
         """
-        if len(ranks) != self.cards:
-            raise RankingError(f"ranking {self.id}: a hand has {self.cards} cards, got {len(ranks)}")
+        if len(ranks) not in self.sizes:
+            raise RankingError(f"ranking {self.id}: a hand has {self._size_text()} cards, got {len(ranks)}")
         try:
             nat = [self._strength[r] for r in ranks if r != JOKER_RANK]
         except KeyError as e:
@@ -405,10 +419,13 @@ class Ranking:
         except KeyError:
             return self._slow(cards)
 
+    def _size_text(self) -> str:
+        return f"{self.fewest} to {self.cards}" if self.variable else str(self.cards)
+
     def _slow(self, cards: Sequence[int]) -> HandValue:
         cards = list(cards)
-        if len(cards) != self.cards:
-            raise RankingError(f"ranking {self.id}: a hand has {self.cards} cards, got {len(cards)}")
+        if len(cards) not in self.sizes:
+            raise RankingError(f"ranking {self.id}: a hand has {self._size_text()} cards, got {len(cards)}")
         for c in cards:
             if not (0 <= c <= JOKER):
                 raise RankingError(f"not a card: {c!r}")
@@ -418,30 +435,42 @@ class Ranking:
         return v
 
     def best(self, cards: Sequence[int], n: int | None = None) -> tuple[HandValue, tuple]:
-        """Best ``n``-card hand (default ``self.cards``) among the cards: (value, cards used).
+        """Best ``n``-card hand (default ``self.cards``) among the cards: (value, cards used); a ranking
+        of hands of several sizes (``fewest``) takes the best hand of any size it ranks.
 
-        With ties the first combination in the order of ``cards`` is returned.
+        With ties the first combination in the order of ``cards`` (the largest size first) is returned.
         """
-        n = self.cards if n is None else n
-        if n != self.cards:
-            raise RankingError(f"ranking {self.id} ranks {self.cards}-card hands, not {n}-card hands")
+        if n is not None and n not in self.sizes:
+            raise RankingError(f"ranking {self.id} ranks {self._size_text()}-card hands, not {n}-card hands")
         cards = tuple(cards)
-        if len(cards) < n:
-            raise RankingError(f"ranking {self.id}: need at least {n} cards, got {len(cards)}")
-        if len(cards) == n:
+        sizes = [n] if n is not None else [k for k in reversed(self.sizes) if k <= len(cards)]
+        if not sizes:
+            raise RankingError(f"ranking {self.id}: need at least {self.fewest} cards, got {len(cards)}")
+        if len(cards) < sizes[0]:
+            raise RankingError(f"ranking {self.id}: need at least {sizes[0]} cards, got {len(cards)}")
+        if len(sizes) == 1 and len(cards) == sizes[0]:
             return self.evaluate(cards), cards
+        key = (cards, n) if self.variable else None   # up to 120 subsets of seven cards: remembered a while
+        hit = self._best_memo.get(key) if key else None
+        if hit is not None:
+            return hit
         ev = self.evaluate
         best_v = None
         best_c: tuple = ()
-        for combo in combinations(cards, n):
-            v = ev(combo)
-            if best_v is None or v.score > best_v.score:
-                best_v, best_c = v, combo
+        for k in sizes:
+            for combo in combinations(cards, k):
+                v = ev(combo)
+                if best_v is None or v.score > best_v.score:
+                    best_v, best_c = v, combo
+        if key:
+            if len(self._best_memo) >= 4096:
+                self._best_memo.clear()
+            self._best_memo[key] = (best_v, best_c)
         return best_v, best_c
 
     def value(self, cards: Sequence[int]) -> HandValue:
         """Value of the best hand of the cards (``evaluate`` or ``best(...)[0]``)."""
-        if len(cards) == self.cards:
+        if len(cards) == self.cards and not self.variable:
             return self.evaluate(cards)
         return self.best(cards)[0]
 

@@ -61,10 +61,29 @@ def test_a_counter_taking_over_anothers_tables_counts_the_same_and_the_other_cou
         taking = DisjointCounter(n, members, classes, values, C, R, reuse=previous)
         if previous is not None:
             assert any(lvl.cum is old for lvl in taking.levels if lvl.dense for old in kept)  # taken, not copied
+            assert all(lvl.codes is c for lvl, c in zip(taking.levels, codes))  # the same members' subsets
             with pytest.raises(RuntimeError):
                 previous.counts(queries, t)
         assert (taking.counts(queries, t) == fresh).all()
         kept = [lvl.cum for lvl in taking.levels if lvl.dense]
+        codes = [lvl.codes for lvl in taking.levels]
         previous = taking
     for i in range(0, len(queries), 25):
         assert (fresh[i] == _direct(members, classes, values, C, queries[i], t[i])).all()
+
+
+def test_a_counter_taking_over_one_of_other_members_counts_its_own_subsets():
+    """The subsets of the members are taken over only from a counter of the same members."""
+    rng = np.random.default_rng(8)
+    n, k, C, R = 12, 3, 2, 9
+    every = np.array(list(combinations(range(n), k)))
+    first, second = every[::2], every[1::2]
+    queries = np.array(list(combinations(range(n), 3)))[::5]
+    t = rng.integers(0, R, len(queries))
+    a = DisjointCounter(n, first, rng.integers(0, C, len(first)), rng.integers(0, R, len(first)), C, R,
+                        dense_limit=0)
+    classes, values = rng.integers(0, C, len(second)), rng.integers(0, R, len(second))
+    b = DisjointCounter(n, second, classes, values, C, R, dense_limit=0, reuse=a)
+    got = b.counts(queries, t)
+    for i in range(len(queries)):
+        assert (got[i] == _direct(second, classes, values, C, queries[i], t[i])).all()
