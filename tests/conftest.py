@@ -15,6 +15,8 @@ GROUPS = {"committed_build": BUILD_GROUP, "rebuilt": BUILD_GROUP,
           "six_card_669a": "six_card", "six_card_670a": "six_card",  # tests/analysis/analysis_fixtures.py
           "csp_figures": "caribbean_stud",  # tests/analysis/test_dealer_hand.py: the full-deck Caribbean Stud solve
           "lir_report": "lir_report",  # tests/analysis/analysis_fixtures.py: the full-deck Let It Ride analysis
+          # tests/analysis/test_new_chapters.py: each full analysis once, each on a worker of its own choosing
+          "fcp_report": "fcp_report", "uth": "uth_report", "hcf_report": "hcf_report",
           # tests/pipeline/conftest.py: each analysis behind a document computed once per process for the cache tests
           "analysis_computed_once": "cache_analyses"}
 

@@ -33,7 +33,6 @@ from compiler.runtime.engine import Table
 from compiler.values.rankings import Ranking
 
 CHAPTERS = ROOT / "tests/fixtures/chapters"
-pytestmark = pytest.mark.xdist_group("new_chapters")
 
 
 def _load(name):
