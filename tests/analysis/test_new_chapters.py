@@ -257,7 +257,9 @@ def hcf():
 @pytest.fixture(scope="module")
 def hcf_report(hcf):
     game, chapter = hcf
-    return analyze(game, chapter, {}, rounds=20000)
+    # the main game is simulated on the engine (the fast path cannot sum a Raise that varies with the cards):
+    # 6,000 rounds, compared within 4 combined standard errors with 20,000 simulated here
+    return analyze(game, chapter, {}, rounds=6000)
 
 
 def _by_suit_lengths(weight) -> Counter:
