@@ -130,13 +130,17 @@ class Blackjack:
         return 2 * plain + sum(((1, 2, 1)[n] * q ** n * (1 - q) ** (2 - n) * f(2, n) for n in range(3)), self.ratio(0))
 
     # -- the round -----------------------------------------------------------------------------
-    def situation(self, p1: int, up: int, p2: int) -> Fraction:
+    def seen(self, p1: int, up: int, p2: int) -> tuple:
+        """(the shoe less the three cards seen, the dealer's key, the chance of the dealer's blackjack when peeking)."""
         base = self.take((0,) * 10, p1, up, p2)
         key = (up, base)
         if key not in self._dealers:
             self._dealers[key] = self.dealer_after_peek(up, base)
         peek = up in (1, 10)
-        p_bj = sum((p for v, p in self.probs(base) if peek and {up, v} == {1, 10}), self.ratio(0))
+        return base, key, sum((p for v, p in self.probs(base) if peek and {up, v} == {1, 10}), self.ratio(0))
+
+    def situation(self, p1: int, up: int, p2: int) -> Fraction:
+        base, key, p_bj = self.seen(p1, up, p2)
         natural = {p1, p2} == {1, 10}
         if natural:
             rest = self.ratio(3, 2)
@@ -226,12 +230,7 @@ class StakedBlackjack(Blackjack):
                                                 for n in range(3)))
 
     def situation(self, p1, up, p2):
-        base = self.take((0,) * 10, p1, up, p2)
-        key = (up, base)
-        if key not in self._dealers:
-            self._dealers[key] = self.dealer_after_peek(up, base)
-        peek = up in (1, 10)
-        p_bj = sum((p for v, p in self.probs(base) if peek and {up, v} == {1, 10}), self.ratio(0))
+        base, key, p_bj = self.seen(p1, up, p2)
         if {p1, p2} == {1, 10}:
             rest = (self.ratio(3, 2), self.ratio(1))
         else:
