@@ -183,8 +183,8 @@ METHODS: dict[str, Declaration] = {
          "offer": {"wager": _ANY, "equal_to": _ANY}, "decide": {"choices": _ANY}},
         conditions=_conditions(("announce", "roll", "settle", "block", "repeat", "offer", "decide"),
                                ("when", "players")),
-        functions=("has", "placed", "wager", "option", "offered", "any_player"), operators=_OPERATORS,
-        references=("player", "round", "state", "name"),
+        functions=("has", "placed", "wager", "option", "offered", "any_player", "dice_count"), operators=_OPERATORS,
+        references=("player", "round", "state", "dice", "name"),
         outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note"),
         wagers=("stays until_settled",)),
     # hands valued by points played by the player's decisions (hit until standing, double, split, insurance) and
