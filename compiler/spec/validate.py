@@ -323,6 +323,9 @@ class _Mapper:
             hint = suggest(extra, known)
             if hint is not None:
                 msg += f" (did you mean {quote(hint)}?)"
+            elif any(c in extra for c in "()"):  # the rest of a rule cut at a comma
+                msg += (": a comma inside a {...} mapping ends the value, so a rule with a comma, such as "
+                        "'picked(W, dice.total)', is cut there; put the whole rule in quotes")
             self.at(f"{ptr}/{escape_token(extra)}", msg, at_key=True)
 
     def kw_additionalProperties(self, err, ptr, value, inst, schema):

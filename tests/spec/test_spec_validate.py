@@ -81,6 +81,17 @@ def test_unknown_field_points_at_key_with_suggestion():
     ]
 
 
+def test_a_rule_cut_at_a_comma_of_a_flow_mapping_says_to_quote_it():
+    """`{cite: ..., when: picked(place, dice.total) and ..., then: ...}`: YAML ends the value at the comma and
+    reads the rest as a field; the error says why and what to do (a regulator's slip, found writing Crapless
+    Craps)."""
+    text = 'chapter: "567"\npaytables: {war: {title: War, cite: x, ranking: picked(place, dice.total) and y}}\n'
+    d = diags(text)[-1]
+    assert d.startswith("s.yaml:2:63: error: unknown field 'dice.total) and y': a comma inside a {...} mapping ends "
+                        "the value, so a rule with a comma, such as 'picked(W, dice.total)', is cut there; put the "
+                        "whole rule in quotes [at /paytables/war/dice.total) and y]")
+
+
 def test_false_property_schema():
     assert diags('chapter: "567"\npaytables: {}\nlegacy:\n  x: 1\n') == [
         "s.yaml:3:1: error: field 'legacy' is not allowed here [at /legacy]",
