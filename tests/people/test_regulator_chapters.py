@@ -164,11 +164,12 @@ def test_a_rules_submission_document_gives_each_offered_wagers_house_edge(built,
 def test_diff_impact_of_an_amended_dragon_bonus(tmp_path):
     old = CH / "baccarat-dragon-bonus.yaml"
     new = tmp_path / "915-new.yaml"
-    new.write_text(old.read_text(encoding="utf-8").replace("by_9: {odds: 30 to 1", "by_9: {odds: 25 to 1").replace(
-        "paid at 30 to 1 for a win by 9", "paid at 25 to 1 for a win by 9"), encoding="utf-8")
+    new.write_text(old.read_text(encoding="utf-8").replace("{value: 9, label: Win by 9, pays: [30 to 1,",
+                                                           "{value: 9, label: Win by 9, pays: [25 to 1,"),
+                   encoding="utf-8")
     rc, out, err = run("diff", "--impact", old, new)
     assert rc == 0, err
-    assert "payouts.by_9.odds: 30 to 1 -> 25 to 1" in out
+    assert "§ 915.10(c)" in out and "30 to 1 -> 25 to 1" in out
     # 5 units less on a win by 9 (18,409,431,764,992 of 4,998,398,275,503,360 deals): 2.65% -> 4.49%
     assert "impact Dragon Bonus on the Player Hand [any]: house edge 2.65% -> 4.49%" in out
     assert "impact Player Hand [any]: house edge 1.24% -> 1.24%" in out
