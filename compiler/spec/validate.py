@@ -287,7 +287,12 @@ class _Mapper:
             return
 
         if kw in ("oneOf", "anyOf"):
-            if err.context:
+            fields = _alternative_fields(value)
+            if fields and isinstance(inst, dict):  # alternatives that differ only by which field is given
+                given = [f for f in fields if f in inst]
+                names = " or ".join(quote(f) for f in fields)
+                self.at(ptr, f"give only one of the fields {names}" if given else f"missing one of the fields {names}")
+            elif err.context:
                 self.map(_best_alternative(err))
             else:
                 self.at(ptr, f"value matches more than one alternative ({kw})")
@@ -434,6 +439,15 @@ class _Mapper:
 
 
 _UNINFORMATIVE = frozenset({"const", "enum", "not", None})
+
+
+def _alternative_fields(alternatives) -> list[str]:
+    """The fields of alternatives that each only require one field (``[{required: [hand]}, {required:
+    [value]}]``), else none."""
+    if not isinstance(alternatives, list) or not all(
+            isinstance(a, dict) and set(a) == {"required"} and len(a["required"]) == 1 for a in alternatives):
+        return []
+    return [a["required"][0] for a in alternatives]
 
 
 def _best_alternative(err: ValidationError) -> ValidationError:

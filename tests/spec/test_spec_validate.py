@@ -263,3 +263,15 @@ def test_load_schema_errors(tmp_path):
     with pytest.raises(DiagnosticError) as info:
         load_schema(invalid)
     assert str(info.value) == f"{invalid}:1:15: error: invalid schema: -1 is less than the minimum of 0 [at /minLength]"
+
+
+def test_alternatives_that_differ_by_one_field_name_them_all():
+    """A paytable row gives its `hand` or its `value`, a payout its `odds`, `odds_option` or `unpriced`: a
+    missing one names every field that would do, not only the first, and two given say to give one."""
+    schema = {"type": "object", "properties": {"hand": {}, "value": {}, "label": {}},
+              "oneOf": [{"required": ["hand"]}, {"required": ["value"]}]}
+    assert diags("label: x\n", schema) == [
+        "s.yaml:1:1: error: missing one of the fields 'hand' or 'value' [at (root)]"]
+    assert diags("hand: x\nvalue: 9\n", schema) == [
+        "s.yaml:1:1: error: give only one of the fields 'hand' or 'value' [at (root)]"]
+    assert diags("value: 9\n", schema) == []
