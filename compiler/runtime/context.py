@@ -282,7 +282,8 @@ class Context:
             if paytable is not None:
                 found = self.table.paytable_odds(paytable, value)
                 if found is None:
-                    raise EngineError(f"no row of paytable {paytable!r} matches the hand of seat {self.seat.number}; "
+                    what = "the hand" if self.game.paytables[paytable].ranking else f"the value {value!r}"
+                    raise EngineError(f"no row of paytable {paytable!r} matches {what} of seat {self.seat.number}; "
                                       f"the rule at {cite} lets a hand win that the paytable does not pay")
                 odds, row_cite, label = found
                 cites = _also(cites, row_cite)

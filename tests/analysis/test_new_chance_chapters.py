@@ -55,7 +55,11 @@ DRAGON = {"dragon_player": [18409431764992, 34097645543424, 89590261473280, 1412
                             186780352174080, 812685054124032, 89325908267520],
           "dragon_banker": [15390342909952, 28305092784128, 79517099278336, 119200072366080, 157275882332160,
                             201147167287296, 812685054124032, 89325908267520]}
-PAYS = [30, 10, 6, 4, 2, 1, 1, 0]
+# the five paytables of § 915.10(c) (58 Pa. Code § 631b.9(f), Golden Talons), the same rows: a natural tie's
+# Push is 0
+PAYTABLES = {"Paytable A": [30, 10, 6, 4, 2, 1, 1, 0], "Paytable B": [20, 10, 5, 4, 2, 1, 1, 2],
+             "Paytable C": [30, 12, 5, 3, 3, 1, 1, 0], "Paytable D": [20, 8, 7, 4, 3, 1, 1, 0],
+             "Paytable E": [30, 10, 4, 4, 2, 2, 1, 0]}
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +78,23 @@ def test_baccarat_main_wagers_equal_another_chapters_and_the_published(baccarat)
 def test_dragon_bonus_equals_the_published_count_of_every_deal(baccarat, wager, published):
     counts = DRAGON[wager]
     lost = DEALS - sum(counts)
-    assert baccarat[wager].expected_return == Fraction(sum(p * c for p, c in zip(PAYS, counts)) - lost, DEALS)
+    pays = PAYTABLES["Paytable A"]  # the default selection, the Wizard of Odds' Dragon Bonus
+    assert baccarat[wager].expected_return == Fraction(sum(p * c for p, c in zip(pays, counts)) - lost, DEALS)
     assert baccarat[wager].hit_frequency == Fraction(sum(counts[:7]), DEALS)
     assert pct(baccarat[wager].house_edge) == published
+
+
+@pytest.mark.parametrize("column", ["Paytable B", "Paytable C", "Paytable D", "Paytable E"])
+def test_every_paytable_the_casino_may_select_by_the_same_count(column):
+    """The paytable rows are values the rules give (the margin, 'natural_win', 'natural_tie'): each column's
+    figure is the published counts weighed by that column's odds (Paytable B pays a natural tie 2 to 1)."""
+    figs = {f.wager: f for f in _figures("baccarat-dragon-bonus", {"dragon_bonus_paytable": column})}
+    pays = PAYTABLES[column]
+    for wager, counts in DRAGON.items():
+        tie_pays = pays[7] != 0
+        lost = DEALS - sum(counts)
+        assert figs[wager].expected_return == Fraction(sum(p * c for p, c in zip(pays, counts)) - lost, DEALS)
+        assert figs[wager].hit_frequency == Fraction(sum(counts[:8] if tie_pays else counts[:7]), DEALS)
 
 
 # ----------------------------------------------------------------------------------- roulette
