@@ -91,9 +91,10 @@ def random_bets(table, lay, rng: random.Random, seats: int = 3) -> dict[int, dic
     bets = {}
     for seat in range(1, min(seats, lay.positions) + 1):
         b: dict = {}
+        on_layout = table.carried[seat].wagers if seat in table.carried else {}  # in action: not placed again
         for wid, name, cite, placed, offered in lay.wagers:
             wd = table.game.wagers[wid]
-            if placed == "before_deal" and offered and (wd.required or rng.random() < 0.4):
+            if placed == "before_deal" and offered and wid not in on_layout and (wd.required or rng.random() < 0.4):
                 b[wid] = stake(table.game, wid, rng)
         for wid in list(b):
             for req in table.game.wagers[wid].requires:
@@ -101,7 +102,7 @@ def random_bets(table, lay, rng: random.Random, seats: int = 3) -> dict[int, dic
         if b:
             bets[seat] = b
     offered = [w[0] for w in lay.wagers if w[3] == "before_deal" and w[4]]
-    if not bets and offered:  # a round needs a wager: one at random at the first seat
+    if not bets and offered and not table.carried:  # a round needs a wager: one at random at the first seat
         wid = rng.choice(offered)
         bets[1] = {wid: stake(table.game, wid, rng)}
         for req in table.game.wagers[wid].requires:

@@ -162,7 +162,7 @@ METHODS: dict[str, Declaration] = {
         functions=(*_POINTS, "count", "hand", "category", "option", "offered", "has", "placed", "wager", "flag",
                    "active"),
         operators=_OPERATORS, references=("player", "dealer", "community", "name"),
-        outcomes=("win", "win at odds", "lose", "push", "return", "set", "clear", "note")),
+        outcomes=("win", "win at odds", "win by value table", "lose", "push", "return", "set", "clear", "note")),
     # dice, wheels, random numbers and cards by rank, every outcome with its probability, one wager per seat
     # (chance_exact.py; its own finer checks: chance_exact.unmodelled)
     "chance": _decl(
@@ -183,8 +183,8 @@ METHODS: dict[str, Declaration] = {
          "offer": {"wager": _ANY, "equal_to": _ANY}, "decide": {"choices": _ANY}},
         conditions=_conditions(("announce", "roll", "settle", "block", "repeat", "offer", "decide"),
                                ("when", "players")),
-        functions=("has", "placed", "wager", "option", "offered", "any_player"), operators=_OPERATORS,
-        references=("player", "round", "state", "name"),
+        functions=("has", "placed", "wager", "option", "offered", "any_player", "dice_count"), operators=_OPERATORS,
+        references=("player", "round", "state", "dice", "name"),
         outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note"),
         wagers=("stays until_settled",)),
     # hands valued by points played by the player's decisions (hit until standing, double, split, insurance) and
@@ -218,7 +218,8 @@ METHODS: dict[str, Declaration] = {
         functions=(*_HANDS, *_WAGERS, "any_player", "count_players", "rank", "groups", "can", *_POINTS, *_CHANCE),
         operators=_OPERATORS, references=("player", "dealer", "community", "event", "round", "setting", "dice",
                                           "pocket", "state", "name"),
-        outcomes=(*_OUTCOMES, "set state", "void round", "discard card", "use card", "reshuffle", "remove deck")),
+        outcomes=(*_OUTCOMES, "win by value table", "bonus by value table", "set state", "void round", "discard card",
+                  "use card", "reshuffle", "remove deck")),
 }
 
 
@@ -256,17 +257,24 @@ def _expr_constructs(expr: Node | None, where: str) -> Iterable[Construct]:
             yield Construct("expression", type(n).__name__, where)
 
 
-def outcome_name(a: Action) -> str:
+def outcome_name(a: Action, value_tables: frozenset = frozenset()) -> str:
+    """The outcome an action is; ``value_tables``: the paytables without a ranking, whose rows are values a
+    rule gives (a margin of win), not hands: paying by one is another construct than paying a hand."""
+    by = "value table" if a.paytable in value_tables else "paytable"
     if a.kind == "win":
-        return "win by paytable" if a.paytable else "win at odds" if (a.payout or a.odds) else "win"
+        return f"win by {by}" if a.paytable else "win at odds" if (a.payout or a.odds) else "win"
     if a.kind == "bonus":
-        return "bonus by paytable"
+        return f"bonus by {by}"
     return a.kind.replace("_", " ")
 
 
-def _actions(actions, where: str) -> Iterable[Construct]:
+def value_tables(game) -> frozenset:
+    return frozenset(t for t, pt in game.paytables.items() if not pt.ranking)
+
+
+def _actions(actions, where: str, values: frozenset = frozenset()) -> Iterable[Construct]:
     for a in actions:
-        yield Construct("outcome", outcome_name(a), where)
+        yield Construct("outcome", outcome_name(a, values), where)
         yield from _expr_constructs(a.value, where)
 
 
@@ -346,6 +354,7 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
     if hit is not None and hit[0] is game and hit[1] is chapter:
         return hit[2]
     steps, table = active_steps(game, chapter, options)
+    values = value_tables(game)
     out: list[Construct] = []
     for s, conds in steps:
         w = _where(s)
@@ -362,11 +371,11 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
                 continue
             rw = _where(r)
             out.extend(_expr_constructs(r.when, rw))
-            out.extend(_actions(r.then, rw))
+            out.extend(_actions(r.then, rw, values))
         for c in s.choices:
             cw = _where(c)
             out.extend(_expr_constructs(c.when, cw))
-            out.extend(_actions(c.then, cw))
+            out.extend(_actions(c.then, cw, values))
         for _, e, _ in s.exprs:
             out.extend(_expr_constructs(e, w))
     for w, d in game.wagers.items():  # a wager followed beyond the round it is made in

@@ -36,11 +36,14 @@ from compiler.analysis.model import Figure, Policy, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.carry import Carried
 from compiler.runtime.engine import FixedStrategy, Table
+from compiler.values.chance import DICE_ATTRS
 
 # ---- what this method models (anything else is refused, by name) ------------------------------------
 STEP_KINDS = frozenset({"roll", "settle", "repeat", "block", "announce", "offer", "decide"})  # decide: by policy
-FUNCTIONS = frozenset({"has", "placed", "wager", "option", "offered", "any_player"})  # one seat is analysed
+FUNCTIONS = frozenset({"has", "placed", "wager", "option", "offered", "any_player",  # one seat is analysed
+                       "dice_count"})  # the latest roll's faces, as dice.NAME
 ROUND_ATTRIBUTES = frozenset({"roll"})  # round.NAME read by a rule; state.NAME: any declared round state
+# dice.NAME: every attribute of the latest roll (DICE_ATTRS); each is a function of the faces as a multiset
 ACTIONS = frozenset({"win", "lose", "push", "return", "set_state", "set", "clear", "note"})
 WAGER_FIELDS = ("not required, requiring no other wager, no meter, any amount, placed before the round or offered "
                 "during it equal to another wager (`offer` with `equal_to`)")
@@ -141,11 +144,13 @@ def _expr_refusal(n) -> str | None:
             return None
         if n.parts[0] == "round" and len(n.parts) == 2 and n.parts[1] in ROUND_ATTRIBUTES:
             return None
+        if n.parts[0] == "dice" and len(n.parts) == 2 and n.parts[1] in DICE_ATTRS:
+            return None
         return f"the reference {'.'.join(n.parts)!r} is not modelled by the Markov chain method"
     if isinstance(n, Call):
         if n.name not in FUNCTIONS:
             return f"the function {n.name}() is not modelled by the Markov chain method"
-        if n.name == "any_player":  # an expression over the (one) player
+        if n.name in ("any_player", "dice_count"):  # an expression over the (one) player; a face
             return next((w for w in map(_expr_refusal, n.args) if w), None)
         return None  # the other functions of FUNCTIONS take names (a wager, an option)
     if isinstance(n, BinOp):
@@ -222,11 +227,13 @@ class _Runner:
         seat = rnd.seats[1]
         open_ = tuple(sorted((w.id, str(w.amount)) for w in seat.history if w.outcome is None))
         # everything a later rule may read: the round state, flags, the wagers in action (has, wager) and
-        # the wagers made at all (placed), and the last roll unless the pass begins by rolling again
+        # the wagers made at all (placed), and the last roll (its total and its faces, as a multiset: every
+        # dice.NAME reads only that) unless the pass begins by rolling again
         key = (step.id, rnd.turn, tuple(sorted(rnd.state.items())), tuple(sorted(rnd.flags)),
                (tuple(sorted(seat.flags)), tuple(sorted(seat.state.items())),
                 tuple(sorted(w.id for w in seat.history))), open_,
-               None if self.bodies_roll.get(step.id) else rnd._attrs.get("roll"))
+               None if self.bodies_roll.get(step.id) else (rnd._attrs.get("roll"),
+                                                           tuple(sorted(rnd.dice)) if rnd.dice else None))
         raise _AtPass(key, _settled(seat))
 
     def run(self, path: list[int], origin_len: int):

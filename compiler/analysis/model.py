@@ -216,7 +216,8 @@ class Report:
 
     def to_text(self) -> str:
         lines = [f"Chapter {self.chapter}. {self.title}: analysis"]
-        lines.append("settings: " + ", ".join(f"{k}={v}" for k, v in self.settings.items()))
+        shown = ", ".join(f"{k}={v}" for k, v in self.settings.items())
+        lines.append("settings: " + (shown or "none (the chapter has no option and deals no card)"))
         for f in self.figures:
             lines.append("")
             lines.append(f"{f.name}  [{f.policy}]")

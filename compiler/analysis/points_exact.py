@@ -106,7 +106,7 @@ def refusal(game, chapter) -> str | None:
             for a in r.then:
                 if a.kind not in ACTIONS:
                     return f"the rule at {r.cite} does {a.kind!r}; the points method models {', '.join(sorted(ACTIONS))}"
-                if a.paytable is not None:
+                if a.paytable is not None and game.paytables[a.paytable].ranking:  # a table of values: the engine's
                     return f"the rule at {r.cite} pays by paytable {a.paytable}"
     for where, e, own in _exprs(chapter):
         allowed = STEP_FUNCTIONS if own else FUNCTIONS

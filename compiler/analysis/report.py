@@ -202,7 +202,9 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision, simulated: 
         if allowed and decks not in allowed:
             raise ValueError(f"{decks} decks is not legal for Chapter {game.chapter}: a dealing shoe holds "
                              f"{', '.join(map(str, sorted(allowed)))} decks under the spec's constraints")
-    settings = {**table.options, "decks_in_shoe": decks if decks is not None else table.shoe_decks()}
+    settings = {**table.options}
+    if chapter.cards:  # a chapter that deals no card (dice, a wheel) has no shoe to state
+        settings["decks_in_shoe"] = decks if decks is not None else table.shoe_decks()
     unpriced = [p for p in game.payouts.values() if table.payout_odds(p) is None]
     if unpriced:  # a partial chapter: wins at these payouts have no amount, so no return can be computed
         return Report(game.chapter, game.title, settings, [],

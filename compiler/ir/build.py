@@ -197,6 +197,19 @@ class _Builder:
                     self.expr(s.get("players"), ptr + "/players"), s.get("players"), s.get("order", "clockwise"),
                     params, rules, choices, steps, s.get("title", ""), exprs)
 
+    def _value_rows(self, d: dict) -> None:
+        """Rows keyed by a ``value`` (a paytable the rules index by a number or a text) are a paytable's without a
+        ranking, all of them: hands of a ranking are not values."""
+        for tid, t in (d.get("paytables") or {}).items():
+            keyed = [i for i, r in enumerate(t.get("rows") or ()) if "value" in r]
+            if keyed and t.get("ranking"):
+                self.error(f"/paytables/{tid}/rows/{keyed[0]}/value", f"paytable {tid!r} pays hands of ranking "
+                           f"{t['ranking']!r}: its rows name a 'hand', not a 'value' (a table of values has no ranking)")
+            elif keyed and len(keyed) != len(t["rows"]):
+                i = next(i for i in range(len(t["rows"])) if i not in keyed)
+                self.error(f"/paytables/{tid}/rows/{i}/hand", f"paytable {tid!r} keys its rows by 'value': every row "
+                           "gives a value, not a hand")
+
     def irregularity(self, x: dict, i: int) -> Irregularity:
         self.names.event = str(x["event"])  # `event.NAME` in these rules is an attribute of this event
         try:
@@ -284,6 +297,7 @@ class _Builder:
                 if po["odds_option"] not in (d.get("options") or {}):
                     self.error(f"/payouts/{pid}/odds_option", f"unknown option {po['odds_option']!r}")
                 self.names.use("option", po["odds_option"])
+        self._value_rows(d)
         ppp = (d.get("table") or {}).get("positions_per_player") or {}
         positions_max = self.expr(ppp["max"], "/table/positions_per_player/max") if ppp else None
         house_ways = tuple(self.house_way(hid, hw) for hid, hw in (d.get("house_ways") or {}).items())
@@ -355,7 +369,8 @@ def _paytables(d, amounts) -> dict[str, Paytable]:
         rows = []
         for r in t["rows"]:
             pays = tuple(str(x) for x in (r["pays"] if isinstance(r["pays"], list) else [r["pays"]]))
-            rows.append(PaytableRow(r["hand"], r["label"], tuple(parse_odds(x) for x in pays), pays, t["cite"]))
+            key = r["hand"] if "hand" in r else r["value"]  # a hand id, or the value a rule gives (no ranking)
+            rows.append(PaytableRow(key, r["label"], tuple(parse_odds(x) for x in pays), pays, t["cite"]))
         out[k] = Paytable(k, t.get("title", k), t["cite"], tuple(str(c) for c in t["columns"]), tuple(rows),
                           t.get("header", "Hand"), t.get("option"), t.get("ranking"),
                           amounts(f"/paytables/{k}/amounts", t.get("amounts")), t)

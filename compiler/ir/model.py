@@ -162,7 +162,7 @@ class Payout:
 
 @dataclass(frozen=True)
 class PaytableRow:
-    hand: str  # a hand or category id of the paytable's ranking
+    hand: str | int  # a hand or category id of the paytable's ranking; in a paytable without one, the row's value
     label: str
     odds: tuple[Odds, ...]  # one per column
     pays: tuple[str, ...]  # the same as the rulespec writes them

@@ -6,7 +6,10 @@
   step comparing the same values), so that the wager is left open there (two values that are not
   constants: a threshold needs arithmetic and is not judged);
 * a fixed number of decks (``cards.decks``) that the provision text, where it states a number of
-  decks, never states ("six decks" against ``decks: 8``).
+  decks, never states ("six decks" against ``decks: 8``);
+* a condition on the round (a step's ``when``; a ``repeat``'s ``while`` and ``until`` without ``players``)
+  that reads a player (``has``, ``wager``, ``flag``, ``player.ZONE`` ...): the engine evaluates it for no
+  player, so it would read nothing (``has(W)`` always false) instead of what the chapter means.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import re
 from typing import Any, Callable, Iterator
 
 from compiler.ir.model import Chapter
-from compiler.lang.syntax import BinOp, Lit, Neg, source
+from compiler.lang.syntax import BinOp, Call, Lit, Neg, Ref, source
 from compiler.lint.words import _NUMBER_OF_WORD
 from compiler.spec.playable import provision_nodes
 
@@ -139,7 +142,42 @@ def decks_against_text(data: dict, error: Error, position: Callable[[str], tuple
                           f"{', '.join(others)} and never {decks} (first at line {line}, column {col})")
 
 
+# what reads the player whose turn it is (compiler/runtime/context.py: each reads nothing without one)
+PLAYER_FUNCTIONS = frozenset({"has", "placed", "wager", "flag", "chose", "active", "hits", "matched", "picked"})
+OVER_PLAYERS = frozenset({"any_player", "count_players"})  # their argument is read for each player
+
+
+def _reads_a_player(n) -> str | None:
+    """The first part of the expression that reads a player, outside ``any_player``/``count_players``."""
+    if isinstance(n, Call):
+        if n.name in OVER_PLAYERS:
+            return None
+        if n.name in PLAYER_FUNCTIONS:
+            return source(n)
+        return next((w for w in map(_reads_a_player, n.args) if w), None)
+    if isinstance(n, Ref):
+        return source(n) if n.parts[0] == "player" else None
+    kids = [getattr(n, k) for k in ("left", "right", "item") if hasattr(n, k)] + list(getattr(n, "items", ()) or ())
+    return next((w for w in map(_reads_a_player, kids) if w), None)
+
+
+def round_conditions_read_no_player(ch: Chapter, error: Error) -> None:
+    for st in ch.all_steps():
+        conds = [("when", st.when)]
+        if st.kind == "repeat" and st.players is None:
+            conds += [(k, node) for k, node, _ in st.exprs if k in ("while", "until")]
+        for key, node in conds:
+            part = _reads_a_player(node) if node is not None else None
+            if part:
+                error(f"{st.src.pointer}/{key}", f"step {st.id!r}: the {key} of a step is a condition on the round, "
+                      f"read for no player, but {part} reads a player: there it reads no one (no wager, flag or card of "
+                      "anyone), whatever the players hold. Give the "
+                      "step 'players:' (a condition each player must meet) or read the players with "
+                      f"any_player(...) or count_players(...)")
+
+
 def playable_diagnostics(doc, ch: Chapter, error: Error) -> None:
     never_collected(ch, error)
+    round_conditions_read_no_player(ch, error)
     comparison_gaps(ch, error)
     decks_against_text(doc.data, error, doc.position)  # the document: a lint of its text

@@ -325,10 +325,11 @@ def _one_round(args, console: Console, player: TerminalPlayer, table, opts, seat
 def _ask_bets(console: Console, player: TerminalPlayer, table, seat: int) -> dict:
     """The wagers of one seat placed before the deal, asked again until the table accepts them."""
     g = table.game
+    on_layout = table.carried[seat].wagers if seat in table.carried else {}
     while True:  # a slip is refused with its rule and asked again; it never ends the session
         bets: dict = {}
         for wid, name, cite, placed, offered in player.layout.wagers:
-            if placed != "before_deal" or not offered:
+            if placed != "before_deal" or not offered or wid in on_layout:  # a wager on the layout plays on
                 continue
             wd = g.wagers[wid]
             default = fmt_money(wd.amounts[0]) if wd.amounts else ("10" if wd.required else "0")

@@ -13,6 +13,13 @@ from compiler.runtime.rankings import RankingError
 from compiler.runtime.state import Seat, Wager
 
 
+def _also(cites: list[str], cite: str) -> list[str]:
+    """``cites`` and the payout's or paytable row's ``cite``, unless a rule's cite already names it (a rule
+    citing "§ 915.10(b)(3); § 915.10(c)" paid at the odds of § 915.10(c) is ruled by two provisions, not three)."""
+    have = {c.strip() for x in cites for c in x.split(";")}
+    return cites if cite.strip() in have else [*cites, cite]
+
+
 class Context:
     """What a compiled condition or outcome reads and does. One per round."""
 
@@ -275,10 +282,11 @@ class Context:
             if paytable is not None:
                 found = self.table.paytable_odds(paytable, value)
                 if found is None:
-                    raise EngineError(f"no row of paytable {paytable!r} matches the hand of seat {self.seat.number}; "
+                    what = "the hand" if self.game.paytables[paytable].ranking else f"the value {value!r}"
+                    raise EngineError(f"no row of paytable {paytable!r} matches {what} of seat {self.seat.number}; "
                                       f"the rule at {cite} lets a hand win that the paytable does not pay")
                 odds, row_cite, label = found
-                cites.append(row_cite)
+                cites = _also(cites, row_cite)
                 desc = f"{label} pays {odds}"
             else:
                 if odds is None:
@@ -287,7 +295,7 @@ class Context:
                         raise EngineError(f"wager {w.id!r} has no payout odds in the spec")
                     p = self.game.payouts[pid]
                     odds, pcite = self.table.payout_odds(p), p.cite
-                    cites.append(pcite)
+                    cites = _also(cites, pcite)
                     if odds is None:  # a partial chapter: the odds are not in the sources
                         self.table.settle_unpriced(self, w, p, cites)
                         continue

@@ -3,12 +3,25 @@ settling a wager, the ``settle`` and ``envy`` steps, and a round's results into 
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 from compiler.runtime.context import Context
 from compiler.runtime.definition import Payout, Step
 from compiler.runtime.errors import EngineError, RefusedError, UnsettledError
 from compiler.runtime.money import MoneyError, Odds, fmt_money, money, parse_odds, to_cents
 from compiler.runtime.state import Round, Wager, WagerResult
+
+
+def _same_value(value, key) -> bool:
+    """A rule's value and a row's: equal numbers (an int, a Fraction, a Decimal alike) or equal texts."""
+    if isinstance(key, bool) or isinstance(value, bool):
+        return False
+    if isinstance(key, str) or isinstance(value, str):
+        return isinstance(key, str) and isinstance(value, str) and key == value
+    try:
+        return Fraction(value) == Fraction(key)
+    except (TypeError, ValueError):
+        return False
 
 
 class Settlement:
@@ -29,8 +42,8 @@ class Settlement:
                 raise RefusedError(f"paytable {pid!r}: the Rules Submission selects {sel!r}, not one of {list(pt.columns)}")
             col = pt.columns.index(sel)
         ranking = self.ranking(pt.ranking) if pt.ranking else None
-        if ranking is None:
-            raise EngineError(f"paytable {pid!r} names no ranking")
+        if ranking is None:  # a table of values: the row whose value the rule's value equals
+            return next(((odds[col], pt.cite, label) for key, odds, label in pt.rows if _same_value(value, key)), None)
         cards = None
         if isinstance(value, (list, tuple)):
             cards = [c for c in value if c is not None]

@@ -287,7 +287,12 @@ class _Mapper:
             return
 
         if kw in ("oneOf", "anyOf"):
-            if err.context:
+            fields = _alternative_fields(value)
+            if fields and isinstance(inst, dict):  # alternatives that differ only by which field is given
+                given = [f for f in fields if f in inst]
+                names = " or ".join(quote(f) for f in fields)
+                self.at(ptr, f"give only one of the fields {names}" if given else f"missing one of the fields {names}")
+            elif err.context:
                 self.map(_best_alternative(err))
             else:
                 self.at(ptr, f"value matches more than one alternative ({kw})")
@@ -323,6 +328,9 @@ class _Mapper:
             hint = suggest(extra, known)
             if hint is not None:
                 msg += f" (did you mean {quote(hint)}?)"
+            elif any(c in extra for c in "()"):  # the rest of a rule cut at a comma
+                msg += (": a comma inside a {...} mapping ends the value, so a rule with a comma, such as "
+                        "'picked(W, dice.total)', is cut there; put the whole rule in quotes")
             self.at(f"{ptr}/{escape_token(extra)}", msg, at_key=True)
 
     def kw_additionalProperties(self, err, ptr, value, inst, schema):
@@ -431,6 +439,15 @@ class _Mapper:
 
 
 _UNINFORMATIVE = frozenset({"const", "enum", "not", None})
+
+
+def _alternative_fields(alternatives) -> list[str]:
+    """The fields of alternatives that each only require one field (``[{required: [hand]}, {required:
+    [value]}]``), else none."""
+    if not isinstance(alternatives, list) or not all(
+            isinstance(a, dict) and set(a) == {"required"} and len(a["required"]) == 1 for a in alternatives):
+        return []
+    return [a["required"][0] for a in alternatives]
 
 
 def _best_alternative(err: ValidationError) -> ValidationError:

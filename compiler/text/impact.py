@@ -136,6 +136,8 @@ def strategy_impact(sa, sb) -> list[dict]:
         return [{"kind": "strategy", "wager": "strategy", "name": "optimal strategy", "policy": "any",
                  "changed": True, "note": f"only the {'new' if sa is None else 'old'} rulespec has a solved "
                                           "optimal strategy: not compared"}]
+    if not (hasattr(sa, "decisions") and hasattr(sb, "decisions")):  # a chart by holding (the draw walk's)
+        return _table_impact(sa, sb)
     out: list[dict[str, Any]] = []
     for known in sorted(set(sa.level_options) | set(sb.level_options)):
         oa, ob = sa.level_options.get(known), sb.level_options.get(known)
@@ -153,6 +155,33 @@ def strategy_impact(sa, sb) -> list[dict]:
                 moves[(a, b)] = moves.get((a, b), 0) + 1
         changed = sum(moves.values())
         entry.update(holdings=len(da), decisions_changed=changed, changed=changed > 0,
+                     moves=[{"old": a, "new": b, "holdings": n} for (a, b), n in sorted(moves.items(),
+                                                                                       key=lambda x: -x[1])])
+        out.append(entry)
+    return out
+
+
+def _table_impact(sa, sb) -> list[dict]:
+    """The same entries from two strategies given as tables (``strategy_table(level)``: a row per holding with its
+    ``decision``), one per decision both have: the holdings whose best choice differs and the moves."""
+    out: list[dict[str, Any]] = []
+    la, lb = sa.levels(), sb.levels()
+    for level in [*la, *(x for x in lb if x not in la)]:
+        entry: dict[str, Any] = {"kind": "strategy", "wager": "strategy", "name": "optimal strategy",
+                                 "policy": f"decision {level}"}
+        if level not in la or level not in lb:
+            entry.update(changed=True, note="the decision is on one side only: not compared")
+            out.append(entry)
+            continue
+        ta = {r["hand"]: str(r["decision"]) for r in sa.strategy_table(level)}
+        tb = {r["hand"]: str(r["decision"]) for r in sb.strategy_table(level)}
+        moves: dict[tuple[str, str], int] = {}
+        for hand in ta.keys() & tb.keys():
+            if ta[hand] != tb[hand]:
+                moves[(ta[hand], tb[hand])] = moves.get((ta[hand], tb[hand]), 0) + 1
+        changed = sum(moves.values())
+        entry.update(holdings=len(ta.keys() & tb.keys()), decisions_changed=changed,
+                     changed=changed > 0 or ta.keys() != tb.keys(),
                      moves=[{"old": a, "new": b, "holdings": n} for (a, b), n in sorted(moves.items(),
                                                                                        key=lambda x: -x[1])])
         out.append(entry)

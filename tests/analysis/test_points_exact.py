@@ -108,8 +108,17 @@ def test_a_step_kind_it_does_not_declare_is_refused_by_name(tmp_path):
 
 
 def test_a_dealing_condition_that_reads_a_seat_is_refused(tmp_path):
-    g, chapter = _variant(tmp_path, "when: total(community.player) <= 5", "when: total(community.player) <= 5 and has(tie)")
-    why = points_exact.refusal(g, chapter)
+    """`validate` refuses a step's condition that reads a player (compiler/lint/playable.py); the method refuses it
+    too, on its own, for a chapter built without the lint (its IR and game as the pipeline makes them)."""
+    from compiler.ir.build import build_ir
+    from compiler.runtime.from_ir import game_of
+    from compiler.spec.loader import load_document
+
+    old, new = "when: total(community.player) <= 5", "when: total(community.player) <= 5 and has(tie)"
+    text = BACCARAT.read_text(encoding="utf-8").replace(old, new, 1)
+    assert any("but has(tie) reads a player" in d.format() for d in compile_spec("b.yaml", text).errors)
+    chapter, _, _ = build_ir(load_document("b.yaml", text))
+    why = points_exact.refusal(game_of(chapter), chapter)
     assert why is not None and "step player_third (§ 906.7(a)) reads has()" in why
 
 

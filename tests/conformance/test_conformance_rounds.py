@@ -149,7 +149,8 @@ def test_hand_history_of_each_round_settles_as_the_engine(spec, tmp_path, settle
 def test_every_chapter_is_played():
     stems = {c.stem for c in PLAYABLE}
     assert {"567-war", "669a-raise-it-up-stud-poker", "670a-six-card-fortune-pai-gow-poker", "craps",
-            "blackjack", "roulette-00", "mini-baccarat"} <= stems
+            "blackjack", "roulette-00", "mini-baccarat", "baccarat-dragon-bonus", "roulette-0-la-partage",
+            "crapless-craps", "blackjack-late-surrender"} <= stems
     assert ROUNDS >= 5
 
 

@@ -106,7 +106,7 @@ def test_the_craps_chapter_validates():
 
 @pytest.mark.parametrize("old,new,message", [
     ("    bound: 1000\n", "", "bound"),
-    ("    until: state.point == 0\n", "", "missing required field 'while'"),
+    ("    until: state.point == 0\n", "", "missing one of the fields 'while' or 'until'"),
     ("until: state.point == 0\n", "until: state.pont == 0\n", "unknown round state 'pont' (did you mean 'point'?)"),
     ("then: set point = round.roll", "then: set pointt = round.roll",
      "unknown round state 'pointt' (did you mean 'point'?)"),

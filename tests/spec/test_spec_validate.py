@@ -81,6 +81,17 @@ def test_unknown_field_points_at_key_with_suggestion():
     ]
 
 
+def test_a_rule_cut_at_a_comma_of_a_flow_mapping_says_to_quote_it():
+    """`{cite: ..., when: picked(place, dice.total) and ..., then: ...}`: YAML ends the value at the comma and
+    reads the rest as a field; the error says why and what to do (a regulator's slip, found writing Crapless
+    Craps)."""
+    text = 'chapter: "567"\npaytables: {war: {title: War, cite: x, ranking: picked(place, dice.total) and y}}\n'
+    d = diags(text)[-1]
+    assert d.startswith("s.yaml:2:63: error: unknown field 'dice.total) and y': a comma inside a {...} mapping ends "
+                        "the value, so a rule with a comma, such as 'picked(W, dice.total)', is cut there; put the "
+                        "whole rule in quotes [at /paytables/war/dice.total) and y]")
+
+
 def test_false_property_schema():
     assert diags('chapter: "567"\npaytables: {}\nlegacy:\n  x: 1\n') == [
         "s.yaml:3:1: error: field 'legacy' is not allowed here [at /legacy]",
@@ -252,3 +263,15 @@ def test_load_schema_errors(tmp_path):
     with pytest.raises(DiagnosticError) as info:
         load_schema(invalid)
     assert str(info.value) == f"{invalid}:1:15: error: invalid schema: -1 is less than the minimum of 0 [at /minLength]"
+
+
+def test_alternatives_that_differ_by_one_field_name_them_all():
+    """A paytable row gives its `hand` or its `value`, a payout its `odds`, `odds_option` or `unpriced`: a
+    missing one names every field that would do, not only the first, and two given say to give one."""
+    schema = {"type": "object", "properties": {"hand": {}, "value": {}, "label": {}},
+              "oneOf": [{"required": ["hand"]}, {"required": ["value"]}]}
+    assert diags("label: x\n", schema) == [
+        "s.yaml:1:1: error: missing one of the fields 'hand' or 'value' [at (root)]"]
+    assert diags("hand: x\nvalue: 9\n", schema) == [
+        "s.yaml:1:1: error: give only one of the fields 'hand' or 'value' [at (root)]"]
+    assert diags("value: 9\n", schema) == []

@@ -250,7 +250,7 @@ def test_nesting_within_the_length_limit_is_refused_by_depth():
 def test_provision_without_a_label():
     text = edit(HIGH, "  - section: \"999.2\"\n    heading: Table.\n",
                 "  - section: \"999.2\"\n    heading: Table.\n    children:\n      - text: no label here\n")
-    one_error(text, "- text: no label", "missing required field 'label'", "/provisions/0/children/0", offset=2)
+    one_error(text, "- text: no label", "missing one of the fields 'label' or 'elided'", "/provisions/0/children/0", offset=2)
 
 
 def test_yaml_list_of_millions_of_lines_is_refused_before_parsing(monkeypatch):

@@ -186,6 +186,35 @@ def test_a_wager_no_rule_can_lose_is_refused():
                for e in errs)
 
 
+BLACKJACK = (ROOT / "tests" / "fixtures" / "chapters" / "blackjack.yaml").read_text(encoding="utf-8")
+CRAPS = (ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml").read_text(encoding="utf-8")
+
+
+def test_a_round_condition_that_reads_a_player_is_refused_at_its_position():
+    """A step's `when` is read for no player (the engine has none there): `active()` would be false for
+    everyone and the dealer would never draw. `any_player(active())`, the chapter's own text, is accepted
+    (test_every_seeded_and_test_chapter_is_playable)."""
+    text = edit(BLACKJACK, "when: any_player(active())", "when: active()")
+    line, col = at(text, "when: active()", len("when: "))
+    assert errors(text) == [
+        f"b.yaml:{line}:{col}: error: step 'dealer_draws': the when of a step is a condition on the round, read for "
+        "no player, but active() reads a player: there it reads no one (no wager, flag or card of anyone), whatever "
+        "the players hold. Give the step 'players:' (a condition each player must meet) or read the players with "
+        "any_player(...) or count_players(...) [at /procedure/13/when]"]
+
+
+def test_a_loop_without_players_whose_until_reads_a_player_is_refused():
+    text = edit(CRAPS, "    until: state.point == 0\n", "    until: state.point == 0 or not has(pass_line)\n")
+    errs = errors(text)
+    line, col = at(text, "until: state.point == 0 or", len("until: "))
+    assert len(errs) == 1 and errs[0].startswith(
+        f"b.yaml:{line}:{col}: error: step 'point_rolls': the until of a step is a condition on the round, read for "
+        "no player, but has(pass_line) reads a player")
+    # the same condition read for each player (a loop with `players`) is the player's own: accepted
+    assert errors(edit(text, "    bound: 1000\n    cite: § 981.6(c)\n",
+                       "    bound: 1000\n    players: has(pass_line)\n    cite: § 981.6(c)\n")) == []
+
+
 # ----------------------------------------------------------------------------- the command line
 
 
