@@ -117,13 +117,14 @@ def analyze_draw(game, chapter, options: dict | None = None, decks: int | None =
     names = " + ".join(game.wagers[w].name for w in required)
     per = value.net / sum(walk.bets.values())
     per_staked = value.net / value.staked  # per amount wagered: doubles, splits and insurance made by the play taken
-    method = (f"exact for the stated method ({METHOD}): the draw walk over {walk.positions:,} positions of the "
+    method = (f"exact for the stated method: the draw walk over {walk.positions:,} positions of the "
               f"player and {walk.dealer.dealer_positions:,} of the dealer, {walk.dealer.settlements:,} "
               f"settlements by the engine, {len(walk.classes)} card classes")
     policy = Policy("optimal", "optimal strategy: at every decision the choice of largest expected net (of equal "
                                "ones, the smaller stake), the player knowing the cards the round has shown",
                     assumes=METHOD)
-    fig = Figure(tuple(required), names, policy, per, per_staked, None, {}, method, during, status="exact")
+    fig = Figure(tuple(required), names, policy, per, per_staked, None, {}, method, during, status="exact",
+                 stated_method=METHOD)
     return fig, walk, seconds
 
 

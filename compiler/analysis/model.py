@@ -94,6 +94,10 @@ class Figure:
     # where a figure read from a record came from (its file, key, the run that made it): shown by
     # ``rulespec analyze`` and in its JSON, never in a filed document (``method`` is the plain description)
     provenance: str | None = field(default=None, kw_only=True)
+    # an exact figure of a stated method that values the round otherwise than the game deals it in every
+    # detail (the draw walk: the dealer's play valued from the shoe at the player's first decision): the
+    # method in words, said wherever the figure is shown; empty: every outcome of the round is counted
+    stated_method: str = field(default="", kw_only=True)
 
     def __post_init__(self):
         if isinstance(self.stakes, str) or not self.stakes or not all(isinstance(w, str) and w for w in self.stakes):
@@ -106,6 +110,8 @@ class Figure:
             raise ValueError(f"a figure's status is 'exact' or 'simulated', not {self.status!r}")
         if (self.status == "simulated") != (self.standard_error is not None):
             raise ValueError("a simulated figure, and only one, carries its standard error")
+        if self.stated_method and self.status != "exact":
+            raise ValueError("only an exact figure states the method it is exact for")
 
     @property
     def wager(self) -> str:
@@ -153,6 +159,9 @@ class Figure:
         }
         if self.provenance:
             d["provenance"] = self.provenance
+        if self.stated_method:
+            d["status"] = "exact for the stated method"
+            d["stated_method"] = self.stated_method
         if self.per_total_wagered is not None:
             d["per_total_wagered"] = {"fraction": str(self.per_total_wagered), "decimal": dec(self.per_total_wagered)}
         if self.includes:
@@ -245,6 +254,8 @@ class Report:
             if f.outcomes:  # (a figure of an expectation only, e.g. the draw walk's, has no distribution)
                 lines.append("  outcomes: " + ", ".join(f"{k}: {dec(v, 6)}" for k, v in f.outcomes.items()))
             lines.append(f"  method: {f.method}")
+            if f.stated_method:
+                lines.append(f"  the stated method (not every round as the game deals it): {f.stated_method}")
             if f.provenance:
                 lines.append(f"  provenance: {f.provenance}")
         for n in self.not_computed:

@@ -117,7 +117,13 @@ def figure_rows(sub: Submission) -> list[dict]:
             "hit_frequency_percent": "n/a" if hf is None else pct(hf),
             "hit_frequency_fraction": "n/a" if hf is None else _frac(hf),
             "hit_frequency_decimal": "n/a" if hf is None else dec(hf),
-            "kind": "exact" if exact else "simulated", "method": f.method,
+            "kind": ("exact for the stated method" if f.stated_method else "exact") if exact else "simulated",
+            "method": f.method, "stated_method": f.stated_method,
+            # a round whose stake varies with the play: its edge per unit of its base wager (above) and per
+            # total amount wagered, both said in its note
+            "base_wager": sub.game.wagers[f.stakes[0]].name if f.stakes[0] in sub.game.wagers else f.stakes[0],
+            "per_total_percent": (pct(-f.per_total_wagered) if exact and not value and f.per_total_wagered is not None
+                                  and f.per_total_wagered != f.expected_return else None),
             "method_detail": _detail(sub, f),
             "includes": includes,
         })
@@ -145,11 +151,34 @@ def _detail(sub, f) -> str:
     return detail
 
 
+def _keeps(row: dict) -> str:
+    """What the house keeps (or the player gains) in the long run: of every dollar wagered on the wager, or,
+    where the round's stake varies with the play, of every dollar of its base wager and of the total wagered."""
+    edge, total = row["house_edge_percent"], row.get("per_total_percent")
+    of = "wagered on it" if total is None else f"of the {row['base_wager']}"
+    said = (f"the player gains {edge.lstrip('-')} of every dollar {of} in the long run" if edge.startswith("-") else
+            f"the house keeps {edge} of every dollar {of} in the long run")
+    if total is None:
+        return said
+    return f"{said} ({total.lstrip('-')} of the total amount wagered on the round)"
+
+
+def _how(row: dict) -> str:
+    """How a shown figure was found, in a sentence: counted, counted for a stated method, or simulated."""
+    if row["kind"] == "exact":
+        return f"Exact: every possible outcome of the round is counted ({row['method_detail']})."
+    if row["kind"] == "exact for the stated method":
+        return (f"Exact for the stated method, which values the round otherwise than the game deals it in "
+                f"every detail: {row['stated_method']} ({row['method_detail']}).")
+    return f"Simulated: rounds of the compiled game are played ({row['method_detail']})."
+
+
 def _not_computed_row(wager, name, policy, reason, includes) -> dict:
     return {"wager": wager, "name": name, "policy": policy, "house_edge_percent": "not computed",
             "house_edge_fraction": "n/a", "expected_return_fraction": "n/a", "hit_frequency_percent": "n/a",
             "hit_frequency_fraction": "n/a", "hit_frequency_decimal": "n/a", "kind": "not computed",
-            "method": "not computed: " + reason, "method_detail": reason, "includes": includes}
+            "method": "not computed: " + reason, "method_detail": reason, "stated_method": "",
+            "includes": includes}
 
 
 
@@ -367,8 +396,7 @@ def figure_notes(sub, rows: list[dict]) -> list[str]:
                        f"({why})")
             notes.append(f"{name}: no figure is given, because {why}.")
             continue
-        how = ("Exact: every possible outcome of the round is counted" if r["kind"] == "exact" else
-               "Simulated: rounds of the compiled game are played") + f" ({r['method_detail']})."
+        how = _how(r)
         if r["policy"] == "schedule no rule pays":
             notes.append(f"{name}: this schedule is printed in the chapter, but under the "
                          f"interpretation recorded in section 6 no rule pays it; its expected amount "
@@ -378,10 +406,7 @@ def figure_notes(sub, rows: list[dict]) -> list[str]:
             notes.append(f"{name}: a player who qualifies can expect {r['house_edge_percent'].split()[0]} "
                          f"for each other player at the table; {_assumes(policies[(r['wager'], r['policy'])])}. {how}")
             continue
-        edge = r["house_edge_percent"]
-        keeps = (f"the player gains {edge.lstrip('-')} of every dollar wagered on it in the long run"
-                 if edge.startswith("-") else f"the house keeps {edge} of every dollar wagered on it in the "
-                                                "long run")
+        keeps = _keeps(r)
         notes.append(f"{name}: {keeps}; {_assumes(policies[(r['wager'], r['policy'])])}. {how}")
     for f in _shown_figures(sub):
         line = meter_line(sub, f)
