@@ -47,14 +47,24 @@ class WagerSim:
     total_stake: Decimal = Decimal(0)
     sum_net: Decimal = Decimal(0)
     sum_sq: Decimal = Decimal(0)
+    # the results summed round by round (seats of one round share its cards, dice or pocket, so their
+    # results are not independent): [rounds made, sum of c^2, sum of S*c, sum of S^2], S a round's net per
+    # unit over its seats and c the number of its results
+    rounds: list[float] = field(default_factory=lambda: [0, 0.0, 0.0, 0.0])
 
     def mean(self) -> float:
         return float(self.sum_net) / self.n if self.n else 0.0
 
     def se(self) -> float:
+        """The standard error of the mean net per unit: the round is the independent unit (a ratio
+        estimator over rounds), which with one result a round is the usual s / sqrt(n)."""
         if self.n < 2:
             return float("nan")
         m = float(self.sum_net) / self.n
+        r, cc, sc, ss = self.rounds
+        if r >= 2:
+            d = ss - 2 * m * sc + m * m * cc
+            return math.sqrt(max(d, 0.0) * r / ((r - 1) * self.n * self.n))
         var = (float(self.sum_sq) / self.n - m * m) * self.n / (self.n - 1)
         return math.sqrt(max(var, 0.0) / self.n)
 
@@ -63,6 +73,7 @@ class WagerSim:
         self.total_stake += other.total_stake
         self.sum_net += other.sum_net
         self.sum_sq += other.sum_sq
+        self.rounds = [a + b for a, b in zip(self.rounds, other.rounds)]
 
 
 @dataclass
@@ -170,9 +181,13 @@ def default_bets(game, options=None) -> dict:
 
 @dataclass
 class _Part:
-    """Exact sums of one task, in cents: wager -> stake -> [settlements, sum of nets, sum of squares]."""
+    """Exact sums of one task, in cents: wager -> stake -> [settlements, sum of nets, sum of squares]; and
+    round by round (``rounds``: wager -> [rounds, sum c^2, sum S*c, sum S^2], S per unit; ``base_rounds``
+    the same for the base game, S in cents; see WagerSim.rounds)."""
     per: dict[str, dict[int, list[int]]] = field(default_factory=dict)
     base: list[int] = field(default_factory=lambda: [0, 0, 0])
+    rounds: dict[str, list[float]] = field(default_factory=dict)
+    base_rounds: list[float] = field(default_factory=lambda: [0, 0.0, 0.0, 0.0])
     players: Decimal = Decimal(0)
     house: Decimal = Decimal(0)
     meters: Decimal = Decimal(0)
@@ -183,6 +198,13 @@ class _Part:
         acc[0] += n
         acc[1] += net
         acc[2] += sq
+
+    def add_rounds(self, wager: str | None, rounds: int, cc: float, sc: float, ss: float) -> None:
+        acc = self.base_rounds if wager is None else self.rounds.setdefault(wager, [0, 0.0, 0.0, 0.0])
+        acc[0] += rounds
+        acc[1] += cc
+        acc[2] += sc
+        acc[3] += ss
 
 
 def _cents(d: Decimal) -> int:
@@ -208,15 +230,24 @@ def run_task(game, options, rounds: int, seats: int, task_seed: int, policy: str
         for _ in range(k):
             res = table.play_round(_not_on_layout(table, table_bets), strategy)
             by_seat: dict[int, int] = {}
+            this_round: dict[str, list] = {}
             for r in res.results:
-                net = _cents(r.net)
-                part.add(r.wager, _cents(r.amount), 1, net, net * net)
+                net, stake = _cents(r.net), _cents(r.amount)
+                part.add(r.wager, stake, 1, net, net * net)
+                c = this_round.setdefault(r.wager, [0, 0.0])
+                c[0] += 1
+                c[1] += net / stake if stake else 0.0
                 if r.wager in base_w:
                     by_seat[r.seat] = by_seat.get(r.seat, 0) + net
+            for w, (c, S) in this_round.items():
+                part.add_rounds(w, 1, c * c, S * c, S * S)
             for net in by_seat.values():
                 part.base[0] += 1
                 part.base[1] += net
                 part.base[2] += net * net
+            if by_seat:
+                c, S = len(by_seat), sum(by_seat.values())
+                part.add_rounds(None, 1, c * c, S * c, S * S)
         L = table.ledger
         part.players += L.players
         part.house += L.house
@@ -265,7 +296,10 @@ def run_batch_fast(fast, tasks: list[tuple[int, int]], seats: int, policy: str |
             if lo != hi:
                 raise Unsupported(f"stakes of {w!r} vary within a task")
             part.add(w, lo, n, int(played.net[w][sl].sum()), int(played.sq[w][sl].sum()))
+            r, cc, sc, ss = (int(played.by_round[w][x][sl].sum()) for x in range(4))
+            part.add_rounds(w, r, cc, sc / lo, ss / (lo * lo))
         part.base = [int(played.base[x][sl].sum()) for x in ("n", "net", "sq")]
+        part.add_rounds(None, *(int(played.base_by_round[x][sl].sum()) for x in range(4)))
         players = Decimal(played.players(sl)) / 100
         part.players, part.house = players, -players
         part.reshuffles = int(played.reshuffles[sl].sum())
@@ -460,7 +494,9 @@ def _on_cluster(address, source, options, jobs, seats, policy, bets, use_fast, p
 
 def _merge(parts: list[_Part], rounds: int, seats: int, seed: int, game, bets) -> SimResult:
     acc: dict[str, dict[int, list[int]]] = {}
+    rounds_of: dict[str, list[float]] = {}
     base = [0, 0, 0]
+    base_rounds = [0, 0.0, 0.0, 0.0]
     players = house = meters = Decimal(0)
     reshuffles = 0
     for p in parts:
@@ -469,8 +505,14 @@ def _merge(parts: list[_Part], rounds: int, seats: int, seed: int, game, bets) -
                 a = acc.setdefault(w, {}).setdefault(stake, [0, 0, 0])
                 for i in range(3):
                     a[i] += v[i]
+        for w, v in p.rounds.items():
+            a = rounds_of.setdefault(w, [0, 0.0, 0.0, 0.0])
+            for i in range(4):
+                a[i] += v[i]
         for i in range(3):
             base[i] += p.base[i]
+        for i in range(4):
+            base_rounds[i] += p.base_rounds[i]
         players += p.players
         house += p.house
         meters += p.meters
@@ -486,8 +528,11 @@ def _merge(parts: list[_Part], rounds: int, seats: int, seed: int, game, bets) -
             ws.total_stake += st * n / 100
             ws.sum_net += Decimal(net) / st
             ws.sum_sq += Decimal(sq) / (st * st)
+        ws.rounds = list(rounds_of.get(w, ws.rounds))
     base_stake = Decimal(sum(_cents(Decimal(bets[w])) for w in game.wagers if game.wagers[w].required and w in bets))
-    b = WagerSim(base[0], Decimal(0), Decimal(base[1]) / base_stake, Decimal(base[2]) / (base_stake * base_stake)) \
+    bs = float(base_stake)
+    b = WagerSim(base[0], Decimal(0), Decimal(base[1]) / base_stake, Decimal(base[2]) / (base_stake * base_stake),
+                 [base_rounds[0], base_rounds[1], base_rounds[2] / bs, base_rounds[3] / (bs * bs)]) \
         if base_stake else WagerSim()
     cent = Decimal("0.01")
     players, house, meters = players.quantize(cent), house.quantize(cent), meters.quantize(cent)

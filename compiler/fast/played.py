@@ -25,6 +25,10 @@ class Played:
         self.stake_min = {w: np.full(K, np.iinfo(np.int64).max) for w in wagers}
         self.stake_max = {w: z() for w in wagers}
         self.base = {"n": z(), "net": z(), "sq": z()}
+        # round by round (the seats of a round share its chance): [rounds made, sum c^2, sum S*c, sum S^2] with
+        # S a round's net in cents over its seats and c its results (compiler.analysis.simulate.WagerSim)
+        self.by_round = {w: [z(), z(), z(), z()] for w in wagers}
+        self.base_by_round = [z(), z(), z(), z()]
         self.reshuffles = z()
         self.rounds: list[list] | None = None
 
@@ -36,6 +40,7 @@ class Played:
             for k in np.flatnonzero(playing):
                 self.rounds[k].append([])
         base = np.zeros((K, st.S), dtype=np.int64)
+        made: dict[str, list] = {}  # wager -> [results this round, their net in cents], per table
         has_base = np.zeros((K, st.S), dtype=bool)
         for w in self.wagers:
             a = st.amount[w]
@@ -48,6 +53,7 @@ class Played:
             self.n[w] += m.sum(1)
             self.net[w] += nets.sum(1)
             self.sq[w] += (nets * nets).sum(1)
+            made[w] = [m.sum(1), nets.sum(1)]
             np.minimum(self.stake_min[w], np.where(m, a, np.iinfo(np.int64).max).min(1), out=self.stake_min[w])
             np.maximum(self.stake_max[w], np.where(m, a, 0).max(1), out=self.stake_max[w])
             if w in self.base_wagers:
@@ -65,6 +71,9 @@ class Played:
             np.add.at(self.n[w], kk, 1)
             np.add.at(self.net[w], kk, nets)
             np.add.at(self.sq[w], kk, nets * nets)
+            c, t = made.setdefault(w, [np.zeros(K, dtype=np.int64), np.zeros(K, dtype=np.int64)])
+            np.add.at(c, kk, 1)
+            np.add.at(t, kk, nets)
             np.minimum.at(self.stake_min[w], kk, stakes)
             np.maximum.at(self.stake_max[w], kk, stakes)
             if w in self.base_wagers:
@@ -73,10 +82,20 @@ class Played:
             if record:
                 for k, s_, am, n in zip(kk.tolist(), ss.tolist(), stakes.tolist(), nets.tolist()):
                     self.rounds[k][-1].append((s_ + 1, w, "bonus", am, n))
+        for w, (c, t) in made.items():
+            self._by_round(self.by_round[w], c, t)
         if has_base.any():
             self.base["n"] += has_base.sum(1)
             self.base["net"] += base.sum(1)
             self.base["sq"] += (base * base).sum(1)
+            self._by_round(self.base_by_round, has_base.sum(1), base.sum(1))
+
+    @staticmethod
+    def _by_round(acc: list, c: np.ndarray, total: np.ndarray) -> None:
+        acc[0] += c > 0
+        acc[1] += c * c
+        acc[2] += total * c
+        acc[3] += total * total
 
     def players(self, tables=slice(None)) -> int:
         return int(sum(int(v[tables].sum()) for v in self.net.values()))
