@@ -75,6 +75,10 @@ def _check_wagers(rs: "RoundSpec", game, table, seat: int, errs: list[Diagnostic
                     if amount and not rs.bets[seat].get(req):
                         errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} requires a "
                                                         f"{game.wagers[req].name} ({wd.cite})"))
+                for group in wd.requires_any:
+                    if amount and not any(rs.bets[seat].get(req) for req in group):
+                        errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} requires "
+                                                        f"{game.one_of(group)} ({wd.cite})"))
 
 
 def check_carried(rs: "RoundSpec", game, table, errs: list[Diagnostic]) -> None:

@@ -347,15 +347,16 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
                      for s in _walk_ir(chapter.procedure))
     per_round = 1 if to_players else max(1, game.max_positions)
     by_card = suit_wagers(game, chapter)
-    plays: list[tuple[str, Any, Any]] = []  # (wager, its stake as play_round takes it, the amount)
+    plays: list[tuple[str, Any, Any]] = []  # (wager, its seat's wagers as play_round takes them, the amount)
     sets_of: dict[str, list | None] = {}
     for w, wd in game.wagers.items():
         if offered is not None and not offered(w):
             continue
         amount = wd.amounts[0] if wd.amounts else money(1)
         sets_of[w] = _sets(game, w)
-        plays.extend((w, {"amount": amount, "numbers": x}, amount) for x in sets_of[w]) if sets_of[w] is not None \
-            else plays.append((w, amount, amount))
+        with_ = contract.companions(game, w)
+        plays.extend((w, {**with_, w: {"amount": amount, "numbers": x}}, amount) for x in sets_of[w]) \
+            if sets_of[w] is not None else plays.append((w, {**with_, w: amount}, amount))
     results: list = [None] * len(plays)
     for suits in (False, True):
         these = [k for k, pl in enumerate(plays) if (pl[0] in by_card) == suits]
@@ -392,7 +393,7 @@ def _play(game, options, decks, suits: bool, chunk: list[tuple[str, Any, Any]]) 
     """(expected net, outcomes, net distribution, paths) of each play of ``chunk``, each on its own seat."""
     seen = [defaultdict(Fraction) for _ in chunk]  # (net, outcomes) -> probability, per seat
     paths = 0
-    for p, res in walk_outcomes(game, {k + 1: {w: b} for k, (w, b, _) in enumerate(chunk)}, options, decks,
+    for p, res in walk_outcomes(game, {k + 1: b for k, (w, b, _) in enumerate(chunk)}, options, decks,
                                 suits=suits):
         paths += 1
         mine: dict[int, list] = defaultdict(list)

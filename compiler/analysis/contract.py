@@ -24,6 +24,7 @@ declared by no method makes every method refuse: nothing here is derived from th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Iterable, Mapping
 
 from compiler.lang.names import OWNERS, expr_nodes
@@ -148,7 +149,7 @@ METHODS: dict[str, Declaration] = {
         outcomes=_OUTCOMES),
     # every k-card hand of the deck against the paytables, and the Envy Bonuses (enumerate.py, paytables.py,
     # assumptions.py: a wager a decision or another hand can change is refused there with the reason)
-    "paytable enumeration": _decl(_CARD_STEPS, **_CARD),
+    "paytable enumeration": _decl(_CARD_STEPS, **_CARD, wagers=("requires any_of",)),  # counts hands; places none
     # raise-or-fold games by backward induction over card sets (stud.py)
     "raise-or-fold solver": _decl(_CARD_STEPS, **_CARD),
     # deal classes and the dealer-hand route (deals.py, dealer.py, removal.py)
@@ -162,7 +163,8 @@ METHODS: dict[str, Declaration] = {
         functions=(*_POINTS, "count", "hand", "category", "option", "offered", "has", "placed", "wager", "flag",
                    "active"),
         operators=_OPERATORS, references=("player", "dealer", "community", "name"),
-        outcomes=("win", "win at odds", "win by value table", "lose", "push", "return", "set", "clear", "note")),
+        outcomes=("win", "win at odds", "win by value table", "lose", "push", "return", "set", "clear", "note"),
+        wagers=("requires any_of",)),  # each optional wager played with its companions (companions)
     # dice, wheels, random numbers and cards by rank, every outcome with its probability, one wager per seat
     # (chance_exact.py; its own finer checks: chance_exact.unmodelled)
     "chance": _decl(
@@ -173,7 +175,8 @@ METHODS: dict[str, Declaration] = {
         functions=(*_HANDS, *_WAGERS, *_CHANCE), operators=_OPERATORS,
         references=("player", "dealer", "community", "dice", "pocket", "round", "name"),
         outcomes=("win", "win at odds", "win by paytable", "lose", "push", "surrender", "set", "clear", "note",
-                  "return", "end", "bonus by paytable")),
+                  "return", "end", "bonus by paytable"),
+        wagers=("requires any_of",)),  # each wager played with the wagers it requires (chance_exact.companions)
     # a round that loops (repeat: roll until a 7 or the point): an absorbing Markov chain over the round state,
     # its transitions from the compiled loop replayed once per die face, one seat (markov.py; its own finer
     # checks: markov.refusal); a wager that stays on the layout is followed into the next rounds, a state of the chain
@@ -219,7 +222,8 @@ METHODS: dict[str, Declaration] = {
         operators=_OPERATORS, references=("player", "dealer", "community", "event", "round", "setting", "dice",
                                           "pocket", "state", "name"),
         outcomes=(*_OUTCOMES, "win by value table", "bonus by value table", "set state", "void round", "discard card",
-                  "use card", "reshuffle", "remove deck")),
+                  "use card", "reshuffle", "remove deck"),
+        wagers=("requires any_of",)),
 }
 
 
@@ -378,13 +382,28 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
             out.extend(_actions(c.then, cw, values))
         for _, e, _ in s.exprs:
             out.extend(_expr_constructs(e, w))
-    for w, d in game.wagers.items():  # a wager followed beyond the round it is made in
+    for w, d in game.wagers.items():  # a wager followed beyond the round it is made in; one made with one of others
+        src = getattr(chapter.wagers.get(w), "src", None)
+        where = f"{d.cite}, wager {w!r}" + (f", {src}" if src else "")
         if getattr(d, "stays", None) and table.offered(w):
-            src = getattr(chapter.wagers.get(w), "src", None)
-            out.append(Construct("wager", f"stays {d.stays}", f"{d.cite}, wager {w!r}" + (f", {src}" if src else "")))
+            out.append(Construct("wager", f"stays {d.stays}", where))
+        if d.requires_any and table.offered(w):
+            out.append(Construct("wager", "requires any_of", where))
     if len(_CACHE) > 64:  # it keeps its games alive (so no id is reused while cached): a small cache
         _CACHE.clear()
     _CACHE[key] = (game, chapter, out)
+    return out
+
+
+def companions(game, w: str) -> dict[str, Any]:
+    """The wagers a seat places with ``w`` so that the table takes it: every wager it requires and the first of
+    each group of which it requires one (``requires: [{any_of: ...}]``), at their smallest amounts; only ``w``'s
+    results are read."""
+    wd = game.wagers[w]
+    out = {}
+    for c in (*wd.requires, *(g[0] for g in wd.requires_any)):
+        cd = game.wagers[c]
+        out[c] = cd.amounts[0] if cd.amounts else Decimal(1)
     return out
 
 

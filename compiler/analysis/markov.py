@@ -97,7 +97,7 @@ def refusal(game, chapter, offered=None) -> str | None:
     for w, d in game.wagers.items():
         if offered is not None and not offered(w):
             continue
-        if d.required or d.requires or d.progressive or d.amounts or (
+        if d.required or d.requires or d.requires_any or d.progressive or d.amounts or (
                 d.placed != "before_deal" and (d.placed != "during_round" or w not in offers)):
             return f"wager {w!r} ({d.cite}): the Markov chain method models wagers {WAGER_FIELDS}"
     return None

@@ -93,7 +93,8 @@ def _with_requirers(out: set, own: dict, game) -> frozenset:
     out = set(out)
     grew = True
     while grew:
-        more = {w for w in own if w not in out and set(game.wagers[w].requires) & out}
+        more = {w for w in own if w not in out and (set(game.wagers[w].requires) & out or any(
+            set(g) <= out for g in game.wagers[w].requires_any))}
         out |= more
         grew = bool(more)
     return frozenset(out)
@@ -186,7 +187,8 @@ def split(game, chapter, options, kept, methods, run_args, drop) -> Split | None
     names = [game.wagers[w].name for w in optional if w in blocked]
     for w in (w for w in optional if w in blocked):
         name = game.wagers[w].name
-        others = set(optional) - {w} - set(game.wagers[w].requires)  # on its own: with the wagers it requires
+        # on its own: with the wagers it requires (of a group of which one is required, the first)
+        others = set(optional) - {w} - set(game.wagers[w].requires) - {g[0] for g in game.wagers[w].requires_any}
         figs, refusals = _alone(game, chapter, options, methods, run_args, w, others)
         if figs:
             rep.figures.extend(figs)

@@ -33,6 +33,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable
 
+from compiler.analysis import contract
 from compiler.analysis.card_reads import CARD_FUNCTIONS, observations, zone_reads
 from compiler.analysis.model import NO_DECISION, Figure, Policy, Report
 from compiler.lang.closures import closure
@@ -436,7 +437,10 @@ def analyze_points(game, chapter, options: dict | None = None, decks: int | None
     optional = [w for w, d in game.wagers.items()
                 if not d.required and (d.offered_by is None or bool(selected.get(d.offered_by)))]
     base = {w: 1 for w in required}
-    bet_sets: list[dict[str, int]] = ([dict(base)] if required else []) + [{**base, w: 1} for w in optional]
+    # each optional wager with the wagers the table requires with it (contract.companions); only its results read
+    bet_sets: list[dict[str, int]] = ([dict(base)] if required else []) + [
+        {**base, **{c: 1 for c in contract.companions(game, w)}, w: 1} for w in optional]
+    made = ([None] if required else []) + optional
     t0 = time.perf_counter()
     walk = PointsWalk(game, chapter, options, decks, bet_sets, composition, max_positions)
     dist = walk.run()
@@ -463,7 +467,7 @@ def analyze_points(game, chapter, options: dict | None = None, decks: int | None
             figs.append(Figure(tuple(required), names, Policy("none", "no decisions"), net / len(required),
                                net / len(required), win, dict(sorted(rounds.items())), method, status="exact"))
             continue
-        w = [x for x in bets if x not in base][0]
+        w = made[i]
         outs = {o: p for (x, o), p in sorted(by_outcome.items()) if x == w}
         figs.append(Figure((w,), game.wagers[w].name, NO_DECISION, per[w], None, outs.get("win", Fraction(0)), outs,
                            method, status="exact"))

@@ -190,7 +190,7 @@ def game_context(ch: Chapter) -> dict:
         "wagers": [{"id": w.id, "name": w.name, "cite": w.cite, "pays": w.pays, "required": w.required,
                     "offered_by": w.offered_by, "requires": w.requires, "progressive": w.progressive,
                     "placed": w.placed, "amounts": tuple(money_src(a) for a in w.amounts), "choose": w.choose,
-                    "stays": w.stays, "keeps": w.keeps}
+                    "stays": w.stays, "keeps": w.keeps, "requires_any": w.requires_any}
                    for w in ch.wagers.values()],
         "options": {k: o.spec for k, o in ch.options.items()},  # as written: the module's literal
         "requirements": requirements,

@@ -341,10 +341,17 @@ class _Builder:
 
 
 def _wagers(d, amounts, src) -> dict[str, Wager]:
+    def every(w) -> tuple[str, ...]:
+        return tuple(r for r in w.get("requires") or () if isinstance(r, str))
+
+    def any_of(w) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(r["any_of"]) for r in w.get("requires") or () if isinstance(r, dict))
+
     return {k: Wager(k, w["name"], w["cite"], w.get("pays"), w.get("paytable"), bool(w.get("required", False)),
-                     w.get("offered_by"), tuple(w.get("requires") or ()), w.get("progressive"),
+                     w.get("offered_by"), every(w), w.get("progressive"),
                      w.get("placed", "before_deal"), amounts(f"/wagers/{k}/amounts", w.get("amounts")),
-                     _plain(w.get("choose")), w.get("stays"), tuple(w.get("keeps") or ()), w, src(f"/wagers/{k}"))
+                     _plain(w.get("choose")), w.get("stays"), tuple(w.get("keeps") or ()), w, src(f"/wagers/{k}"),
+                     requires_any=any_of(w))
             for k, w in (d.get("wagers") or {}).items()}
 
 

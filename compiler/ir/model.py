@@ -135,7 +135,7 @@ class Wager:
     paytable: str | None = None  # the paytable that pays it
     required: bool = False
     offered_by: str | None = None  # the option that must be true for the wager to be offered
-    requires: tuple[str, ...] = ()  # wagers that must be placed with it
+    requires: tuple[str, ...] = ()  # wagers that must be placed with it, every one
     progressive: str | None = None  # the meter it feeds
     placed: str = "before_deal"  # or 'during_round'
     amounts: tuple[Decimal, ...] = ()  # the only amounts allowed (empty: any)
@@ -144,6 +144,8 @@ class Wager:
     keeps: tuple[str, ...] = ()  # the per-player state (`per: player`) kept with it from round to round
     spec: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)  # as written (read-only)
     src: Src | None = field(default=None, repr=False, compare=False)  # where the rulespec declares it
+    # groups of wagers of which at least one must be placed with it (``requires: [{any_of: [...]}]``)
+    requires_any: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)

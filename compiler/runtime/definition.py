@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from compiler.runtime.money import Odds
 
@@ -72,6 +72,7 @@ class WagerDef:
     choose: Mapping[str, Any] | None = None  # placed on a set the player chooses (runtime/chance.legal_sets)
     stays: str | None = None  # 'until_settled': open when the round ends, it stays on the layout (runtime/carry.py)
     keeps: tuple[str, ...] = ()  # the per-player state kept with it into the next round
+    requires_any: tuple[tuple[str, ...], ...] = ()  # groups of wagers of which one at least must be placed with it
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,10 @@ class GameDefinition:
 
     def defaults(self) -> dict[str, Any]:
         return {k: v.get("default") for k, v in self.options.items() if "default" in v}
+
+    def one_of(self, group: Sequence[str]) -> str:
+        """A group of wagers of which one at least is required, in words: 'an Ante Wager or a Pair Plus Wager'."""
+        return " or ".join(f"a {self.wagers[w].name}" for w in group)
 
 
 

@@ -135,7 +135,8 @@ def _money(ch: ir.Chapter) -> dict[str, Any]:
         "wagers": {w.id: WagerDef(w.id, w.name, w.cite, pays=w.pays, required=w.required, offered_by=w.offered_by,
                                   requires=tuple(w.requires), progressive=w.progressive, placed=w.placed,
                                   amounts=_amounts(w.amounts), choose=copy.deepcopy(w.choose) or None,
-                                  stays=w.stays or None, keeps=tuple(w.keeps) if w.stays else ())
+                                  stays=w.stays or None, keeps=tuple(w.keeps) if w.stays else (),
+                                  requires_any=tuple(w.requires_any))
                    for w in ch.wagers.values()},
         "meters": {m.id: MeterDef(m.id, m.cite, m.rate_option, m.reset_option) for m in ch.meters.values()},
     }

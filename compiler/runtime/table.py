@@ -110,6 +110,9 @@ class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
                 for req in wd.requires:
                     if req not in placed:
                         raise RefusedError(f"seat {seat_no}: the {wd.name} requires a {game.wagers[req].name} ({wd.cite})")
+                for group in wd.requires_any:
+                    if not any(req in placed for req in group):
+                        raise RefusedError(f"seat {seat_no}: the {wd.name} requires {game.one_of(group)} ({wd.cite})")
         for wid, amt in placed.items():
             try:
                 self.check_amount(wid, amt)

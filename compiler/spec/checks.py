@@ -329,11 +329,14 @@ class _Checker:
             if not isinstance(w, dict):
                 continue
             for i, req in enumerate(w.get("requires") or ()):
-                if req == wid:
-                    self.error(_p("wagers", wid, "requires", i), f"wager {quote(wid)} requires itself")
-                else:
-                    self.known(_p("wagers", wid, "requires", i), req, wagers, "wager",
-                               "'requires' names wagers of this spec")
+                group = req.get("any_of") if isinstance(req, dict) else None
+                at = [(_p("wagers", wid, "requires", i, "any_of", j), r) for j, r in enumerate(group)] \
+                    if isinstance(group, list) else [(_p("wagers", wid, "requires", i), req)]
+                for ptr, r in at:
+                    if r == wid:
+                        self.error(ptr, f"wager {quote(wid)} requires itself")
+                    elif isinstance(r, str):
+                        self.known(ptr, r, wagers, "wager", "'requires' names wagers of this spec")
             self.known(_p("wagers", wid, "pays"), w.get("pays"), payouts, "payout", "'pays' names a payout")
             self.known(_p("wagers", wid, "paytable"), w.get("paytable"), paytables, "paytable",
                        "'paytable' names a paytable")
