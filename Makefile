@@ -20,10 +20,11 @@ build: $(STAMP)
 check: $(STAMP)
 	$(BIN)/rulespec build --check
 
-# every core (pytest-xdist); the tests sharing the build of the committed tree run on one worker
+# every core (pytest-xdist); the tests sharing the build of the committed tree run on one worker; the 15
+# slowest tests are listed at the end (where the suite's time goes, on the machine that ran it)
 test: $(STAMP)
 	@sh tests/people/install-browser.sh
-	$(BIN)/python -m pytest -n auto --dist loadgroup
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
 	$(BIN)/rulespec test
 
 bench: $(STAMP)
