@@ -246,7 +246,9 @@ class Report:
             lines.append(f"  expected return per unit wagered: {f.expected_return} = {dec(f.expected_return)}"
                          f"  (house edge {pct(f.house_edge)})")
             if f.per_total_wagered is not None and f.per_total_wagered != f.expected_return:
-                lines.append(f"  per total amount wagered:         {f.per_total_wagered} = {dec(f.per_total_wagered)}")
+                lines.append(f"  per total amount wagered:         {f.per_total_wagered} = {dec(f.per_total_wagered)}"
+                             f"  (element of risk {pct(-f.per_total_wagered)}: the stake after every raise, double "
+                             f"or wager taken back)")
             if f.hit_frequency is not None:
                 lines.append(f"  hit frequency: {f.hit_frequency} = {dec(f.hit_frequency)}")
             if f.includes:

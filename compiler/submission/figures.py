@@ -160,7 +160,8 @@ def _keeps(row: dict) -> str:
             f"the house keeps {edge} of every dollar {of} in the long run")
     if total is None:
         return said
-    return f"{said} ({total.lstrip('-')} of the total amount wagered on the round)"
+    return (f"{said} ({total.lstrip('-')} of the total amount wagered on the round, after every raise, double "
+            f"or wager taken back: its element of risk)")
 
 
 def _how(row: dict) -> str:

@@ -62,7 +62,8 @@ def test_601a_2_a_stated_method_figure_is_named_so_in_the_table_and_its_note(doc
     fig = next(f for f in analysis_of(sub).figures if f.stakes == ("initial",))
     assert fig.per_total_wagered != fig.expected_return
     assert (f"the player gains {pct(fig.expected_return)} of every dollar of the Blackjack wager in the long run "
-            f"({pct(fig.per_total_wagered)} of the total amount wagered on the round)") in note
+            f"({pct(fig.per_total_wagered)} of the total amount wagered on the round, after every raise, double or "
+            "wager taken back: its element of risk)") in note
     assert "exact for the stated method (" in md  # the table's kind column
     assert "Exact for the stated method</span> figures are exact fractions of a method" in html
 
