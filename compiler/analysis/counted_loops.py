@@ -94,15 +94,12 @@ def _passes(loop, counts: dict) -> int | None:
     return None  # the bound reached: an irregularity of the round, not a fixed deal
 
 
-def unroll_counted_deals(chapter):
-    """The chapter with each counted deal loop of its procedure's top level replaced by its passes (the
-    chapter itself when it has none). Cards dealt before a loop are counted only from deal steps of the top
-    level with no condition; a loop after a conditional deal to a zone is left as it is."""
-    if not any(s.kind == "repeat" for s in chapter.procedure):
-        return chapter
-    counts: dict = {}
+def _unrolled(steps, counts: dict) -> tuple[list, bool]:
+    """The steps with each counted deal loop replaced by its passes, whether any was; ``counts``: the cards
+    dealt before the first step, (owner, zone) -> n, updated. A block is entered with the counts before it
+    (when it is taken, they are those); after it, and after any loop not counted, the counts are unknown."""
     out, changed = [], False
-    for s in chapter.procedure:
+    for s in steps:
         if s.kind == "deal" and s.when is None and s.players is None and _zone_key(s) is not None:
             key = _zone_key(s)
             counts[key] = counts.get(key, 0) + int(dict(s.params).get("count", 1))
@@ -113,8 +110,24 @@ def unroll_counted_deals(chapter):
                 out.extend(s.steps * n)
                 changed = True
                 continue
-            counts = {}  # what the loop dealt is unknown: no later loop is counted from it
+            counts.clear()
+        elif s.kind == "block":
+            inner, inner_changed = _unrolled(s.steps, dict(counts))
+            counts.clear()
+            if inner_changed:
+                out.append(dataclasses.replace(s, steps=tuple(inner)))
+                changed = True
+                continue
         elif s.kind not in ("settle", "decide", "reveal", "announce", "burn"):
-            counts = {}  # a conditional deal, a block: the numbers of cards are no longer known
+            counts.clear()  # a conditional deal, another step: the numbers of cards are no longer known
         out.append(s)
+    return out, changed
+
+
+def unroll_counted_deals(chapter):
+    """The chapter with each counted deal loop of its procedure replaced by its passes (the chapter itself when
+    it has none). Cards dealt before a loop are counted from the deal steps with no condition before it."""
+    if not any(s.kind == "repeat" for s in chapter.all_steps()):
+        return chapter
+    out, changed = _unrolled(chapter.procedure, {})
     return dataclasses.replace(chapter, procedure=tuple(out)) if changed else chapter

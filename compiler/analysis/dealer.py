@@ -37,6 +37,7 @@ def _zone_ctx(table, game, zones: dict):
                 self.table = table
                 self.game = game
                 self._z = zones
+                self.cite = None  # no rule is being applied: an error names the procedure
 
             def zone(self, owner, zone):
                 if zone is None or zone == "cards":
@@ -126,8 +127,10 @@ def _seat_zones(order: list, cards) -> dict:
     return z
 
 
-def _dealer_zones(cards) -> dict:
-    return {("dealer", "cards"): list(cards)}
+def _dealer_zones(dealer: dict, cards) -> dict:
+    """The dealer's M cards as the rules read them: in the dealer's one zone (``dealer.hand``), or, dealt to
+    several zones, as all the dealer's cards (the rules read hand values of all M)."""
+    return {("dealer", next(iter(dealer)) if len(dealer) == 1 else "cards"): list(cards)}
 
 
 @dataclass
@@ -153,7 +156,8 @@ def _sides(classes: _AtomClasses, dp: _DealerPlan, n: int) -> tuple[_Sides, list
     pcodes = [(pid, closure(e)) for pid, e in dp.paytable_values]
     seat_cls, seat_reps = classes.classes_of(seat_rows, N, dp.seat_rankings, dp.seat_atoms, pcodes,
                                              partial(_seat_zones, dp.order))
-    deal_cls, _ = classes.classes_of(deal_rows, M, dp.dealer_rankings, dp.dealer_atoms, [], _dealer_zones)
+    deal_cls, _ = classes.classes_of(deal_rows, M, dp.dealer_rankings, dp.dealer_atoms, [],
+                                     partial(_dealer_zones, dp.dealer))
     # the comparison: both hands on one dense scale of hand values
     if dp.compare is not None:
         vs, vd = classes.vectoriser(dp.compare, N), classes.vectoriser(dp.compare, M)
