@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from compiler.analysis import contract, deals
+from compiler.analysis.counted_loops import unroll_counted_deals
 from compiler.analysis.enumerate import enumerate_hands, standard_deck
 from compiler.analysis.assumptions import paytable_refusal, settle_dependencies, wager_facts
 from compiler.analysis.model import OPTIMAL, Figure, Policy, Report
@@ -70,7 +71,7 @@ def _active_steps(game, chapter, table):
             else:
                 yield s
 
-    return list(walk(chapter.procedure))
+    return list(walk(unroll_counted_deals(chapter).procedure))  # a deal loop of fixed passes: its deal steps
 
 
 def _walk(steps):

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from compiler.analysis.counted_loops import unroll_counted_deals
 from compiler.lang.names import OWNERS, expr_nodes
 from compiler.lang.syntax import Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
 from compiler.runtime.context import Context
@@ -325,7 +326,7 @@ def active_steps(game, chapter, options: dict | None):
             out.append((s, conds))
             walk(s.steps)
 
-    walk(chapter.procedure)
+    walk(unroll_counted_deals(chapter).procedure)  # a deal written as a loop of fixed passes: its deal steps
     return out, table
 
 
