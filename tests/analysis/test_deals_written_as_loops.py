@@ -80,3 +80,17 @@ def test_a_loop_whose_condition_reads_the_cards_is_left_as_it_is(crazy4):
 def _parse(text):
     from compiler.lang.syntax import parse_expr
     return parse_expr(text)
+
+
+def _diagnostics(text):
+    from compiler.pipeline import compile_spec
+    return [d.format() for d in compile_spec("c4.yaml", text).diagnostics]
+
+
+def test_the_number_a_loop_stops_on_is_tied_to_its_text():
+    """`until: count(dealer.hand) == 5` (§ 657a.8(b)) states the text's 'five cards'; a loop's `while`/`until`
+    were not read by the text lint: the text's number was reported untied, and a wrong number went unseen."""
+    text = Path(CRAZY4).read_text(encoding="utf-8")
+    assert not [d for d in _diagnostics(text) if "§ 657a.8(b) states" in d]
+    wrong = text.replace("until: count(dealer.hand) == 5", "until: count(dealer.hand) == 6")
+    assert any("error: the data gives number in the expression '6' for § 657a.8(b)" in d for d in _diagnostics(wrong))
