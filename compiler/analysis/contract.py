@@ -121,8 +121,10 @@ def _conditions(kinds, which=("players",)) -> tuple[str, ...]:
     return tuple(f"{w} of {k}" for k in kinds for w in which)
 
 
-# the card routes (card_routes.py): one seat holding the analysed wagers; the player's conditions select it
-_CARD_STEPS = {**_STEPS, **_ENVY}
+# the card routes (card_routes.py): one seat holding the analysed wagers; the player's conditions select it. A
+# deal in stacks (an automated shuffler's: each target its cards together) gives one seat the same cards as a deal
+# one card at a time: with a single seat dealt to, its cards are consecutive either way
+_CARD_STEPS = {**_STEPS, **_ENVY, "deal": {**_DEAL, "stack": _ANY}}
 _CARD = dict(conditions=(*_conditions(_CARD_STEPS), "when of settle"), functions=(*_HANDS, *_WAGERS),
              operators=_OPERATORS, references=("player", "dealer", "community", "name"), outcomes=_OUTCOMES)
 

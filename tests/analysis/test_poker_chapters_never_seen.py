@@ -148,3 +148,15 @@ def test_657a_queens_up_is_exact_though_the_cards_are_dealt_in_a_loop():
     assert list(qu) == ["Payout"] and qu["Payout"].status == "exact"
     assert qu["Payout"].expected_return == Fraction(
         624 * 50 + 2072 * 40 + 58656 * 8 + 114616 * 4 + 101808 * 3 + 123552 * 2 + 242916 - 1954716, 2598960)
+
+
+def test_645a_figures_are_the_same_dealt_from_the_hand_or_in_stacks_from_a_shuffler(six_card):
+    """§ 645a.9(b) one card at a time around the table (a loop until the dealer has three), § 645a.10(b) stacks of
+    three: one seat's cards are three cards of the deck either way. In stacks the card routes refused the
+    parameter 'deal.stack' and every figure of a Rules Submission selecting the shuffler was 'not computed'."""
+    game, chapter = six_card
+    reps = [analyze(game, chapter, {"dealing": how}, simulate_refused=False)
+            for how in ("from the hand", "automated card shuffling device")]
+    figs = [[(f.stakes, repr(f.policy), f.status, f.expected_return) for f in r.figures] for r in reps]
+    assert figs[0] == figs[1]
+    assert all(status == "exact" for _, _, status, _ in figs[1]) and len(figs[1]) == 5   # 3 plays, 2 paytables
