@@ -138,13 +138,19 @@ def test_657a_queens_up_enumeration_equals_a_count_of_five_cards_on_a_reduced_de
     assert got == Fraction(sum(-1 if p is None else p for p in pays), len(pays))
 
 
-def test_657a_queens_up_is_exact_though_the_cards_are_dealt_in_a_loop():
+@pytest.fixture(scope="module")
+def c4_report():
+    """The full-deck analysis of the Crazy 4 Poker test chapter, once (about a minute: every deal of the seat's
+    five cards and the dealer's five)."""
+    game, chapter = _load("crazy-4-poker.yaml")
+    return analyze(game, chapter, {}, simulate_refused=False)
+
+
+def test_657a_queens_up_is_exact_though_the_cards_are_dealt_in_a_loop(c4_report):
     """Equal to a count of all 2,598,960 five-card hands written apart from the compiler (run once: 2 min 20 s;
     in the test on a reduced deck above): 624 x 50, 2,072 x 40, 58,656 x 8, 114,616 x 4, 101,808 x 3,
     123,552 x 2, 242,916 x 1, 1,954,716 collected: -979/21658."""
-    game, chapter = _load("crazy-4-poker.yaml")
-    rep = analyze(game, chapter, {}, rounds=2000)
-    qu = _by_column(rep, "queens_up")
+    qu = _by_column(c4_report, "queens_up")
     assert list(qu) == ["Payout"] and qu["Payout"].status == "exact"
     assert qu["Payout"].expected_return == Fraction(
         624 * 50 + 2072 * 40 + 58656 * 8 + 114616 * 4 + 101808 * 3 + 123552 * 2 + 242916 - 1954716, 2598960)
@@ -160,3 +166,77 @@ def test_645a_figures_are_the_same_dealt_from_the_hand_or_in_stacks_from_a_shuff
     figs = [[(f.stakes, repr(f.policy), f.status, f.expected_return) for f in r.figures] for r in reps]
     assert figs[0] == figs[1]
     assert all(status == "exact" for _, _, status, _ in figs[1]) and len(figs[1]) == 5   # 3 plays, 2 paytables
+
+
+# ------------------------------------------------------------------ Crazy 4 Poker's main game (§ 657a.7(e))
+def _aces_or_better(cards) -> bool:
+    """§ 657a.7(e), written here: the best four of five cards is a pair of aces or better."""
+    best = (0, 0)
+    for h in combinations(cards, 4):
+        ranks = Counter(r for r, _ in h)
+        counts = sorted(ranks.values(), reverse=True)
+        u = sorted(ranks)
+        straight = len(u) == 4 and (u[3] - u[0] == 3 or u == [2, 3, 4, 14])
+        cat = 2 if counts[0] >= 3 or counts == [2, 2] or straight or len({s for _, s in h}) == 1 else \
+            1 if counts[0] == 2 else 0
+        best = max(best, (cat, max((r for r, n in ranks.items() if n == 2), default=0)))
+    return best[0] == 2 or best == (1, 14)
+
+
+def _c4_brute_force(game, texts):
+    """Every deal (five cards to the seat, five to the dealer); for each seat hand the choice of largest expected
+    net over the dealer's hands among those § 657a.7(e) offers it; each round settled by the engine."""
+    from compiler.analysis import deal_common
+    from decimal import Decimal
+    deck = parse_cards(texts)
+    sym = {c: ("23456789TJQKA".index(t[0]) + 2, t[1]) for c, t in zip(deck, texts)}
+    total, acc = 0, Fraction(0)
+    rk: dict = {}
+    for P in combinations(deck, 5):
+        rest = [c for c in deck if c not in P]
+        cards = [sym[c] for c in P]
+        offered = ["play_3x", "play_2x", "play_1x", "fold"] if _aces_or_better(cards) else ["play_1x", "fold"]
+        downs = list(combinations(rest, 5))
+        best = None
+        for ch in offered:
+            v = Fraction(0)
+            for T in downs:
+                _, nets, _ = deal_common._play(game, {}, {"ante": Decimal(1), "super_bonus": Decimal(1)},
+                                               [x for pair in zip(P, T) for x in pair], (ch,), rk, True)
+                v += sum(nets.values(), Fraction(0))
+            best = v if best is None else max(best, v)
+        acc += best
+        total += len(downs)
+    return acc / total
+
+
+def test_657a_a_choice_offered_only_on_some_hands_is_solved_exactly_and_equals_a_brute_force():
+    """Play up to three times the Ante only with a pair of aces or better: the dealer-hand route counts the choices
+    each seat hand is offered (it refused: 'choice play_3x ... depends on the cards'). On a reduced deck it equals
+    a brute force written here (the offer judged apart from the compiler)."""
+    from compiler.analysis import deals
+    from compiler.analysis.assumptions import wager_facts
+    from compiler.analysis.card_routes import _active_steps, _in_play
+    from compiler.runtime.engine import Table
+    game, chapter = _load("crazy-4-poker.yaml")
+    texts = "AS AH AD KS KH QS QH JS TS 9S 2C".split()
+    deck = sorted(parse_cards(texts))
+    steps = _active_steps(game, chapter, Table(game, {}, seed=0))
+    bets = {"ante": 1, "super_bonus": 1}
+    steps = _in_play(steps, bets, wager_facts(game, steps)[0])
+    sol = deals.solve(game, steps, deck, {}, bets)
+    assert sol.expected_net == _c4_brute_force(game, texts)
+    assert "always play_3x" not in " ".join(",".join(h) for h in sol.policies)   # not offered on every hand
+
+
+def test_657a_main_game_under_optimal_strategy_equals_the_published_element_of_risk(c4_report):
+    """Ante, Super Bonus and Play under optimal strategy, on the full deck: 3.4189% of the Ante, 1.0901% of the total
+    wagered; published: element of risk 1.09% (http://wizardofodds.com/games/crazy-four-poker/, Stanley Ko's
+    analysis). The Play of three times the Ante is taken only where offered (a pair of aces or better)."""
+    main = [f for f in c4_report.figures if f.stakes[:2] == ("ante", "super_bonus") and f.policy.kind == "optimal"]
+    assert len(main) == 1 and main[0].status == "exact"
+    f = main[0]
+    assert f.expected_return == Fraction(-264142729, 7726058340)
+    assert round(float(-f.per_total_wagered) * 100, 2) == 1.09
+    fixed = [f.policy.text for f in c4_report.figures if f.policy.kind == "fixed"]
+    assert fixed and not any("play_3x" in t or "play_2x" in t for t in fixed)   # not offered on every hand
