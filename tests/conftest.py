@@ -17,6 +17,8 @@ GROUPS = {"committed_build": BUILD_GROUP, "rebuilt": BUILD_GROUP,
           "lir_report": "lir_report",  # tests/analysis/analysis_fixtures.py: the full-deck Let It Ride analysis
           # tests/analysis/test_new_chapters.py: each full analysis once, each on a worker of its own choosing
           "fcp_report": "fcp_report", "uth": "uth_report", "hcf_report": "hcf_report",
+          # tests/analysis/test_poker_chapters_never_seen.py: the full-deck Crazy 4 Poker analysis (about a minute)
+          "c4_report": "c4_report",
           # tests/pipeline/conftest.py: each analysis behind a document computed once per process for the cache tests
           "analysis_computed_once": "cache_analyses"}
 

@@ -126,6 +126,9 @@ def paytable_refusal(game, facts: WagerFacts, flags, wager: str) -> tuple[str | 
         return (f"no rule settles the {name} as lost: the hands off its paytable have no stated result, and the "
                 "analysis does not assume one"), ""
     assumed = []
+    # the dealer's cards a paytable win judges the wager on (a hand of the seat's and the dealer's cards)
+    judged, _ = settle_dependencies(BoolOp("and", tuple(a.value for _, _, a in facts.settled_by
+                                                        if a.kind == "win" and a.paytable is not None)))
     for _, r, a in facts.settled_by:
         if a.kind == "win" and a.paytable is not None:
             pass
@@ -137,6 +140,7 @@ def paytable_refusal(game, facts: WagerFacts, flags, wager: str) -> tuple[str | 
             return (f"the {name} is also settled by '{a.kind}' ({r.cite}): its result is not a function of its "
                     "paytable alone"), ""
         other, fl = settle_dependencies(r.when)
+        other -= {x for x in judged if x.startswith("dealer.")}
         if other:
             return (f"the settlement of the {name} ({r.cite}) depends on {', '.join(sorted(other))}, not only on the "
                     "cards it is judged on"), ""

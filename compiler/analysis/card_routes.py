@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from compiler.analysis import contract, deals
+from compiler.analysis.counted_loops import unroll_counted_deals
 from compiler.analysis.enumerate import enumerate_hands, standard_deck
 from compiler.analysis.assumptions import paytable_refusal, settle_dependencies, wager_facts
 from compiler.analysis.model import OPTIMAL, Figure, Policy, Report
@@ -70,7 +71,7 @@ def _active_steps(game, chapter, table):
             else:
                 yield s
 
-    return list(walk(chapter.procedure))
+    return list(walk(unroll_counted_deals(chapter).procedure))  # a deal loop of fixed passes: its deal steps
 
 
 def _walk(steps):
@@ -96,21 +97,32 @@ def _unit_bets_context(game, table):
         return None
 
 
-def _card_count(node, player: dict, community: dict) -> int | None:
+def _card_count(node, player: dict, community: dict, dealer: dict | None = None) -> int | None:
+    """The number of cards an expression reads (a zone, a sum of zones, a hand of them), from the deal steps."""
     if isinstance(node, Ref):
         owner = node.parts[0]
         zone = node.parts[1] if len(node.parts) > 1 else None
-        if owner == "player":
-            return sum(player.values()) if zone in (None, "cards") else player.get(zone)
-        if owner == "community":
-            return sum(community.values()) if zone in (None, "cards") else community.get(zone)
-        return None
+        holder = {"player": player, "community": community, "dealer": dealer}.get(owner)
+        if holder is None:
+            return None
+        return sum(holder.values()) if zone in (None, "cards") else holder.get(zone)
     if isinstance(node, BinOp) and node.op == "+":
-        a, b = _card_count(node.left, player, community), _card_count(node.right, player, community)
+        a, b = _card_count(node.left, player, community, dealer), _card_count(node.right, player, community, dealer)
         return None if a is None or b is None else a + b
     if isinstance(node, Call) and node.name in ("best", "hand"):
-        return _card_count(node.args[1], player, community)
+        return _card_count(node.args[1], player, community, dealer)
     return None
+
+
+def _dealer_sizes(steps) -> dict:
+    """Cards per dealer zone, from the deal steps."""
+    out: dict = {}
+    for s in steps:
+        p = dict(s.params)
+        if s.kind == "deal" and p.get("to") == "dealer":
+            z = p.get("zone", "cards")
+            out[z] = out.get(z, 0) + int(p.get("count", 1))
+    return out
 
 
 class OptimalStudStrategy(Strategy):
@@ -179,13 +191,14 @@ def paytable_wagers(game, steps, player, community):
     """[(wager, paytable, ranking, k)] for every ``win W by T on CARDS`` of the settle steps."""
     out = []
     seen = set()
+    dealer = _dealer_sizes(steps)  # a hand of the seat's and the dealer's cards together is k cards of the deck too
     for s in steps:
         if s.kind != "settle":
             continue
         for r in s.rules:
             for a in r.then:
                 if a.kind == "win" and a.paytable is not None and (a.wager, a.paytable) not in seen:
-                    k = _card_count(a.value, player, community)
+                    k = _card_count(a.value, player, community, dealer)
                     pt = game.paytables[a.paytable]
                     seen.add((a.wager, a.paytable))
                     out.append((a.wager, a.paytable, pt.ranking, k))

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable, Mapping
 
+from compiler.analysis.counted_loops import unroll_counted_deals
 from compiler.lang.names import OWNERS, expr_nodes
 from compiler.lang.syntax import Action, BinOp, BoolOp, Call, Lit, Neg, Node, Not, Ref
 from compiler.runtime.context import Context
@@ -121,8 +122,10 @@ def _conditions(kinds, which=("players",)) -> tuple[str, ...]:
     return tuple(f"{w} of {k}" for k in kinds for w in which)
 
 
-# the card routes (card_routes.py): one seat holding the analysed wagers; the player's conditions select it
-_CARD_STEPS = {**_STEPS, **_ENVY}
+# the card routes (card_routes.py): one seat holding the analysed wagers; the player's conditions select it. A
+# deal in stacks (an automated shuffler's: each target its cards together) gives one seat the same cards as a deal
+# one card at a time: with a single seat dealt to, its cards are consecutive either way
+_CARD_STEPS = {**_STEPS, **_ENVY, "deal": {**_DEAL, "stack": _ANY}}
 _CARD = dict(conditions=(*_conditions(_CARD_STEPS), "when of settle"), functions=(*_HANDS, *_WAGERS),
              operators=_OPERATORS, references=("player", "dealer", "community", "name"), outcomes=_OUTCOMES)
 
@@ -329,7 +332,7 @@ def active_steps(game, chapter, options: dict | None):
             out.append((s, conds))
             walk(s.steps)
 
-    walk(chapter.procedure)
+    walk(unroll_counted_deals(chapter).procedure)  # a deal written as a loop of fixed passes: its deal steps
     return out, table
 
 

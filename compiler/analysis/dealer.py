@@ -37,6 +37,7 @@ def _zone_ctx(table, game, zones: dict):
                 self.table = table
                 self.game = game
                 self._z = zones
+                self.cite = None  # no rule is being applied: an error names the procedure
 
             def zone(self, owner, zone):
                 if zone is None or zone == "cards":
@@ -126,8 +127,10 @@ def _seat_zones(order: list, cards) -> dict:
     return z
 
 
-def _dealer_zones(cards) -> dict:
-    return {("dealer", "cards"): list(cards)}
+def _dealer_zones(dealer: dict, cards) -> dict:
+    """The dealer's M cards as the rules read them: in the dealer's one zone (``dealer.hand``), or, dealt to
+    several zones, as all the dealer's cards (the rules read hand values of all M)."""
+    return {("dealer", next(iter(dealer)) if len(dealer) == 1 else "cards"): list(cards)}
 
 
 @dataclass
@@ -153,7 +156,8 @@ def _sides(classes: _AtomClasses, dp: _DealerPlan, n: int) -> tuple[_Sides, list
     pcodes = [(pid, closure(e)) for pid, e in dp.paytable_values]
     seat_cls, seat_reps = classes.classes_of(seat_rows, N, dp.seat_rankings, dp.seat_atoms, pcodes,
                                              partial(_seat_zones, dp.order))
-    deal_cls, _ = classes.classes_of(deal_rows, M, dp.dealer_rankings, dp.dealer_atoms, [], _dealer_zones)
+    deal_cls, _ = classes.classes_of(deal_rows, M, dp.dealer_rankings, dp.dealer_atoms, [],
+                                     partial(_dealer_zones, dp.dealer))
     # the comparison: both hands on one dense scale of hand values
     if dp.compare is not None:
         vs, vd = classes.vectoriser(dp.compare, N), classes.vectoriser(dp.compare, M)
@@ -213,23 +217,36 @@ class _Outcomes:
     """The round engine on one representative deal per (seat class, dealer class, sign of the comparison):
     every sequence of choices (``hist``) and the nets of each (``nets``), and the choice made per view."""
 
-    def __init__(self, game, options: dict, stakes: dict, dp: _DealerPlan, deck: list, first: list):
+    def __init__(self, game, options: dict, stakes: dict, dp: _DealerPlan, deck: list, reps: list):
         self.game, self.options, self.stakes, self.order = game, options, stakes, dp.order
         self.rk_cache: dict = {}
         self.W_ids = sorted(game.wagers)
-        rest = [c for c in deck if c not in first]
+        self.gated = dp.gated
         V, M = dp.visible, dp.m_cards
-        self.hist = _histories(game, options, stakes, _deal_cards(self.order, first, rest[:V], rest[V:M]),
-                               self.rk_cache, True)
-        self.nets: dict = {}              # (cp, cd, sign) -> [row per history] of Fractions
+        found: dict = {}
+        # every sequence of choices; where a choice is offered only on some of the seat's cards, those of a seat
+        # card set of every class (the choices a deal offers are its class's)
+        for first in (reps if dp.gated else reps[:1]):
+            rest = [c for c in deck if c not in first]
+            for h, seen in _histories(game, options, stakes, _deal_cards(self.order, first, rest[:V], rest[V:M]),
+                                      self.rk_cache, True):
+                found.setdefault(h, seen)
+        self.hist = sorted(found.items())
+        self.nets: dict = {}              # (cp, cd, sign) -> [row per history, None where not offered]
 
     def play_triple(self, key, P, U, T) -> None:
         rows = []
         W_ids = self.W_ids
         for h, seen in self.hist:
-            s2, net, stake = _play(self.game, self.options, self.stakes, _deal_cards(self.order, P, U, T), h,
-                                   self.rk_cache, True)
-            if tuple(s2) != seen:
+            try:
+                s2, net, stake = _play(self.game, self.options, self.stakes, _deal_cards(self.order, P, U, T), h,
+                                       self.rk_cache, True)
+            except Refused as e:
+                if self.gated and "offers different choices" in str(e):
+                    rows.append(None)  # a choice of h is not offered on this seat's cards
+                    continue
+                raise
+            if [(d, k) for d, _, k in s2] != [(d, k) for d, _, k in seen] or (not self.gated and tuple(s2) != seen):
                 raise Refused("the decisions a round reaches depend on the cards")
             rows.append([sum(net.values(), Fraction(0))] + [net.get(w, Fraction(0)) for w in W_ids]
                         + [stake.get(w, Fraction(0)) for w in W_ids])
@@ -259,13 +276,19 @@ class _Outcomes:
         L = 1
         for rows in self.nets.values():
             for r in rows:
-                L = lcm(L, r[0].denominator)
+                if r is not None:
+                    L = lcm(L, r[0].denominator)
         tab = np.zeros((H, sd.C_p, sd.C_d, 3), dtype=np.int64)
+        offered = np.ones((H, sd.C_p), dtype=bool)
         for key, rows in self.nets.items():
             for h in range(H):
-                tab[h][key] = int(rows[h][0] * L)
+                if rows[h] is None:
+                    offered[h, key[0]] = False
+                else:
+                    tab[h][key] = int(rows[h][0] * L)
         order = sorted(range(H), key=lambda h: self.hist[h][0], reverse=True)   # ties: the largest choices
         ev = np.stack([np.einsum("qcs,qcs->q", cnt, tab[h][cp]) for h in order], axis=1)
+        ev = np.where(offered[order][:, cp].T, ev, np.iinfo(np.int64).min)   # only the choices offered
         return np.array(order)[np.argmax(ev, axis=1)]
 
 
@@ -380,10 +403,13 @@ def _dealer_solution(dp: _DealerPlan, n: int, views: _Views, engine: _Outcomes, 
     if total != expect:
         raise Refused(f"the views counted {total:,} deals, not {expect:,}")
     policies = {}
-    for h in range(H):  # a declared policy: the same sequence of choices on every deal
-        pn = sum((int(agg_all[key]) * rows[h][0] for key, rows in nets.items()), Fraction(0)) / total
-        ps = sum((int(agg_all[key]) * sum(rows[h][1 + W:], Fraction(0)) for key, rows in nets.items()),
+    for h in range(H):  # a declared policy: the same sequence of choices on every deal (where it is offered on all)
+        if any(rows[h] is None for key, rows in nets.items() if agg_all[key]):
+            continue
+        pn = sum((int(agg_all[key]) * rows[h][0] for key, rows in nets.items() if rows[h] is not None),
                  Fraction(0)) / total
+        ps = sum((int(agg_all[key]) * sum(rows[h][1 + W:], Fraction(0)) for key, rows in nets.items()
+                  if rows[h] is not None), Fraction(0)) / total
         policies[hist[h][0]] = (pn, ps)
     ex = [a / total for a in acc]
     net = {w: ex[1 + i] for i, w in enumerate(W_ids) if ex[1 + W + i] or ex[1 + i]}
@@ -426,7 +452,7 @@ def solve_dealer(game, steps, deck: Sequence[int], options: dict, bets: dict) ->
     # suit symmetry: every permutation of suits that keeps the deck must keep every class and value
     group, gpos = _symmetries(deck, sides)
     # the engine: every sequence of choices, and the net of each (seat class, dealer class, sign)
-    engine = _Outcomes(game, options, stakes, dp, deck, seat_reps[0])
+    engine = _Outcomes(game, options, stakes, dp, deck, seat_reps)
     views = _Views(dp, deck, sides, group, gpos, engine)
     views.count_all()
     return _dealer_solution(dp, n, views, engine, group)

@@ -48,6 +48,7 @@ class _DealerPlan:
     seat_rankings: list
     dealer_rankings: list
     compare: str | None         # the ranking in which the seat's hand is compared with the dealer's
+    gated: bool = False         # a choice is offered only on some of the seat's cards (its condition reads them)
 
 
 def _side(node, player, community, dealer, n_cards, m_cards) -> str | None:
@@ -126,13 +127,37 @@ def _split_atoms(node, where, pl: dict, out: dict) -> None:
         raise Refused(f"{where} reads the player's and the dealer's cards together")
 
 
+def _choice_atoms(node, where: str, pl: dict, out: dict) -> None:
+    """The seat atoms of a choice's condition: hand values of the seat's N cards, or whether they make a hand
+    named by its value (``is_hand(R, player.hand, aces_or_better)``), under and / or / not."""
+    if isinstance(node, (BoolOp, Not)):
+        for x in (node.items if isinstance(node, BoolOp) else (node.item,)):
+            _choice_atoms(x, where, pl, out)
+    elif isinstance(node, Call) and node.name == "is_hand" and _reads_cards(node):
+        zones = _zones_of(node.args[1])
+        n = sum(sum(pl[o].values()) if z in (None, "cards") else pl[o].get(z, -10**6) for o, z in zones
+                if o in ("player", "community"))
+        rid, hid = node.args[0].parts[0], node.args[2].parts[0]
+        if len(zones) != len(_zones_of(node)) or n != pl["N"] or len(set(zones)) != len(zones):
+            raise Refused(f"{where} judges a hand on part of the seat's cards")
+        if _ranking(pl["game"], rid).card_sets(hid) is not None:
+            raise Refused(f"{where} asks whether the seat holds '{hid}', a hand named by its cards")
+        out["seat_rankings"].add(rid)
+        out["seat"].append(node)
+    else:
+        _atoms(node, where, pl["player"], pl["community"], pl["N"], out["seat_rankings"], out["seat"])
+
+
 def _refuse_decision_on_cards(s) -> None:
-    """Refuse a decision whether made, or whose choices, depend on the cards."""
+    """Refuse a decision whether made, or whose choices' actions, depend on the cards, or a choice offered on
+    other cards than the seat's own (a choice offered only on some of the seat's cards, 'with a pair of aces
+    or better', is counted: the player sees them when deciding)."""
     for n in (s.when, s.players):
         if _reads_cards(n):
             raise Refused(f"whether decision {s.id} ({s.cite}) is made depends on the cards")
     for c in s.choices:
-        if _reads_cards(c.when) or any(_reads_cards(a.value) for a in c.then if hasattr(a, "value")):
+        seat_only = all(z[0] == "player" for z in _zones_of(c.when)) if _reads_cards(c.when) else True
+        if not seat_only or any(_reads_cards(a.value) for a in c.then if hasattr(a, "value")):
             raise Refused(f"choice {c.id} of {s.id} ({c.cite}) depends on the cards")
 
 
@@ -236,6 +261,12 @@ def dealer_plan(game, steps) -> _DealerPlan:
     pl = {"player": player, "community": community, "dealer": dealer, "N": N, "M": M, "game": game}
     out = {"seat": [], "dealer": [], "seat_rankings": set(), "dealer_rankings": set(), "compare": None}
     pvals = _settle_atoms(game, steps, pl, out)
+    gated = False
+    for s in steps:  # a choice offered only on some of the seat's cards: its condition tells the seat's classes apart
+        for c in s.choices if s.kind == "decide" else ():
+            if _reads_cards(c.when):
+                _choice_atoms(c.when, f"the condition of choice {c.id} of {s.id} ({c.cite})", pl, out)
+                gated = True
     for rid in out["seat_rankings"]:
         if int(game.rankings[rid]["cards"]) > N:
             raise Refused(f"ranking {rid} needs more cards than the seat is dealt")
@@ -243,4 +274,4 @@ def dealer_plan(game, steps) -> _DealerPlan:
         if int(game.rankings[rid]["cards"]) > min(M, N if rid == out["compare"] else M):
             raise Refused(f"ranking {rid} needs more cards than the hands it judges")
     return _DealerPlan(player, community, dealer, order, N, M, V, out["seat"], out["dealer"], pvals,
-                       sorted(out["seat_rankings"]), sorted(out["dealer_rankings"]), out["compare"])
+                       sorted(out["seat_rankings"]), sorted(out["dealer_rankings"]), out["compare"], gated)

@@ -14,6 +14,7 @@ from typing import Callable
 
 from compiler.analysis import chance_exact, contract, markov, paigow, per_wager, points_exact, card_routes, progress
 from compiler.analysis.exact_engine import PathLimit, enumerate_round, rank_level_ok
+from compiler.analysis.counted_loops import unroll_counted_deals
 from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
                                      dec, pct)  # (DURING_CLAUSE: callers)
 from compiler.runtime.engine import FixedStrategy, Table
@@ -196,6 +197,7 @@ def _analyze(game, chapter, options, decks, rounds, seed, precision, simulated: 
     """The report, whether a method was tried, and the (game, options) a part of the figures was computed on
     when the chapter was split wager by wager (compiler/analysis/per_wager.py), else None."""
     options = dict(options or {})
+    chapter = unroll_counted_deals(chapter)  # a deal written as a loop of fixed passes: its deal steps
     table = Table(game, options, seed=0)
     if decks is not None:
         allowed = _legal_shoe_decks(game, chapter, table)

@@ -85,10 +85,11 @@ class FastGame(ExpressionCompiler, ChanceCompiler, LoopCompiler, PaytableCompile
             self._plain(w)
 
     # -- compile ----------------------------------------------------------------------------
-    def _zones(self, steps, dealt=None):
+    def _zones(self, steps, dealt=None, passes=1):
         """The width of every zone (``zone_cards``): the cards of its one dealing step; a zone that several
         ``deal`` steps deal to (``grown``: cards appended as the engine appends them, to any of players, the
-        dealer, the community) holds the sum of their counts, and is read as wide as its fullest hand."""
+        dealer, the community) holds the sum of their counts, and is read as wide as its fullest hand. A
+        ``deal`` step inside a ``repeat`` deals once a pass: up to ``bound`` times its count, appended."""
         top = dealt is None
         dealt = {} if top else dealt
         for s in steps:
@@ -100,7 +101,7 @@ class FastGame(ExpressionCompiler, ChanceCompiler, LoopCompiler, PaytableCompile
                 if to == "positions":
                     keys = [("player", z, n, "fixed"), ("dealer", z, n, "fixed")]
                 elif to in ("players", "dealer", "community"):
-                    keys = [("player" if to == "players" else to, z, n, "deal")]
+                    keys = [("player" if to == "players" else to, z, n * passes, "deal" if passes == 1 else "loop")]
                 else:
                     raise Unsupported(f"step {s.id!r} ({s.cite}): deal to {to!r}")
             elif s.kind == "set_hands":
@@ -108,11 +109,11 @@ class FastGame(ExpressionCompiler, ChanceCompiler, LoopCompiler, PaytableCompile
                 keys = [(owner, "high", int(p["high"]), "fixed"), (owner, "low", int(p["low"]), "fixed")]
             for owner, z, n, how in keys:
                 dealt.setdefault((owner, z), []).append((n, how, s))
-            self._zones(s.steps, dealt)
+            self._zones(s.steps, dealt, passes * int(p["bound"]) if s.kind == "repeat" else passes)
         if not top:
             return
         for key, ds in dealt.items():
-            if len(ds) > 1 and all(how == "deal" for _, how, _ in ds):
+            if all(how in ("deal", "loop") for _, how, _ in ds) and (len(ds) > 1 or ds[0][1] == "loop"):
                 self.grown.add(key)
                 self.zone_cards[key] = sum(n for n, _, _ in ds)
                 continue

@@ -60,6 +60,14 @@ class _Builder:
         n.wagers.update((d.get("wagers") or {}).keys())
         n.payouts.update((d.get("payouts") or {}).keys())
         n.paytables.update((d.get("paytables") or {}).keys())
+        for pid, pt in (d.get("paytables") or {}).items():
+            r = (d.get("rankings") or {}).get(pt.get("ranking")) if isinstance(pt, dict) else None
+            named = (r.get("hands") or {}) if isinstance(r, dict) else {}
+            row = next((x.get("hand") for x in pt.get("rows") or () if isinstance(x, dict)
+                        and isinstance(named.get(x.get("hand")), dict)
+                        and ("cards" in named[x.get("hand")] or "any_of" in named[x.get("hand")])), None)
+            if row is not None:
+                n.card_rows[pid] = row
         n.options.update((d.get("options") or {}).keys())
         n.state.update((d.get("state") or {}).keys())
 

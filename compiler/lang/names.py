@@ -78,6 +78,8 @@ class Names:
     wagers: set[str] = field(default_factory=set)
     payouts: set[str] = field(default_factory=set)
     paytables: set[str] = field(default_factory=set)
+    # paytable -> a row naming a hand by its cards (`cards` / `any_of`): judged on cards, never on a hand value
+    card_rows: dict[str, str] = field(default_factory=dict)
     options: set[str] = field(default_factory=set)
     decisions: dict[str, set[str]] = field(default_factory=dict)
     zones: set[str] = field(default_factory=set)
@@ -405,6 +407,10 @@ def check_actions(actions, names: Names, problems: list[NameProblem]) -> None:
             if a.paytable not in names.paytables:
                 bad(f"unknown paytable {a.paytable!r}{_suggest(a.paytable, names.paytables)}")
             names.use("paytable", a.paytable)
+            if a.paytable in names.card_rows and a.value is not None and _yields(a.value) == "value":
+                bad(f"paytable {a.paytable!r} has a row of a hand named by its cards ({names.card_rows[a.paytable]!r}), "
+                    f"which a hand value cannot meet: pay it on the cards (e.g. player.hand), not on "
+                    f"{source(a.value)!r}")
         if a.value is not None:
             check_expr(a.value, names, problems)
         if a.kind == "set":

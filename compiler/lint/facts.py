@@ -46,7 +46,7 @@ RANGE_KEYS = ("numbers",)
 # parts of a spec that are prose or bookkeeping, not executable data
 SKIP_TOP = ("provisions", "interpretations", "requirements", "externals", "missing", "untied", "text_facts",
             "source", "rulespec", "chapter", "title", "completeness", "history", "submissions")
-EXPR_KEYS = ("require", "when", "then")
+EXPR_KEYS = ("require", "when", "then", "while", "until")
 SKIP_KEYS = ("title", "note", "text", "message", "unpriced", "area", "item", "procedure_text",
              "default", "values", "players", "max", "min", "zone", "hands", "order", "categories",
              "patterns", "thresholds", "rows", "columns", "layout", "equipment", "label", "labels", "lock")

@@ -89,6 +89,13 @@ EXPECTED_UNCOVERED: dict[str, dict[str, str]] = {
     # seven cards to the seat and seven to the dealer (hands of two to seven cards): the bonuses held to a count
     # of the 7-card hands by suit in test_new_chapters.py
     "high-card-flush": {w: _TREE_TOO_BIG for w in ("ante", "raise", "flush_bonus", "straight_flush_bonus")},
+    # ten cards a round: the dealer-hand route (the Play of three times the Ante offered only on a pair of aces or
+    # better) held to a brute force on a reduced deck and the Queens Up to a count of every five-card hand in
+    # test_poker_chapters_never_seen.py
+    "crazy-4-poker": {w: _TREE_TOO_BIG for w in ("ante", "play", "super_bonus", "queens_up")},
+    # community cards dealt between decisions: simulated; the Bonus's 1000 to 1 reads the dealer's two cards too
+    "texas-holdem-bonus-poker": {**{w: "deals cards after a decision" for w in ("ante", "flop", "turn", "river")},
+                                 "bonus": "not a function of its paytable alone"},
     # community cards turned between decisions: simulated (test_new_chapters.py), the Trips held to the 7-card counts
     "ultimate-texas-holdem": {**{w: "revealed after an earlier decision" for w in ("ante", "blind", "play")},
                               "trips": _TREE_TOO_BIG},
