@@ -152,7 +152,7 @@ METHODS: dict[str, Declaration] = {
         outcomes=_OUTCOMES),
     # every k-card hand of the deck against the paytables, and the Envy Bonuses (enumerate.py, paytables.py,
     # assumptions.py: a wager a decision or another hand can change is refused there with the reason)
-    "paytable enumeration": _decl(_CARD_STEPS, **_CARD, wagers=("requires any_of",)),  # counts hands; places none
+    "paytable enumeration": _decl(_CARD_STEPS, **_CARD),
     # raise-or-fold games by backward induction over card sets (stud.py)
     "raise-or-fold solver": _decl(_CARD_STEPS, **_CARD),
     # deal classes and the dealer-hand route (deals.py, dealer.py, removal.py)
