@@ -439,6 +439,9 @@ def _deal_route(game, steps, facts, options):
             if d.placed != "during_round" and (d.required or facts[w].chosen_by)}
     if not bets:
         return None, bets, "no wager is placed before the deal"
+    unmet = contract.unmet_any_of(game, bets)  # the table would refuse the round: the route does not model it
+    if unmet:
+        return None, bets, unmet
     try:
         return deals.solve(game, _in_play(steps, bets, facts), _deck(game), options, bets), bets, ""
     except deals.Refused as e:

@@ -152,11 +152,11 @@ METHODS: dict[str, Declaration] = {
         outcomes=_OUTCOMES),
     # every k-card hand of the deck against the paytables, and the Envy Bonuses (enumerate.py, paytables.py,
     # assumptions.py: a wager a decision or another hand can change is refused there with the reason)
-    "paytable enumeration": _decl(_CARD_STEPS, **_CARD),
+    "paytable enumeration": _decl(_CARD_STEPS, **_CARD, wagers=("requires any_of",)),
     # raise-or-fold games by backward induction over card sets (stud.py)
-    "raise-or-fold solver": _decl(_CARD_STEPS, **_CARD),
+    "raise-or-fold solver": _decl(_CARD_STEPS, **_CARD, wagers=("requires any_of",)),
     # deal classes and the dealer-hand route (deals.py, dealer.py, removal.py)
-    "deal classes": _decl(_CARD_STEPS, **_CARD),
+    "deal classes": _decl(_CARD_STEPS, **_CARD, wagers=("requires any_of",)),
     # hands valued by points (points_exact.py): the dealing walked over card classes with a transposition
     # table, one seat, the settlements replayed by the engine (its own finer checks: points_exact.refusal)
     "points": _decl(
@@ -408,6 +408,17 @@ def companions(game, w: str) -> dict[str, Any]:
         cd = game.wagers[c]
         out[c] = cd.amounts[0] if cd.amounts else Decimal(1)
     return out
+
+
+def unmet_any_of(game, bets) -> str | None:
+    """Why a route placing ``bets`` on one seat does not model a wager made with one of several others
+    (``requires: [{any_of: ...}]``) that it places without any of them; None when every such group is met."""
+    for w in bets:
+        for group in game.wagers[w].requires_any:
+            if not any(g in bets for g in group):
+                return (f"wager {w!r} requires one of {', '.join(group)} ({game.wagers[w].cite}), which the analysed "
+                        f"round does not place")
+    return None
 
 
 def first_unmodelled(method: str, items: list[Construct]) -> Construct | None:
