@@ -115,5 +115,5 @@ def test_a_method_that_does_not_declare_it_refuses_it_by_name(tmp_path):
     items = contract.constructs(mod.GAME, compiled.chapter, {})
     (c,) = [c for c in items if c.category == "wager"]
     assert c.name == "requires any_of" and "wager 'suited_tie'" in c.where
-    assert c in contract.all_unmodelled("raise-or-fold solver", items)
+    assert c in contract.all_unmodelled("engine enumeration", items)
     assert c not in contract.all_unmodelled("chance", items)
