@@ -198,10 +198,10 @@ METHODS: dict[str, Declaration] = {
         conditions=_conditions(("announce", "burn", "deal", "reveal", "block", "settle", "decide", "offer", "repeat",
                                 "split"), ("when", "players")),
         functions=(*_POINTS, "count", "option", "offered", "has", "placed", "wager", "flag", "chose", "active",
-                   "any_player"),
+                   "any_player", "hand", "best", "category", "at_least", "is_hand", "suited"),
         operators=_OPERATORS, references=("player", "dealer", "name"),
-        outcomes=("win", "win at odds", "lose", "push", "return", "surrender", "place", "set", "clear", "end",
-                  "note")),
+        outcomes=("win", "win at odds", "win by paytable", "lose", "push", "return", "surrender", "place", "set",
+                  "clear", "end", "note")),
     # seeded simulation of whole rounds by the engine (simulated.py): every construct the engine executes
     # today; a construct added to the language is simulated only once declared here
     "simulation": _decl(

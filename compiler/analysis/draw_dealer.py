@@ -205,10 +205,9 @@ class DealerPlay:
                         pc = op[2]
                         continue
                     passes_d[pc] = 0
-                cond = step.exprs.get("while")
-                if "until" in step.exprs:
-                    raise DrawLimit(f"step {step.id} ({step.cite}) repeats until a condition")
-                if cond is not None and not self._holds(pc, cond, dealer, None):
+                cond, until = step.exprs.get("while"), step.exprs.get("until")  # (one of them)
+                if ((cond is not None and not self._holds(pc, cond, dealer, None))
+                        or (until is not None and passes_d[pc] > 0 and self._holds(pc, until, dealer, None))):
                     del passes_d[pc]
                     pc = op[2]
                     continue
