@@ -77,6 +77,7 @@ class Declaration:
     references: frozenset
     outcomes: frozenset
     wagers: frozenset = frozenset()
+    decks: frozenset = frozenset()  # a deck other than the 52 cards (``ranks removed``: cards.deck.without)
 
     def models(self, c: Construct) -> bool:
         if c.category == "step kind":
@@ -89,14 +90,16 @@ class Declaration:
                 return False
             return not eq or allowed[param] is None or value in allowed[param]
         pool = {"condition": self.conditions, "function": self.functions, "operator": self.operators,
-                "reference": self.references, "outcome": self.outcomes, "wager": self.wagers}.get(c.category)
+                "reference": self.references, "outcome": self.outcomes, "wager": self.wagers,
+                "deck": self.decks}.get(c.category)
         return pool is not None and c.name in pool
 
 
 def _decl(steps: dict, conditions=(), functions=(), operators=(), references=(), outcomes=(),
-          wagers=()) -> Declaration:
+          wagers=(), decks=()) -> Declaration:
     return Declaration({k: dict(v) for k, v in steps.items()}, frozenset(conditions), frozenset(functions),
-                       frozenset(operators), frozenset(references), frozenset(outcomes), frozenset(wagers))
+                       frozenset(operators), frozenset(references), frozenset(outcomes), frozenset(wagers),
+                       frozenset(decks))
 
 
 _ANY = None
@@ -201,7 +204,7 @@ METHODS: dict[str, Declaration] = {
                    "any_player", "hand", "best", "category", "at_least", "is_hand", "suited"),
         operators=_OPERATORS, references=("player", "dealer", "name"),
         outcomes=("win", "win at odds", "win by paytable", "lose", "push", "return", "surrender", "place", "set",
-                  "clear", "end", "note")),
+                  "clear", "end", "note"), decks=("ranks removed",)),
     # seeded simulation of whole rounds by the engine (simulated.py): every construct the engine executes
     # today; a construct added to the language is simulated only once declared here
     "simulation": _decl(
@@ -219,7 +222,7 @@ METHODS: dict[str, Declaration] = {
         operators=_OPERATORS, references=("player", "dealer", "community", "event", "round", "setting", "dice",
                                           "pocket", "state", "name"),
         outcomes=(*_OUTCOMES, "win by value table", "bonus by value table", "set state", "void round", "discard card",
-                  "use card", "reshuffle", "remove deck")),
+                  "use card", "reshuffle", "remove deck"), decks=("ranks removed",)),
 }
 
 
@@ -378,6 +381,8 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
             out.extend(_actions(c.then, cw, values))
         for _, e, _ in s.exprs:
             out.extend(_expr_constructs(e, w))
+    if getattr(game.cards, "without", ()):  # a deck of fewer ranks: a route that deals the 52 cards would be wrong
+        out.append(Construct("deck", "ranks removed", f"{game.cards.reshuffle_cite or 'cards'}, cards.deck.without"))
     for w, d in game.wagers.items():  # a wager followed beyond the round it is made in
         if getattr(d, "stays", None) and table.offered(w):
             src = getattr(chapter.wagers.get(w), "src", None)

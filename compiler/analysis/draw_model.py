@@ -293,13 +293,16 @@ class Program:
 
 
 def card_classes(table, decks: int, composition: dict[int, int] | None, reads: tuple = ((), False)):
-    """(classes: card-id lists, class of each card id, a card of each class, the count of each class). Cards are
+    """(classes: card-id lists, class of each card id, a card of each class, the count of each class, the points
+    of each class: its key in the rankings by points). Cards are
     told apart by what the rules read (``reads``, :func:`rules_read`): the points of every ranking by points,
     the rank where a ranking of another kind is read, the suit where a suit is read (then each rank's count is
     shared equally by the four suits: a composition must give a multiple of 4)."""
     points = [table.ranking(rid) for rid in table.game.rankings if table.game.rankings[rid].get("kind") == "points"]
     ranked, suits = reads
-    per_rank = composition if composition is not None else {r: 4 * decks for r in range(13)}
+    without = getattr(table.game.cards, "without", ())
+    per_rank = (composition if composition is not None else
+                {r: 4 * decks for r in range(13) if r not in without})
     if suits and any(n % 4 for n in per_rank.values()):
         raise DrawLimit("the rules read the suits of the cards and the shoe's count of a rank is not a multiple of "
                         "4 (its cards shared equally by the suits)")
@@ -314,7 +317,8 @@ def card_classes(table, decks: int, composition: dict[int, int] | None, reads: t
             count[k] = count.get(k, 0) + (per_rank[r] // 4 if suits else (per_rank[r] if s == 0 else 0))
     keys = list(klass)
     of_card = {c: i for i, k in enumerate(keys) for c in klass[k]}
-    return [klass[k] for k in keys], of_card, [klass[k][0] for k in keys], [count[k] for k in keys]
+    return [klass[k] for k in keys], of_card, [klass[k][0] for k in keys], [count[k] for k in keys], \
+        [k[0] for k in keys]
 
 
 _RANKED = ("hand", "best", "at_least", "is_hand", "rank", "groups")  # functions naming a ranking first

@@ -50,6 +50,10 @@ def refusal(game, chapter, options: dict | None = None) -> str | None:
         return str(e)
     if not any(op[1].kind in ("decide", "offer", "split") for op in walk.prog.ops):
         return "no decision of the player: the points method values the chapter"
+    split = next((op[1] for op in walk.prog.ops if op[1].kind == "split"), None)
+    if split is not None and len(walk.classes) > len({tuple(k) for k in walk.point_keys}):
+        return (f"the rules read the ranks or suits of the cards, and a pair of step {split.id} ({split.cite}) may "
+                "be of cards of several classes: the draw walk counts the hands of a split by one class")
     return None
 
 

@@ -62,7 +62,7 @@ class DrawWalk:
         self.table._strategies = lambda n: self.player
         self.decks = decks if decks is not None else self.table.shoe_decks()
         self.bets = dict(bets) if bets else {w: 1 for w, d in game.wagers.items() if d.required}
-        self.classes, self.of_card, self.rep, self.counts = card_classes(
+        self.classes, self.of_card, self.rep, self.counts, self.point_keys = card_classes(
             self.table, self.decks, composition, rules_read(game, chapter, self.bets))
         self.prog = Program(game, chapter)
         self.target: str | None = None  # a wager valued alone, up to its settlement (side_walk)

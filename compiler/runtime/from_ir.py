@@ -110,6 +110,7 @@ def _cards(ch: ir.Chapter) -> CardsDef:
         decks_option=cards.get("decks_option"),
         decks_default=decks_default,
         jokers=int((cards.get("deck") or {}).get("jokers", 0)),
+        without=_without(cards),
         cut_min_from_edge=int(cut.get("min_from_edge", 0)),
         marker_from_bottom=Fraction(marker["from_bottom"]) if marker else None,
         reshuffle=(cards.get("reshuffle") or {}).get("when", "every_round" if dealt else "never"),
@@ -209,3 +210,9 @@ def load_game(path: str | Path) -> tuple[Game, Compiled]:
     if not c.ok:
         raise DiagnosticError(c.errors)
     return Game(game_of(c.chapter)), c
+
+
+def _without(cards: dict) -> tuple[int, ...]:
+    """The rank indices removed from each deck (``cards.deck.without``), in rank order."""
+    from compiler.values.cards import RANKS
+    return tuple(sorted(RANKS.index(r) for r in ((cards.get("deck") or {}).get("without") or ())))
