@@ -140,6 +140,11 @@ def test_966_six_decks_counting_equals_the_published_counts():
     wiz_ll = Fraction((135360 + 2738340) * 125 + 43105500 * 19 + 193112640 * 9 + 744863040 * 4 - 8310740400,
                       9294695280)
     assert lucky_ladies_by_counting(six) == wiz_ll
+    # the draw walk's side figures for the chapter's six decks, run once by hand (draw_report.side_figure, 2,757
+    # positions, 52 card classes, 20 s each on the loaded 2-core machine): -2101/8086 (Lucky Ladies, house edge
+    # 25.98%) and -1997/48205 (21+3, 4.1427%), equal to these counts
+    assert (lucky_ladies_by_counting(six), twenty_one_three_by_counting(six)) == (Fraction(-2101, 8086),
+                                                                                  Fraction(-1997, 48205))
 
 
 class NineToEleven(Blackjack):
