@@ -98,3 +98,8 @@ def build_pack(decks: int, deck: DeckSpec = DeckSpec()) -> list[int]:
     for _ in range(decks):
         out.extend(deck.cards())
     return out
+
+
+def ranks_removed(cards: dict) -> tuple[int, ...]:
+    """The rank indices a rulespec's ``cards`` removes from each deck (``cards.deck.without``), in rank order."""
+    return tuple(sorted(RANKS.index(r) for r in ((cards.get("deck") or {}).get("without") or ())))
