@@ -154,7 +154,8 @@ def check_events(rs: "RoundSpec", game, table, errs: list[Diagnostic]) -> None:
     known = {i.event for i in game.irregularities}
     if any(r[0] == "floor_reshuffle" for r in game.cards.cut_offer):
         known.add("floor_reshuffle")
-    size = (table.shoe_decks() if table is not None else game.cards.decks_default) * (52 + game.cards.jokers)
+    per_deck = 52 - 4 * len(game.cards.without) + game.cards.jokers
+    size = (table.shoe_decks() if table is not None else game.cards.decks_default) * per_deck
     for i, e in enumerate(rs.events):
         ptr = f"/events/{i}"
         if e.get("event") not in known:
@@ -213,6 +214,11 @@ def _check_copies(rs: "RoundSpec", game, decks: int, seen: list, events_seen: li
         for c, ptr in source:
             if c == JOKER and not game.cards.jokers:
                 continue  # reported above
+            if c != JOKER and c >> 2 in game.cards.without and c not in reported:
+                reported.add(c)
+                errs.append(rs.doc.diagnostic(ptr, f"{card_str(c)} is not in the shoe: the deck has no "
+                                                   f"{card_str(c)[0]} (cards.deck.without)"))
+                continue
             running[c] += 1
             held = decks * (game.cards.jokers if c == JOKER else 1)
             if running[c] > held and c not in reported:

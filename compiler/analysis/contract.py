@@ -79,6 +79,7 @@ class Declaration:
     references: frozenset
     outcomes: frozenset
     wagers: frozenset = frozenset()
+    decks: frozenset = frozenset()  # a deck other than the 52 cards (``ranks removed``: cards.deck.without)
 
     def models(self, c: Construct) -> bool:
         if c.category == "step kind":
@@ -91,14 +92,16 @@ class Declaration:
                 return False
             return not eq or allowed[param] is None or value in allowed[param]
         pool = {"condition": self.conditions, "function": self.functions, "operator": self.operators,
-                "reference": self.references, "outcome": self.outcomes, "wager": self.wagers}.get(c.category)
+                "reference": self.references, "outcome": self.outcomes, "wager": self.wagers,
+                "deck": self.decks}.get(c.category)
         return pool is not None and c.name in pool
 
 
 def _decl(steps: dict, conditions=(), functions=(), operators=(), references=(), outcomes=(),
-          wagers=()) -> Declaration:
+          wagers=(), decks=()) -> Declaration:
     return Declaration({k: dict(v) for k, v in steps.items()}, frozenset(conditions), frozenset(functions),
-                       frozenset(operators), frozenset(references), frozenset(outcomes), frozenset(wagers))
+                       frozenset(operators), frozenset(references), frozenset(outcomes), frozenset(wagers),
+                       frozenset(decks))
 
 
 _ANY = None
@@ -204,10 +207,10 @@ METHODS: dict[str, Declaration] = {
         conditions=_conditions(("announce", "burn", "deal", "reveal", "block", "settle", "decide", "offer", "repeat",
                                 "split"), ("when", "players")),
         functions=(*_POINTS, "count", "option", "offered", "has", "placed", "wager", "flag", "chose", "active",
-                   "any_player"),
+                   "any_player", "hand", "best", "category", "at_least", "is_hand", "suited"),
         operators=_OPERATORS, references=("player", "dealer", "name"),
-        outcomes=("win", "win at odds", "lose", "push", "return", "surrender", "place", "set", "clear", "end",
-                  "note")),
+        outcomes=("win", "win at odds", "win by paytable", "lose", "push", "return", "surrender", "place", "set",
+                  "clear", "end", "note"), decks=("ranks removed",)),
     # seeded simulation of whole rounds by the engine (simulated.py): every construct the engine executes
     # today; a construct added to the language is simulated only once declared here
     "simulation": _decl(
@@ -226,7 +229,7 @@ METHODS: dict[str, Declaration] = {
                                           "pocket", "state", "name"),
         outcomes=(*_OUTCOMES, "win by value table", "bonus by value table", "set state", "void round", "discard card",
                   "use card", "reshuffle", "remove deck"),
-        wagers=("requires any_of",)),
+        wagers=("requires any_of",), decks=("ranks removed",)),
 }
 
 
@@ -385,6 +388,8 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
             out.extend(_actions(c.then, cw, values))
         for _, e, _ in s.exprs:
             out.extend(_expr_constructs(e, w))
+    if getattr(game.cards, "without", ()):  # a deck of fewer ranks: a route that deals the 52 cards would be wrong
+        out.append(Construct("deck", "ranks removed", f"{game.cards.reshuffle_cite or 'cards'}, cards.deck.without"))
     for w, d in game.wagers.items():  # a wager followed beyond the round it is made in; one made with one of others
         src = getattr(chapter.wagers.get(w), "src", None)
         where = f"{d.cite}, wager {w!r}" + (f", {src}" if src else "")

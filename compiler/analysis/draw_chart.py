@@ -113,8 +113,8 @@ def _labels(walk) -> list[str]:
     """A name for each class of card: its point value in the first ranking ("A" for the rank counted soft)."""
     rk = walk.table.ranking(next(iter(walk.game.rankings)))
     out = []
-    for ranks in walk.classes:
-        r = ranks[0]
+    for cards in walk.classes:
+        r = cards[0] // 4
         out.append("A" if r == rk.soft_rank else str(rk.values[r]))
     return out
 

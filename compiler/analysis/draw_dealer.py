@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from compiler.runtime.errors import EngineError
 from compiler.analysis.draw_model import ZERO, DrawLimit, State, Value, _reads, settle_observations
 from compiler.analysis.draw_steps import advance
 from compiler.lang.closures import closure
@@ -145,7 +146,7 @@ class DealerPlay:
         pc, passes, draw = self._to_draw(pc, dealer, passes)
         if draw is None:
             ctx = self.walk.ctx(self._set(dealer))
-            out = {(tuple(_plain(f(ctx)) for f in self.dealer_obs), (0,) * len(self.walk.counts)):
+            out = {(tuple(_observe(f, ctx) for f in self.dealer_obs), (0,) * len(self.walk.counts)):
                    (1, dict(self._scratch.rnd.dealer))}
         else:
             self.dealer_positions += 1
@@ -185,7 +186,7 @@ class DealerPlay:
         if draw is not None:
             return self._draw(pc, draw, dealer, removed, passes, memo)
         ctx = self.walk.ctx(self._set(dealer))
-        return {(tuple(_plain(f(ctx)) for f in self.dealer_obs), 0): (1, dict(self._scratch.rnd.dealer))}
+        return {(tuple(_observe(f, ctx) for f in self.dealer_obs), 0): (1, dict(self._scratch.rnd.dealer))}
 
     def _to_draw(self, pc: int, dealer: dict, passes: tuple) -> tuple:
         """(pc, passes, the deal step) of the next card the dealer draws from this position, or (.., None)
@@ -205,10 +206,9 @@ class DealerPlay:
                         pc = op[2]
                         continue
                     passes_d[pc] = 0
-                cond = step.exprs.get("while")
-                if "until" in step.exprs:
-                    raise DrawLimit(f"step {step.id} ({step.cite}) repeats until a condition")
-                if cond is not None and not self._holds(pc, cond, dealer, None):
+                cond, until = step.exprs.get("while"), step.exprs.get("until")  # (one of them)
+                if ((cond is not None and not self._holds(pc, cond, dealer, None))
+                        or (until is not None and passes_d[pc] > 0 and self._holds(pc, until, dealer, None))):
                     del passes_d[pc]
                     pc = op[2]
                     continue
@@ -254,7 +254,7 @@ class DealerPlay:
         walk = self.walk
         where, dist = self._distribution(st)
         ctx = walk.ctx(st, st.seat)
-        mine = (tuple(_plain(f(ctx)) for f in self.player_obs), walk.seat_sig(st.seat, cards=False),
+        mine = (tuple(_observe(f, ctx) for f in self.player_obs), walk.seat_sig(st.seat, cards=False),
                 st.rnd.stopped)
         known = self.values.get((where, mine))  # the same dealer's play against a hand that reads the same
         if known is not None:
@@ -286,6 +286,17 @@ def _falling(n: int, most: int) -> list[int]:
     for j in range(most):
         out.append(out[-1] * max(n - j, 0))
     return out
+
+
+def _observe(f, ctx):
+    """What the settlement may read (a key of its result): the observation's value, or the error it raises on
+    these cards (a hand of another size for a ranking, read only behind a condition the settlement tests first,
+    ``count(player.hand) == 3 and category(hand(R, player.hand)) == ...``); a settlement that does read it raises
+    the same error itself."""
+    try:
+        return _plain(f(ctx))
+    except EngineError as e:
+        return ("not readable", str(e))
 
 
 def _plain(v):

@@ -10,6 +10,7 @@ from typing import Any
 from compiler.analysis.card_reads import observations
 from compiler.lang.closures import closure
 from compiler.lang.rules import Node, Ref, expr_nodes
+from compiler.lang.syntax import Call, Lit
 from compiler.runtime.engine import Strategy
 from compiler.runtime.shoe import StandInShoe
 from compiler.runtime.state import Round, Seat
@@ -186,6 +187,25 @@ def _reads(node: Node | None) -> set[tuple[str, str | None]]:
     return out
 
 
+def _whole_reads(node: Node | None, out: set, at: dict) -> None:
+    """Like :func:`_reads`, but a zone read only as ``card(owner.ZONE, N)`` (N written) goes to ``at``, (owner,
+    zone) -> the largest N, instead of ``out``: such a read does not see a card dealt to the zone after its N-th."""
+    from compiler.analysis.card_reads import _CHILDREN
+    if node is None:
+        return
+    if isinstance(node, Call) and node.name == "card" and len(node.args) == 2:
+        ref, n = node.args
+        if (isinstance(ref, Ref) and len(ref.parts) == 2 and ref.parts[0] in ("player", "dealer", "community")
+                and ref.parts[1] != "cards" and isinstance(n, Lit) and isinstance(n.value, (int, Decimal))):
+            key = (ref.parts[0], ref.parts[1])
+            at[key] = max(at.get(key, 0), int(n.value))
+            return
+    if isinstance(node, Ref) and node.parts[0] in ("player", "dealer", "community"):
+        out.add((node.parts[0], node.parts[1] if len(node.parts) > 1 and node.parts[1] != "cards" else None))
+    for x in _CHILDREN.visit(node):
+        _whole_reads(x, out, at)
+
+
 class Program:
     """The procedure as instructions: ``("step", step)``, ``("block", step, end)``, ``("loop", step, end)``,
     ``("back", head)``, ``("deal1", step, first)`` (one card of a deal step), with, per instruction, the
@@ -195,30 +215,45 @@ class Program:
         self.ir = {s.id: s for s in chapter.all_steps()}
         self.ops: list[tuple] = []
         self.reads: list[set] = []
+        self._positions: dict = {}
         self._emit(game.procedure)
         self.suffix = self._suffix()
 
-    def _step_reads(self, sid: str, own: bool = True) -> set:
+    def _step_exprs(self, sid: str, own: bool = True) -> list:
         s = self.ir[sid]
-        out = set()
-        for e in (s.when, s.players) if own else (s.players,):
-            out |= _reads(e)
-        for _, e, _ in s.exprs:
-            out |= _reads(e)
+        out = [e for e in ((s.when, s.players) if own else (s.players,)) if e is not None]
+        out += [e for _, e, _ in s.exprs]
         for r in s.rules:
-            out |= _reads(r.when)
-            for a in r.then:
-                out |= _reads(a.value)
+            out += [r.when] + [a.value for a in r.then]
         for c in s.choices:
-            out |= _reads(c.when)
-            for a in c.then:
-                out |= _reads(a.value)
+            out += [c.when] + [a.value for a in c.then]
+        return [e for e in out if e is not None]
+
+    def _step_reads(self, sid: str, own: bool = True) -> set:
+        out = set()
+        for e in self._step_exprs(sid, own):
+            out |= _reads(e)
         return out
 
     def _add(self, op: tuple, reads: set) -> int:
         self.ops.append(op)
         self.reads.append(reads)
         return len(self.ops) - 1
+
+    def positions_read(self, i: int) -> tuple[set, dict]:
+        """(the zones instruction ``i`` reads whole, (owner, zone) -> the last position it reads of a zone read
+        only card by card at written positions): a face-down card dealt after that position is not read."""
+        hit = self._positions.get(i)
+        if hit is None:
+            whole: set = set()
+            at: dict = {}
+            kind, s = self.ops[i][0], self.ops[i][1]
+            exprs = ([] if kind == "back" else [self.ir[s.id].when] if kind == "block" else
+                     self._step_exprs(s.id, own=kind != "deal1" or bool(self.ops[i][2])))
+            for e in exprs:
+                _whole_reads(e, whole, at)
+            hit = self._positions[i] = (whole, at)
+        return hit
 
     def _emit(self, steps) -> None:
         for s in steps:
@@ -257,21 +292,81 @@ class Program:
         return i
 
 
-def card_classes(table, decks: int, composition: dict[int, int] | None):
-    """(classes: rank lists, class of each card id, a card of each class, the count of each class)."""
-    rankings = [table.ranking(rid) for rid in table.game.rankings]
-    per_rank = composition if composition is not None else {r: 4 * decks for r in range(13)}
+def card_classes(table, decks: int, composition: dict[int, int] | None, reads: tuple = ((), False)):
+    """(classes: card-id lists, class of each card id, a card of each class, the count of each class, the points
+    of each class: its key in the rankings by points). Cards are
+    told apart by what the rules read (``reads``, :func:`rules_read`): the points of every ranking by points,
+    the rank where a ranking of another kind is read, the suit where a suit is read (then each rank's count is
+    shared equally by the four suits: a composition must give a multiple of 4)."""
+    points = [table.ranking(rid) for rid in table.game.rankings if table.game.rankings[rid].get("kind") == "points"]
+    ranked, suits = reads
+    without = getattr(table.game.cards, "without", ())
+    per_rank = (composition if composition is not None else
+                {r: 4 * decks for r in range(13) if r not in without})
+    if suits and any(n % 4 for n in per_rank.values()):
+        raise DrawLimit("the rules read the suits of the cards and the shoe's count of a rank is not a multiple of "
+                        "4 (its cards shared equally by the suits)")
     klass: dict[tuple, list[int]] = {}
+    count: dict[tuple, int] = {}
     for r in range(13):
-        if per_rank.get(r, 0) > 0:
-            klass.setdefault(tuple((rk.values[r], r == rk.soft_rank) for rk in rankings), []).append(r)
-    classes = list(klass.values())
-    of_card = {}
-    for i, ranks in enumerate(classes):
-        for r in ranks:
-            for suit in range(4):
-                of_card[r * 4 + suit] = i
-    return classes, of_card, [ranks[0] * 4 for ranks in classes], [sum(per_rank[r] for r in ranks) for ranks in classes]
+        if per_rank.get(r, 0) <= 0:
+            continue
+        for s in range(4):
+            k = (tuple((rk.values[r], r == rk.soft_rank) for rk in points), r if ranked else None, s if suits else None)
+            klass.setdefault(k, []).append(r * 4 + s)
+            count[k] = count.get(k, 0) + (per_rank[r] // 4 if suits else (per_rank[r] if s == 0 else 0))
+    keys = list(klass)
+    of_card = {c: i for i, k in enumerate(keys) for c in klass[k]}
+    return [klass[k] for k in keys], of_card, [klass[k][0] for k in keys], [count[k] for k in keys], \
+        [k[0] for k in keys]
+
+
+_RANKED = ("hand", "best", "at_least", "is_hand", "rank", "groups")  # functions naming a ranking first
+
+
+def rules_read(game, chapter, bets) -> tuple:
+    """(whether a ranking not by points is read, whether a suit is read) by the rules a walk for ``bets`` can
+    apply: every step's expressions but the rules acting only on optional wagers made before the deal that are
+    not among ``bets`` (a side wager's own rules, when the walk values the round without it)."""
+    side = {w for w, d in game.wagers.items() if not d.required and d.placed != "during_round" and w not in bets}
+    ranked = suits = False
+    for s in chapter.all_steps():
+        exprs = [e for e in (s.when, s.players) if e is not None] + [e for _, e, _ in s.exprs]
+        for c in s.choices:
+            exprs += [c.when] if c.when is not None else []
+        for r in s.rules:
+            ws = {a.wager for a in r.then if a.wager not in (None, "*")}
+            if ws and ws <= side:
+                continue
+            exprs += [r.when] if r.when is not None else []
+            exprs += [a.value for a in r.then if a.value is not None]
+        for e in exprs:
+            for n in expr_nodes(e):
+                if isinstance(n, Call) and n.name == "suited":
+                    suits = True
+                rid = _ranking_arg(n) if isinstance(n, Call) and n.name in _RANKED else None
+                spec = game.rankings.get(rid) if rid else None
+                if spec is not None and spec.get("kind") != "points":
+                    ranked = True
+                    suits = suits or _reads_suits(spec)
+    return ranked, suits
+
+
+def _ranking_arg(n) -> str | None:
+    a = n.args[0] if n.args else None
+    if isinstance(a, Ref) and len(a.parts) == 1:
+        return a.parts[0]
+    if isinstance(a, Lit) and isinstance(a.value, str):
+        return a.value
+    return None
+
+
+def _reads_suits(spec: dict) -> bool:
+    """A ranking that tells suits apart: a flush pattern or a named hand of given cards."""
+    cats = spec.get("categories") or []
+    hands = spec.get("hands") or {}
+    return (any((c.get("pattern") or {}).get("flush") for c in cats)
+            or any(("cards" in h or "any_of" in h or "min_hand" in h) for h in hands.values() if isinstance(h, dict)))
 
 
 def _all_exprs(s) -> list[Node]:

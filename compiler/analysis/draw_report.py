@@ -21,11 +21,8 @@ METHOD = ("composition-dependent by hand: the player's cards drawn from the shoe
 
 def refusal(game, chapter, options: dict | None = None) -> str | None:
     """Why the draw walk does not model the chapter (None: it does), beyond its contract's constructs."""
-    for rid, r in game.rankings.items():
-        if r.get("kind") != "points":
-            return f"ranking {rid} is of kind {r.get('kind', 'poker')}: the draw walk reads only rankings by points"
-    if not game.rankings:
-        return "no ranking by points"
+    if not any(r.get("kind") == "points" for r in game.rankings.values()):
+        return "no ranking by points"  # (a ranking of another kind is read card by card: draw_model.card_classes)
     if game.cards.jokers:
         return "the deck has jokers, which have no point value"
     offered = contract.offer_table(game, options).offered
@@ -53,11 +50,15 @@ def refusal(game, chapter, options: dict | None = None) -> str | None:
         return str(e)
     if not any(op[1].kind in ("decide", "offer", "split") for op in walk.prog.ops):
         return "no decision of the player: the points method values the chapter"
+    split = next((op[1] for op in walk.prog.ops if op[1].kind == "split"), None)
+    if split is not None and len(walk.classes) > len({tuple(k) for k in walk.point_keys}):
+        return (f"the rules read the ranks or suits of the cards, and a pair of step {split.id} ({split.cite}) may "
+                "be of cards of several classes: the draw walk counts the hands of a split by one class")
     return None
 
 
 _SIDE_CHECKED: dict = {}  # id(chapter) -> (a weak reference to it, {wager: refusal or None})
-_SIDE_SHOE = {r: 2 for r in range(13)}  # two cards of each rank: pairs can be dealt, and the walk is short
+_SIDE_SHOE = {r: 4 for r in range(13)}  # a deck: pairs can be dealt, each suit once, and the walk is short
 
 
 def _optional_before_deal(game, options) -> list[str]:

@@ -84,10 +84,9 @@ def _loop(walk, st: State, op) -> Branch | None:
             st.pc = end
             return None
         passes[head] = 0
-    if "until" in step.exprs:
-        raise DrawLimit(f"step {step.id} ({step.cite}) repeats until a condition; the draw walk models `while`")
-    cond = step.exprs.get("while")
-    if cond is not None and not cond(walk.ctx(st, seat_ctx)):
+    cond, until = step.exprs.get("while"), step.exprs.get("until")  # (validate allows one of them)
+    if ((cond is not None and not cond(walk.ctx(st, seat_ctx)))
+            or (until is not None and passes[head] > 0 and until(walk.ctx(st, seat_ctx)))):  # until: after a pass
         del passes[head]
         st.passes = tuple(sorted(passes.items()))
         st.pc = end
@@ -163,9 +162,17 @@ def dealt_values(walk, st: State, classes=None):
 
 
 def _reads_pending(walk, st: State) -> bool:
+    """Whether instruction ``st.pc`` reads the face-down card of the dealer still to be dealt: it reads the
+    dealer's cards, or its zone whole, or at a written position past the cards the zone holds (the up card
+    read as ``card(dealer.hand, 1)`` beside a face-down second card is not the face-down card)."""
     zone = st.pending[0]
     reads = walk.prog.reads[st.pc]
-    return ("dealer", zone) in reads or ("dealer", None) in reads
+    if ("dealer", None) in reads:
+        return True
+    if ("dealer", zone) not in reads:
+        return False
+    whole, at = walk.prog.positions_read(st.pc)
+    return ("dealer", zone) in whole or at.get(("dealer", zone), 0) > len(st.rnd.dealer.get(zone) or ())
 
 
 def _pending_branch(walk, st: State, reveal: bool = False) -> Branch:

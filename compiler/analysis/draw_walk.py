@@ -38,7 +38,7 @@ from fractions import Fraction
 from compiler.analysis.card_reads import zone_reads
 from compiler.analysis.draw_dealer import DealerPlay
 from compiler.analysis.draw_model import (PLAYER_KINDS, DrawLimit, Program, State, Value, _all_exprs, _Choice, _Shoe,
-                                          card_classes)
+                                          card_classes, rules_read)
 from compiler.analysis.draw_split import Splits
 from compiler.analysis.draw_steps import advance, one_card
 from compiler.runtime.context import Context
@@ -61,9 +61,10 @@ class DrawWalk:
         self.table = Table(game, dict(options or {}), seed=0, shoe=self.shoe)
         self.table._strategies = lambda n: self.player
         self.decks = decks if decks is not None else self.table.shoe_decks()
-        self.classes, self.of_card, self.rep, self.counts = card_classes(self.table, self.decks, composition)
-        self.prog = Program(game, chapter)
         self.bets = dict(bets) if bets else {w: 1 for w, d in game.wagers.items() if d.required}
+        self.classes, self.of_card, self.rep, self.counts, self.point_keys = card_classes(
+            self.table, self.decks, composition, rules_read(game, chapter, self.bets))
+        self.prog = Program(game, chapter)
         self.target: str | None = None  # a wager valued alone, up to its settlement (side_walk)
         at: dict = {}
         for s in chapter.all_steps():

@@ -18,6 +18,7 @@ import jinja2
 from compiler.codegen.css import css_string
 from compiler.codegen.markdown import code, md
 from compiler.ir.model import Chapter, Rule, Src, Step
+from compiler.values.cards import ranks_removed
 from compiler.lang.plain import plain_when
 from compiler.lang.emit import actions_divide, division_message, divides
 from compiler.lang.rules import compile_action, compile_expr
@@ -263,6 +264,7 @@ def _cards_context(ch: Chapter, fns: _Functions) -> dict:
         "decks_option": cards.get("decks_option"),
         "decks_default": decks_default,
         "jokers": int((cards.get("deck") or {}).get("jokers", 0)),
+        "without": ranks_removed(cards),
         "cut_min_from_edge": int(cut.get("min_from_edge", 0)),
         "marker_from_bottom": _frac(Fraction(marker["from_bottom"])) if marker else "None",
         # a chapter without cards has no shoe: nothing is ever reshuffled (nor logged, nor counted)

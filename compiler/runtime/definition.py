@@ -120,6 +120,7 @@ class CardsDef:
     cut_offer: tuple[tuple[str, str, str], ...] = ()  # (situation, to, cite)
     cut_refused: tuple[str, str] = ("clockwise", "")  # rotation, cite
     marker_cite: str = ""
+    without: tuple[int, ...] = ()  # ranks removed from each deck (cards.deck.without: a Spanish 48-card deck)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from compiler.runtime.definition import (CardsDef, Choice, Criterion, Fn, GameDe
 from compiler.runtime.errors import EngineError
 from compiler.runtime.table import Table
 from compiler.spec.diagnostics import DiagnosticError
+from compiler.values.cards import ranks_removed
 from compiler.values.money import money
 
 
@@ -110,6 +111,7 @@ def _cards(ch: ir.Chapter) -> CardsDef:
         decks_option=cards.get("decks_option"),
         decks_default=decks_default,
         jokers=int((cards.get("deck") or {}).get("jokers", 0)),
+        without=ranks_removed(cards),
         cut_min_from_edge=int(cut.get("min_from_edge", 0)),
         marker_from_bottom=Fraction(marker["from_bottom"]) if marker else None,
         reshuffle=(cards.get("reshuffle") or {}).get("when", "every_round" if dealt else "never"),

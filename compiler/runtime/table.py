@@ -49,7 +49,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
         self.new_dealer = True
         self.scripted = shoe is not None
         if shoe is None:
-            shoe = Shoe(self.shoe_decks(), self.rng, DeckSpec(game.cards.jokers),
+            shoe = Shoe(self.shoe_decks(), self.rng, DeckSpec(game.cards.jokers, game.cards.without),
                         CutRule(game.cards.cut_min_from_edge, game.cards.marker_from_bottom))
         self.shoe = shoe
         self.first_after_shuffle = True

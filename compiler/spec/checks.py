@@ -454,6 +454,12 @@ class _Checker:
 
     def check_decks(self) -> None:
         cards = self.section("cards")
+        deck = cards.get("deck") if isinstance(cards.get("deck"), dict) else {}
+        without = deck.get("without") if isinstance(deck.get("without"), list) else []
+        if _is_int(deck.get("cards")) and deck["cards"] != 52 - 4 * len(without):
+            removed = f" less the {4 * len(without)} cards of the ranks in 'without'" if without else ""
+            self.error("/cards/deck/cards", f"a deck of {deck['cards']} cards: a deck is the 52 cards{removed}, "
+                       f"{52 - 4 * len(without)} (a rank removed takes its four suits: 'without: [T]' is 48 cards)")
         if _is_int(cards.get("decks")) and cards["decks"] > MAX_DECKS:
             self.error("/cards/decks", f"more than {MAX_DECKS} decks (the limit for a shoe), got {cards['decks']}")
         oid = cards.get("decks_option")

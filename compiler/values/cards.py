@@ -78,16 +78,18 @@ def card_str(card: int) -> str:
 
 @dataclass(frozen=True)
 class DeckSpec:
-    """Composition of one deck: the 52 standard cards plus ``jokers`` jokers."""
+    """Composition of one deck: the 52 standard cards less the ranks ``without`` (rank indices: a Spanish deck
+    of 48 cards has no 10s), plus ``jokers`` jokers."""
 
     jokers: int = 0
+    without: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:
-        return 52 + self.jokers
+        return 52 - 4 * len(self.without) + self.jokers
 
     def cards(self) -> list[int]:
-        return list(range(52)) + [JOKER] * self.jokers
+        return [c for c in range(52) if c >> 2 not in self.without] + [JOKER] * self.jokers
 
 
 def build_pack(decks: int, deck: DeckSpec = DeckSpec()) -> list[int]:
@@ -96,3 +98,8 @@ def build_pack(decks: int, deck: DeckSpec = DeckSpec()) -> list[int]:
     for _ in range(decks):
         out.extend(deck.cards())
     return out
+
+
+def ranks_removed(cards: dict) -> tuple[int, ...]:
+    """The rank indices a rulespec's ``cards`` removes from each deck (``cards.deck.without``), in rank order."""
+    return tuple(sorted(RANKS.index(r) for r in ((cards.get("deck") or {}).get("without") or ())))

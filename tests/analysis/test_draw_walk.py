@@ -102,10 +102,16 @@ def _variant(tmp_path, old: str, new: str):
     return mod.GAME, compiled.chapter
 
 
+def test_961_a_loop_tested_after_each_pass_is_walked_as_the_while_loop_it_equals(tmp_path):
+    """`until` (tested after each pass: the player is asked at least once) in place of the `while`: the same
+    figure as the independent calculator (a hand at 21 when first asked stands, the optimal choice)."""
+    game, chapter = _variant(tmp_path, "while: total(player.hand) < 21 and not chose(hit_or_stand, stand)",
+                             "until: total(player.hand) >= 21 or chose(hit_or_stand, stand)")
+    fig, _, _ = analyze_draw(game, chapter, {}, 1, _shoe("AA566TTJ7"))
+    assert fig.expected_return == Blackjack(_points(_shoe("AA566TTJ7"))).expected()
+
+
 @pytest.mark.parametrize("old, new, named", [
-    # a loop tested after each pass: the walk models `while` only
-    ("while: total(player.hand) < 21 and not chose(hit_or_stand, stand)",
-     "until: total(player.hand) >= 21 or chose(hit_or_stand, stand)", "until"),
     # an offer whose amount the chapter does not fix: the walk values fixed amounts only
     ("do: offer, wager: double, equal_to: initial,", "do: offer, wager: double,", "equal_to"),
 ])

@@ -26,7 +26,7 @@ from random_rounds import RandomPlayer
 ROOT = Path(__file__).resolve().parents[2]
 CH = ROOT / "tests/fixtures/chapters"
 CHAPTERS = {"baccarat-dragon-bonus": "915", "roulette-0-la-partage": "945", "crapless-craps": "985",
-            "blackjack-late-surrender": "965"}
+            "blackjack-late-surrender": "965", "blackjack-21plus3-lucky-ladies": "966", "spanish-21": "967"}
 ROUNDS = [(name, p) for name in CHAPTERS for p in sorted((CH / f"{name}-rounds").glob("*.yaml"))]
 BETS = {
     "baccarat-dragon-bonus": {1: {"player": 10, "dragon_player": 5}, 2: {"banker": 20, "tie": 5, "dragon_banker": 5}},
@@ -35,6 +35,8 @@ BETS = {
                                   "amount": 3, "numbers": [2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 32, 35]}}},
     "crapless-craps": {1: {"pass_line": 10, "place_2": 5}, 2: {"place_6": 6, "place_11": 4}},
     "blackjack-late-surrender": {1: {"bet": 10}, 2: {"bet": 25}},
+    "blackjack-21plus3-lucky-ladies": {1: {"blackjack": 10, "twenty_one_three": 5, "lucky_ladies": 5}, 2: {"blackjack": 25}},
+    "spanish-21": {1: {"spanish_21": 10}, 2: {"spanish_21": 25}},
 }
 
 
