@@ -139,15 +139,18 @@ class Blackjack:
         peek = up in (1, 10)
         return base, key, sum((p for v, p in self.probs(base) if peek and {up, v} == {1, 10}), self.ratio(0))
 
+    def two_cards(self, p1: int, p2: int, base, key) -> Fraction:
+        """The value of a two-card hand that is not a blackjack once the dealer has none: its play, or a split
+        of a pair (a variant adds its own choices here: late surrender)."""
+        rest = self.play(tuple(sorted((p1, p2))), base, key, True, True)
+        if p1 == p2:
+            rest = max(rest, self.split(p1, base, key))
+        return rest
+
     def situation(self, p1: int, up: int, p2: int) -> Fraction:
         base, key, p_bj = self.seen(p1, up, p2)
         natural = {p1, p2} == {1, 10}
-        if natural:
-            rest = self.ratio(3, 2)
-        else:
-            rest = self.play(tuple(sorted((p1, p2))), base, key, True, True)
-            if p1 == p2:
-                rest = max(rest, self.split(p1, base, key))
+        rest = self.ratio(3, 2) if natural else self.two_cards(p1, p2, base, key)
         value = p_bj * (0 if natural else -1) + (1 - p_bj) * rest
         if up == 1:  # insurance: half the wager, 2 to 1
             value = max(value, value + p_bj * 1 + (1 - p_bj) * self.ratio(-1, 2))

@@ -23,55 +23,23 @@ from compiler.pipeline import load_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from blackjack_reference import Blackjack  # noqa: E402
+from test_draw_walk import _points, _shoe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = ROOT / "tests" / "fixtures" / "chapters" / "blackjack-late-surrender.yaml"
-RANKS = "23456789TJQKA"
 
 
 class LateSurrender(Blackjack):
     """The reference with late surrender: -1/2 for a hand that is not a blackjack, once the dealer has none."""
 
-    def situation(self, p1: int, up: int, p2: int) -> Fraction:
-        base = self.take((0,) * 10, p1, up, p2)
-        key = (up, base)
-        if key not in self._dealers:
-            self._dealers[key] = self.dealer_after_peek(up, base)
-        peek = up in (1, 10)
-        p_bj = sum((p for v, p in self.probs(base) if peek and {up, v} == {1, 10}), self.ratio(0))
-        natural = {p1, p2} == {1, 10}
-        if natural:
-            rest = self.ratio(3, 2)
-        else:
-            rest = self.play(tuple(sorted((p1, p2))), base, key, True, True)
-            if p1 == p2:
-                rest = max(rest, self.split(p1, base, key))
-            rest = max(rest, self.ratio(-1, 2))  # late surrender
-        value = p_bj * (0 if natural else -1) + (1 - p_bj) * rest
-        if up == 1:  # insurance: half the wager, 2 to 1
-            value = max(value, value + p_bj * 1 + (1 - p_bj) * self.ratio(-1, 2))
-        return value
+    def two_cards(self, p1: int, p2: int, base, key) -> Fraction:
+        return max(super().two_cards(p1, p2, base, key), self.ratio(-1, 2))  # late surrender
 
 
 @lru_cache(maxsize=None)
 def _game():
     mod, compiled = load_game(CHAPTER)
     return mod.GAME, compiled.chapter
-
-
-def _shoe(cards: str) -> dict[int, int]:
-    comp: dict[int, int] = {}
-    for ch in cards:
-        comp[RANKS.index(ch)] = comp.get(RANKS.index(ch), 0) + 1
-    return comp
-
-
-def _points(composition: dict[int, int]) -> dict[int, int]:
-    out: dict[int, int] = {}
-    for r, n in composition.items():
-        v = 1 if RANKS[r] == "A" else min(10, r + 2)
-        out[v] = out.get(v, 0) + n
-    return out
 
 
 def test_965_the_walk_is_the_method_analyze_tries():
