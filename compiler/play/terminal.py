@@ -315,6 +315,9 @@ def _one_round(args, console: Console, player: TerminalPlayer, table, opts, seat
         if player.ask("Play another round?", choices=["y", "n"], default="y") == "n":
             return 0
         return None
+    except InputEnded:  # the input ended at a decision: the round is not complete, nothing of it is kept
+        console.print("\n[red]input ended during the round: it is not complete, and nothing of it is kept[/red]")
+        return 1
     except Exception as exc:  # an engine failure is reported, never a traceback
         console.print(f"[red]the round cannot be played: internal error: {type(exc).__name__}: "
                       f"{escape(str(exc))}[/red]")

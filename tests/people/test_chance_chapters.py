@@ -193,3 +193,20 @@ def test_hits_of_a_wager_the_player_has_not_placed_is_zero(tmp_path):
     spec.write_text(text, encoding="utf-8")
     rc, out, err = run("settle", "--check", str(spec), str(ROOT / "tests/fixtures/chance-rounds/roulette-00-seventeen.yaml"))
     assert rc == 0, err
+
+
+def test_rulespec_play_says_so_when_the_input_ends_during_a_round():
+    """The input ends at a decision (blackjack's Double Down): no 'internal error', the round is said to be
+    incomplete and nothing of it kept, exit 1; ended between rounds it is a normal end, exit 0."""
+    import subprocess
+    import sys
+
+    def play(text):
+        return subprocess.run([sys.executable, "-m", "compiler.cli", "play", str(CH / "blackjack.yaml"), "--seats",
+                               "1", "--seed", "3"], input=text, capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+    mid = play("10\n")
+    assert mid.returncode == 1 and "internal error" not in mid.stdout + mid.stderr
+    assert "input ended during the round: it is not complete, and nothing of it is kept" in mid.stdout
+    before = play("")
+    assert before.returncode == 0 and "input ended" in before.stdout and "internal error" not in before.stdout
