@@ -106,7 +106,8 @@ def format_text(result: DiffResult) -> str:
             parts = [f"{p['old']} -> {p['new']}" for p in w.get("payouts") or ()]
             sim = w.get("simulated") or {}
             parts += [f"{k.replace('_', ' ')} {_pct(w[k]['old'], sim.get('old'))} -> {_pct(w[k]['new'], sim.get('new'))}"
-                      for k in ("house_edge", "hit_frequency") if w.get(k)]
+                      for k in ("house_edge", "hit_frequency")
+                      if w.get(k) and (w[k].get("old") is not None or w[k].get("new") is not None)]  # none: no line
             unchanged = " (unchanged)" if w.get("changed") is False else (
                 " (simulated: no change seen within the standard errors)" if w.get("changed") is None else "")
             out.append(f"  impact {w['name']} [{w['policy']}]: " + "; ".join(parts) + unchanged)

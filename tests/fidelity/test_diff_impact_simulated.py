@@ -34,6 +34,7 @@ def test_a_simulated_figure_keeps_its_standard_error_in_diff_impact(tmp_path):
     (line,) = [x for x in out.splitlines() if x.strip().startswith("impact Ante [")]
     assert line.count("points (simulated, short of the precision target)") == 2, line
     assert "(unchanged)" not in line
+    assert "hit frequency none" not in line  # a simulated figure has no hit frequency: no 'none -> none'
     code, out, err = _run("diff", "--impact", "--format", "json", CHM, new)
     assert code == 0, err
     entries = [w for ch in json.loads(out)["chapters"] for w in ch.get("impact") or () if w.get("wager", "").startswith("ante")]
