@@ -27,6 +27,9 @@ def register_submission(sub) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-o", "--output", metavar="DIR",
                    help="write the documents: " + ", ".join(f"DIR/<name>.{f.ext}" for f in FORMATS))
+    p.add_argument("--rulespec", metavar="FILE", action="append", default=[],
+                   help="the rulespec of a chapter outside rulespecs/ (a draft, a test chapter): the submissions "
+                        "naming its chapter are checked against it (repeatable)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     p.set_defaults(handler=cmd_submission)
 

@@ -352,6 +352,23 @@ def find_chapters(root: Path, wanted) -> tuple[dict[str, Any], list[Diagnostic]]
     return out, diags
 
 
+def given_chapters(paths) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Compile rulespecs given by path: chapter -> compiled chapter, and the errors of those that fail."""
+    out, diags = {}, []
+    for p in paths:
+        try:
+            text = Path(p).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            diags.append(Diagnostic(str(p), 1, 1, "error", f"cannot read the rulespec: {e}"))
+            continue
+        c = compile_spec(str(p), text)
+        if not c.ok:
+            diags.extend(c.errors)
+            continue
+        out[c.chapter.chapter] = c.chapter
+    return out, diags
+
+
 def glob_escape(s: str) -> str:
     return re.sub(r"([*?\[\]])", r"[\1]", s)
 
@@ -373,13 +390,17 @@ def display_path(root: Path, path: Path) -> str:
         return p.as_posix()
 
 
-def check_files(files, root: Path | None = None):
-    """[(file, Submission | None, [Diagnostic])] for each file, compiling the rulespecs they need."""
+def check_files(files, root: Path | None = None, rulespecs=()):
+    """[(file, Submission | None, [Diagnostic])] for each file, compiling the rulespecs they need: those given
+    (``rulespecs``: paths of chapters outside rulespecs/, each for the chapter it declares), then rulespecs/."""
     from compiler.pipeline import ROOT
 
     root = root or ROOT
     wanted = {k for k in (chapter_of_file(f) for f in files) if k}
-    chapters, spec_diags = find_chapters(root, wanted)
+    given, spec_diags = given_chapters(rulespecs)
+    chapters, found_diags = find_chapters(root, wanted - set(given))
+    chapters.update(given)
+    spec_diags += found_diags
     out = []
     for f in files:
         try:

@@ -46,7 +46,7 @@ def _row(f, sub, diags) -> dict:
 def cmd_submission(args) -> int:
     from compiler.submission.document import document_context, figure_rows, render_formats, show_value
 
-    results, spec_diags = check_files(args.files)
+    results, spec_diags = check_files(args.files, rulespecs=getattr(args, "rulespec", None) or ())
     for d in spec_diags:
         print(d.format(), file=sys.stderr)
     ok = not spec_diags and all(sub is not None for _, sub, _ in results)
