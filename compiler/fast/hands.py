@@ -66,12 +66,28 @@ class VecRanking:
         """Ordinals of hands of exactly ``n`` cards (one of the sizes the ranking ranks; last axis); -1 where a
         card is missing."""
         if cards.shape[-1] not in self.sizes:
-            raise HandError(f"ranking {self.r.id} ranks {self.r._size_text()}-card hands, not {cards.shape[-1]}")
+            fits = [n for n in self.sizes if n < cards.shape[-1]]
+            if not fits:
+                raise HandError(f"ranking {self.r.id} ranks {self.r._size_text()}-card hands, not {cards.shape[-1]}")
+            return self._by_count(cards, fits)
         last = self._last
         if last is not None and last[0] is cards:
             return last[1]
         out = self._evaluate(cards)
         self._last = (cards, out)
+        return out
+
+    def _by_count(self, cards: np.ndarray, fits: list[int]) -> np.ndarray:
+        """A zone wider than the hands ranked (cards dealt in a loop, -1 after the last): each hand of a size the
+        ranking ranks valued on its cards, -1 (no hand) elsewhere, where the engine would refuse the hand: the
+        rules read such a hand only behind a test of its count, as `and` reads its second operand only where the
+        first holds."""
+        present = (cards >= 0).sum(-1)
+        out = np.full(cards.shape[:-1], -1, dtype=np.int32)
+        for n in fits:
+            rows = present == n
+            if rows.any():
+                out[rows] = self._evaluate(cards[rows][:, :n])
         return out
 
     def _evaluate(self, cards):
