@@ -22,8 +22,8 @@ def _load(name):
 @pytest.mark.parametrize("fast", [False, True])
 def test_seats_on_one_wheel_share_the_pocket_so_more_seats_give_the_same_standard_error(fast):
     game, chapter = _load("roulette-00.yaml")
-    one = simulate(game, {}, rounds=3000, seats=1, seed=5, fast=fast, chapter=chapter)
-    seven = simulate(game, {}, rounds=3000, seats=7, seed=5, fast=fast, chapter=chapter)
+    one = simulate(game, {}, rounds=600, seats=1, seed=5, fast=fast, chapter=chapter)
+    seven = simulate(game, {}, rounds=600, seats=7, seed=5, fast=fast, chapter=chapter)
     assert one.per_unit and one.per_unit.keys() == seven.per_unit.keys()
     for w, s1 in one.per_unit.items():
         s7 = seven.per_unit[w]
