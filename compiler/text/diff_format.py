@@ -103,11 +103,7 @@ def format_text(result: DiffResult) -> str:
                 out.append(f"  impact {w['name']} [{w['policy']}]: {w['decisions_changed']:,} of {w['holdings']:,} "
                            "holdings change their decision" + (f" ({moves})" if moves else " (unchanged)"))
                 continue
-            parts = [f"{p['old']} -> {p['new']}" for p in w.get("payouts") or ()]
-            sim = w.get("simulated") or {}
-            parts += [f"{k.replace('_', ' ')} {_pct(w[k]['old'], sim.get('old'))} -> {_pct(w[k]['new'], sim.get('new'))}"
-                      for k in ("house_edge", "hit_frequency")
-                      if w.get(k) and (w[k].get("old") is not None or w[k].get("new") is not None)]  # none: no line
+            parts = _impact_parts(w)
             unchanged = " (unchanged)" if w.get("changed") is False else (
                 " (simulated: no change seen within the standard errors)" if w.get("changed") is None else "")
             out.append(f"  impact {w['name']} [{w['policy']}]: " + "; ".join(parts) + unchanged)
@@ -116,6 +112,15 @@ def format_text(result: DiffResult) -> str:
             out.append("  no substantive change")
         out.append("summary: " + ", ".join(f"{v} {k}" for k, v in s.items()))
     return "\n".join(out) + "\n"
+
+
+def _impact_parts(w: dict) -> list[str]:
+    """The payouts changed and each figure before -> after (a figure neither side has is left out)."""
+    parts = [f"{p['old']} -> {p['new']}" for p in w.get("payouts") or ()]
+    sim = w.get("simulated") or {}
+    return parts + [f"{k.replace('_', ' ')} {_pct(w[k]['old'], sim.get('old'))} -> {_pct(w[k]['new'], sim.get('new'))}"
+                    for k in ("house_edge", "hit_frequency")
+                    if w.get(k) and (w[k].get("old") is not None or w[k].get("new") is not None)]
 
 
 def _by_provision(data: list[dict]) -> list[tuple[str, list[dict]]]:
