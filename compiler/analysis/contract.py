@@ -182,7 +182,7 @@ METHODS: dict[str, Declaration] = {
         references=("player", "dealer", "community", "dice", "pocket", "round", "name"),
         outcomes=("win", "win at odds", "win by paytable", "lose", "push", "surrender", "set", "clear", "note",
                   "return", "end", "bonus by paytable"),
-        wagers=("requires any_of",)),  # each wager played with the wagers it requires (chance_exact.companions)
+        wagers=("requires any_of",)),  # each wager played with the wagers it requires (companions)
     # a round that loops (repeat: roll until a 7 or the point): an absorbing Markov chain over the round state,
     # its transitions from the compiled loop replayed once per die face, one seat (markov.py; its own finer
     # checks: markov.refusal); a wager that stays on the layout is followed into the next rounds, a state of the chain
