@@ -12,6 +12,7 @@ from compiler.runtime.cards import JOKER, card_str
 from compiler.runtime.chance import check_chosen
 from compiler.runtime.errors import RefusedError
 from compiler.runtime.money import CENT
+from compiler.runtime.state import instance_key
 from compiler.spec.diagnostics import Diagnostic, escape_token
 
 
@@ -90,15 +91,26 @@ def check_carried(rs: "RoundSpec", game, table, errs: list[Diagnostic]) -> None:
     for seat, c in rs.carried.items():
         base = f"/positions/{seat}"
         kept: set[str] = set()
-        for wid, amount in c["wagers"].items():
-            ptr = f"{base}/carried/{escape_token(wid)}"
+        for key, amount in c["wagers"].items():
+            ptr = f"{base}/carried/{escape_token(key)}"
+            wid, n = instance_key(key)
             wd = game.wagers.get(wid)
             if wd is None or not wd.stays:
-                errs.append(doc.diagnostic(ptr, f"seat {seat}: {wid!r} is not a wager of Chapter {ch} that stays on the "
+                errs.append(doc.diagnostic(ptr, f"seat {seat}: {key!r} is not a wager of Chapter {ch} that stays on the "
                                                 f"layout from one round to the next; those that do: "
                                                 f"{', '.join(stays) or 'none'}", at_key=True))
                 continue
-            kept.update(wd.keeps)
+            if bool(n) != wd.several:
+                errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} is " + (
+                    f"a wager a player may have several of (several: true): name each on the layout by its number, "
+                    f"'{wid}#1', '{wid}#2', ..." if wd.several else f"one wager, not one of several: write {wid!r}"),
+                    at_key=True))
+                continue
+            if n:
+                _check_instance_state(rs, game, seat, key, wd, c["state"].get(key), errs)
+                kept.add(key)
+            else:
+                kept.update(wd.keeps)
             if table is not None and amount:
                 try:
                     table.check_amount(wid, amount)
@@ -106,18 +118,40 @@ def check_carried(rs: "RoundSpec", game, table, errs: list[Diagnostic]) -> None:
                     errs.append(doc.diagnostic(ptr, f"seat {seat}: {e}"))
             elif not amount:
                 errs.append(doc.diagnostic(ptr, f"seat {seat}: a wager carried on the layout has an amount"))
-            if rs.bets.get(seat, {}).get(wid):
+            if rs.bets.get(seat, {}).get(wid) and not n:
                 errs.append(doc.diagnostic(f"{base}/wagers/{escape_token(wid)}", f"seat {seat}: the {wd.name} is "
                                            "on the layout from the previous round: it is not placed again", at_key=True))
         for k, v in c["state"].items():
             ptr = f"{base}/state/{escape_token(k)}"
             decl = game.state.get(k)
+            if k in kept and instance_key(k)[1]:
+                continue  # an instance's own state (checked with it)
             if k not in kept:
                 errs.append(doc.diagnostic(ptr, f"seat {seat}: the state {k!r} is kept by no wager carried to this "
                                                 f"position (kept: {', '.join(sorted(kept)) or 'none'})", at_key=True))
             elif type(v) is not type(decl["initial"]):
                 errs.append(doc.diagnostic(ptr, f"seat {seat}: {k} is {type(decl['initial']).__name__}, as its initial "
                                                 f"value {decl['initial']!r} ({decl['cite']}), not {v!r}"))
+
+
+def _check_instance_state(rs, game, seat: int, key: str, wd, given, errs: list[Diagnostic]) -> None:
+    """The state an instance of a wager of several keeps (``state: {come#2: {come_point: 6}}``)."""
+    ptr = f"/positions/{seat}/state/{escape_token(key)}"
+    if given is None:
+        return
+    if not isinstance(given, dict):
+        errs.append(rs.doc.diagnostic(ptr, f"seat {seat}: the state of {key} is given as {{name: value}} of the state "
+                                           f"it keeps ({', '.join(wd.keeps) or 'none'})"))
+        return
+    for k, v in given.items():
+        decl = game.state.get(k)
+        if k not in wd.keeps:
+            errs.append(rs.doc.diagnostic(f"{ptr}/{escape_token(k)}", f"seat {seat}: {key} keeps "
+                                          f"{', '.join(wd.keeps) or 'no state'}, not {k!r}", at_key=True))
+        elif type(v) is not type(decl["initial"]):
+            errs.append(rs.doc.diagnostic(f"{ptr}/{escape_token(k)}", f"seat {seat}: {k} is "
+                                          f"{type(decl['initial']).__name__}, as its initial value {decl['initial']!r} "
+                                          f"({decl['cite']}), not {v!r}"))
 
 
 def _check_choices(rs: "RoundSpec", game, seat: int, decide: dict, errs: list[Diagnostic]) -> None:

@@ -42,6 +42,9 @@ ROUND_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
     "required": ["rulespec_round", "chapter", "positions", "dealt"],
+    "$defs": {"kept": {"type": "object", "additionalProperties": {"oneOf": [
+        {"type": ["integer", "boolean"]},
+        {"type": "object", "additionalProperties": {"type": ["integer", "boolean"]}}]}}},
     "properties": {
         "rulespec_round": {"const": 1},
         "chapter": {"type": "string"},
@@ -63,10 +66,11 @@ ROUND_SCHEMA = {
                 "properties": {
                     "player": {"type": "string"},
                     # the wagers the position begins the round with on the layout, carried from the previous
-                    # round (`stays: until_settled`), and the per-player state they keep (`keeps`)
+                    # round (`stays: until_settled`), and the per-player state they keep (`keeps`); an instance of
+                    # a wager of several (`several: true`) as `come#2`, its own state as `state: {come#2: {...}}`
                     "carried": {"type": "object", "minProperties": 1,
                                 "additionalProperties": {"type": ["integer", "number", "string"]}},
-                    "state": {"type": "object", "additionalProperties": {"type": ["integer", "boolean"]}},
+                    "state": {"$ref": "#/$defs/kept"},
                     # a wager placed on numbers the player chose (`choose`): {amount: 5, numbers: [17, 20]}
                     "wagers": {"type": "object", "additionalProperties": {"oneOf": [
                         {"type": ["integer", "number", "string"]},
@@ -129,7 +133,7 @@ ROUND_SCHEMA = {
             "carried": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"}, "additionalProperties": {
                 "type": "object", "additionalProperties": False, "properties": {
                     "carried": {"type": "object", "additionalProperties": {"type": ["integer", "number", "string"]}},
-                    "state": {"type": "object", "additionalProperties": {"type": ["integer", "boolean"]}}}}},
+                    "state": {"$ref": "#/$defs/kept"}}}},
         }},
     },
 }
@@ -485,7 +489,7 @@ def check_expected(rs: "RoundSpec", result) -> list[Diagnostic]:
     for i, e in enumerate(exp.get("results") or ()):
         seat, wager, hand = e["seat"], e["wager"], e.get("hand", 1)  # hand: one made by a split (2, 3, ...)
         where = f"{path}: seat {seat}{'' if hand == 1 else f' hand {hand}'}, {wager}, {e['cite']}"
-        k = next((j for j, r in enumerate(actual) if j not in used and (r.seat, r.wager, r.hand) == (seat, wager, hand)), None)
+        k = next((j for j, r in enumerate(actual) if j not in used and (r.seat, r.label, r.hand) == (seat, wager, hand)), None)
         if k is None:
             out.append(doc.diagnostic(f"/expect/results/{i}", f"{where}: expected {e['outcome']}, but the wager "
                                                               "was not settled"))
@@ -509,7 +513,7 @@ def check_expected(rs: "RoundSpec", result) -> list[Diagnostic]:
                                       f"{'; '.join(missing)}"))
     for j, r in enumerate(actual):
         if j not in used and "results" in exp:  # without `results:` only the seats' nets are expected
-            out.append(doc.diagnostic("/expect/results", f"{path}: seat {r.seat}, {r.wager}, {'; '.join(r.cites)}: "
+            out.append(doc.diagnostic("/expect/results", f"{path}: seat {r.seat}, {r.label}, {'; '.join(r.cites)}: "
                                                          f"settled {r.outcome} (net {r.net}) but not expected"))
     out += _check_carried_out(rs, result)
     for seat, net in (exp.get("net_by_seat") or {}).items():
@@ -528,11 +532,14 @@ def _check_carried_out(rs: "RoundSpec", result) -> list[Diagnostic]:
             for k, v in (given or {}).items()}
     got = {int(k): ({w: Decimal(a) for w, a in v["wagers"].items()}, dict(v.get("state") or {}))
            for k, v in getattr(result, "carried_out", {}).items()}
-    def text(c) -> str:
+    def kept(st: dict) -> str:
+        return f" ({', '.join(f'{k} {v}' for k, v in st.items())})" if st else ""
+
+    def text(c) -> str:  # an instance of several (come#2) with its own state after it
         if c is None:
             return "nothing"
-        return ", ".join(f"{w} {a:.2f}" for w, a in c[0].items()) + (
-            f" ({', '.join(f'{k} {v}' for k, v in c[1].items())})" if c[1] else "")
+        return ", ".join(f"{w} {a:.2f}{kept(c[1].get(w) or {})}" for w, a in c[0].items()) + kept(
+            {k: v for k, v in c[1].items() if k not in c[0]})
 
     out = []
     for seat in sorted(set(want) | set(got)):

@@ -14,7 +14,8 @@ the selections do not offer are left out. Every construct it uses is listed, in 
   operators (``+``, ``<``, ``and``, ``not``) and the owners read (``player``, ``dealer``, ``round``);
 * ``outcome``: each action of a rule or choice (``win by paytable``, ``lose``, ``push``, ``place``);
 * ``wager``: what an offered wager's declaration asks a method to follow beyond one round (``stays
-  until_settled``: left open, it stays on the layout into the next round).
+  until_settled``: left open, it stays on the layout into the next round), or more than one of at once
+  (``several``: each placement a new instance with its own kept state).
 
 Each method declares what it models (:data:`METHODS`, one :class:`Declaration` each). A method applies
 only when every construct of the active procedure is declared; otherwise it refuses with the first one it
@@ -195,7 +196,7 @@ METHODS: dict[str, Declaration] = {
         functions=("has", "placed", "wager", "option", "offered", "any_player", "dice_count"), operators=_OPERATORS,
         references=("player", "round", "state", "dice", "name"),
         outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note"),
-        wagers=("stays until_settled",)),
+        wagers=("stays until_settled", "several")),  # several: one instance valued (markov.several_refusal)
     # hands valued by points played by the player's decisions (hit until standing, double, split, insurance) and
     # a dealer's play: the compiled steps walked one seat with a transposition table, each by the engine's own
     # executor (draw_walk.py; its own finer checks: draw_report.refusal; exact for the method it states)
@@ -395,6 +396,8 @@ def constructs(game, chapter, options: dict | None = None) -> list[Construct]:
         where = f"{d.cite}, wager {w!r}" + (f", {src}" if src else "")
         if getattr(d, "stays", None) and table.offered(w):
             out.append(Construct("wager", f"stays {d.stays}", where))
+        if getattr(d, "several", False) and table.offered(w):  # several instances of it at once (come#1, come#2)
+            out.append(Construct("wager", "several", where))
         if d.requires_any and table.offered(w):
             out.append(Construct("wager", "requires any_of", where))
     if len(_CACHE) > 64:  # it keeps its games alive (so no id is reused while cached): a small cache

@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from compiler.analysis import contract
+from compiler.ir.several import in_actions, in_expr
 from compiler.analysis.model import Figure, Policy, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.carry import Carried
@@ -93,6 +94,9 @@ def refusal(game, chapter, offered=None) -> str | None:
             why = _expr_refusal(e)
             if why:
                 return f"step {s.id!r} ({s.cite}): {why}"
+    why = several_refusal(game, chapter, offered)
+    if why:
+        return why
     offers = _offers(chapter)
     for w, d in game.wagers.items():
         if offered is not None and not offered(w):
@@ -101,6 +105,60 @@ def refusal(game, chapter, offered=None) -> str | None:
                 d.placed != "before_deal" and (d.placed != "during_round" or w not in offers)):
             return f"wager {w!r} ({d.cite}): the Markov chain method models wagers {WAGER_FIELDS}"
     return None
+
+
+def several_refusal(game, chapter, offered=None) -> str | None:
+    """A wager a player may have several of (``several: true``) is valued one instance at a time: right only when
+    its instances do not interact. They do not when every rule run per instance acts on that instance alone (its
+    outcome, the state it keeps, a note) and nothing else reads the wager (``has``, ``placed``: the instances
+    together); anything else is refused, naming the rule."""
+    several = {w: d.keeps for w, d in game.wagers.items() if d.several and (offered is None or offered(w))}
+    if not several:
+        return None
+    for s in _walk(chapter.procedure):
+        for r in s.rules:
+            if r.each in several:
+                bad = next((a for a in r.then if a.kind not in ("note", "set_state") and a.wager != r.each
+                            or a.kind == "set_state" and a.name not in several[r.each]), None)
+                if bad is not None:
+                    return (f"step {s.id!r} ({r.cite}): a rule run once per instance of {r.each!r} acts on more than "
+                            f"that instance ({bad.kind} {bad.wager or bad.name}), so its instances interact, which the "
+                            "Markov chain method (one instance valued) does not model")
+                continue
+            hits = in_expr(r.when, several) + in_actions(r.then, several)
+            if hits:
+                return _across(s, r.cite, hits[0])
+        for e in (s.when, s.players, *(c.when for c in s.choices), *(n for _, n, _ in s.exprs)):
+            hits = in_expr(e, several)
+            if hits:
+                return _across(s, s.cite, hits[0])
+    return None
+
+
+def _across(s, cite: str, hit) -> str:
+    return (f"step {s.id!r} ({cite}): '{hit[1]}' reads the instances of {hit[0]!r} together (a wager of several), "
+            "so they interact, which the Markov chain method (one instance valued) does not model")
+
+
+class _FirstInstance(FixedStrategy):
+    """Offers taken as :class:`FixedStrategy` takes them, but a wager of several instances only while the seat has
+    none placed in the round nor carried into it: one instance is valued (:func:`several_refusal`)."""
+
+    def __init__(self, prefer, offers, several):
+        super().__init__(prefer, offers=offers)
+        self.several, self.made = several, set()
+
+    def offer(self, wager, view):
+        if wager in self.several:
+            if wager in self.made or any(k.partition("#")[0] == wager for k in view.wagers):
+                return Decimal(0)
+            self.made.add(wager)
+        return super().offer(wager, view)
+
+
+def _frozen(state: dict) -> tuple:
+    """Kept state as a key (an instance's own state is a mapping of its own)."""
+    return tuple(sorted((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in state.items()))
 
 
 def policies(chapter) -> list[tuple[str, dict[str, str]]]:
@@ -206,7 +264,7 @@ class _Runner:
     def __init__(self, game, options, bets, stake: int, offers: dict | None = None, prefer: dict | None = None):
         self.game, self.bets, self.stake = game, bets, stake
         self.start = None  # the wagers on the layout the round begins with (None: none, the bets are placed)
-        self.strategy = FixedStrategy(prefer or {}, offers=offers or {})
+        self.strategy = _FirstInstance(prefer or {}, offers or {}, {w for w, d in game.wagers.items() if d.several})
         self.tracked = [*bets[1], *(offers or {})]
         self.table = Table(game, options, seed=0)
         self.table.loop_observer = self._observe
@@ -225,7 +283,7 @@ class _Runner:
                                   "Markov chain method cannot follow it")
             return
         seat = rnd.seats[1]
-        open_ = tuple(sorted((w.id, str(w.amount)) for w in seat.history if w.outcome is None))
+        open_ = tuple(sorted((w.key, str(w.amount), _frozen(w.kept)) for w in seat.history if w.outcome is None))
         # everything a later rule may read: the round state, flags, the wagers in action (has, wager) and
         # the wagers made at all (placed), and the last roll (its total and its faces, as a multiset: every
         # dice.NAME reads only that) unless the pass begins by rolling again
@@ -243,7 +301,9 @@ class _Runner:
         self.table.chance = self.chance
         self.table.unfinished = None
         self.origin_len, self.seen_at_origin = origin_len, 0
-        self.table.carried = {n: Carried(dict(w), dict(st)) for n, w, st in self.start or ()}
+        self.table.carried = {n: Carried(dict(w), {k: dict(v) if isinstance(v, tuple) else v for k, v in st})
+                              for n, w, st in self.start or ()}
+        self.strategy.made = set()
         try:
             res = self.table.play_round(self.bets if self.start is None else {}, self.strategy)
         except _Need as e:
@@ -254,7 +314,7 @@ class _Runner:
             raise Refused("the round ended before using every outcome of its path")
         settled = {r.wager: (r.outcome, r.net) for r in res.results}
         if self.table.carried:  # wagers left on the layout: the next round begins with them (a state)
-            return ("carry", ("carried", tuple((n, tuple(c.wagers.items()), tuple(sorted(c.state.items())))
+            return ("carry", ("carried", tuple((n, tuple(c.wagers.items()), _frozen(c.state))
                                                       for n, c in sorted(self.table.carried.items()))), settled)
         return ("end", settled)
 
@@ -458,6 +518,10 @@ def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, 
     if d.stays:  # followed beyond its round: a state of the chain at each round's end it stays after
         method += (f"; the {d.name}, left open when a round ends, stays on the layout ({d.cite}) and is followed into "
                    "the next rounds until settled (the seat making no new wager in them)")
+    if d.several:  # one instance valued: they do not interact (several_refusal)
+        method += (f"; a player may have several {d.name} wagers at once, each with its own kept state: one is valued, "
+                   "the first made in a round, as every instance has the same result distribution (each rule naming "
+                   "it runs once per instance and acts on that instance only, and nothing else reads it)")
     outcomes = {k: v / c.made for k, v in zip(OUTCOMES, (c.win, c.lose, c.push, c.void)) if v}
     if c.base is None:
         rep.figures.append(Figure((w,), d.name, _policy(label), c.net, None, c.win, outcomes, method, status="exact"))

@@ -191,7 +191,8 @@ def game_context(ch: Chapter) -> dict:
         "wagers": [{"id": w.id, "name": w.name, "cite": w.cite, "pays": w.pays, "required": w.required,
                     "offered_by": w.offered_by, "requires": w.requires, "progressive": w.progressive,
                     "placed": w.placed, "amounts": tuple(money_src(a) for a in w.amounts), "choose": w.choose,
-                    "stays": w.stays, "keeps": w.keeps, "requires_any": w.requires_any}
+                    "stays": w.stays, "keeps": w.keeps, "requires_any": w.requires_any,
+                    "several": w.several}
                    for w in ch.wagers.values()],
         "options": {k: o.spec for k, o in ch.options.items()},  # as written: the module's literal
         "requirements": requirements,
@@ -215,7 +216,8 @@ def game_context(ch: Chapter) -> dict:
 def _rule_context(fns: _Functions, r: Rule, where: str) -> dict:
     """A rule of a step or an irregularity (``where``): its citation and its functions."""
     return {"cite": r.cite, "when": fns.when(r.when, r.when_text, r.cite, r.src, (where,)),
-            "then": fns.then(r.then, r.then_text, r.cite, r.src, (where,)), "src": f"{r.src.path}:{r.src.line}"}
+            "then": fns.then(r.then, r.then_text, r.cite, r.src, (where,)), "src": f"{r.src.path}:{r.src.line}",
+            "each": r.each}
 
 
 def _step_context(fns: _Functions, s: Step) -> dict:

@@ -78,6 +78,9 @@ class FastGame(ExpressionCompiler, ChanceCompiler, LoopCompiler, PaytableCompile
             raise Unsupported(f"reshuffle rule {cd.reshuffle!r}")
         if not chapter.procedure:
             raise Unsupported("a chapter without a procedure")
+        for w, d in game.wagers.items():  # its tables hold one stake a wager a seat: never several at once
+            if d.several and self.proto.offered(w):
+                raise Unsupported(f"wager {w!r} ({d.cite}), which a player may have several of at once (several: true)")
         self._zones(chapter.procedure)
         self.round_attrs = {"roll"} if any(x.kind == "roll" for x in chapter.all_steps()) else set()
         self.steps = [self._step(s) for s in chapter.procedure]

@@ -10,6 +10,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from compiler.ir import several
 from compiler.ir.model import (Chapter, Choice, Constraint, HouseWay, HouseWayRule, Interpretation, Irregularity, Meter,
                                Missing, Option, Payout, Paytable, PaytableRow, Rule, Source, Src, Step, Wager)
 from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_actions, check_expr, parse_actions,
@@ -44,6 +45,7 @@ class _Builder:
         self.data = doc.data
         self.diags: list[Diagnostic] = []
         self.names = self._names()
+        self.several = several.declared(self.data)  # wagers a player may have several of at once
 
     # -- names ------------------------------------------------------------------------------
     def _names(self) -> Names:
@@ -176,19 +178,36 @@ class _Builder:
             self.error(ptr, p.message, p.line, p.column)
         return acts
 
-    def rule(self, r: dict, ptr: str) -> Rule:
-        return Rule(r["cite"], self.expr(r.get("when"), ptr + "/when"), r.get("when"),
-                    self.actions(r["then"], ptr + "/then"), r["then"], self.src(ptr))
+    def rule(self, r: dict, ptr: str, in_settle: bool = False) -> Rule:
+        when, then = self.expr(r.get("when"), ptr + "/when"), self.actions(r["then"], ptr + "/then")
+        return Rule(r["cite"], when, r.get("when"), then, r["then"], self.src(ptr),
+                    self._each(when, then, ptr, "an irregularity's rule" if not in_settle else None))
+
+    def _each(self, when, then, ptr: str, outside: str | None) -> str | None:
+        """The wager of several instances a settle rule runs once per instance for (``outside``: what holds
+        a rule or choice that is not a settle step's, where only has() and placed() may read such a wager)."""
+        wh, th = several.in_expr(when, self.several), several.in_actions(then, self.several)
+        if outside is None:
+            each, problems = several.instance_wager(wh, th)
+            for msg, line, col, in_then in problems:
+                self.error(ptr + ("/then" if in_then else "/when"), msg, line, col)
+            return each
+        for hits, key in ((wh, "/when"), (th, "/then")):
+            for msg, line, col in several.outside(hits, outside):
+                self.error(ptr + key, msg, line, col)
+        return None
 
     def step(self, s: dict, ptr: str) -> Step:
         params = tuple((k, s[k]) for k in STEP_PARAMS if k in s)
-        rules = tuple(self.rule(r, f"{ptr}/rules/{i}") for i, r in enumerate(s.get("rules") or ()))
+        rules = tuple(self.rule(r, f"{ptr}/rules/{i}", s["do"] == "settle") for i, r in enumerate(s.get("rules") or ()))
         choices = tuple(
             Choice(c["id"], c["cite"], self.expr(c.get("when"), f"{ptr}/choices/{i}/when"), c.get("when"),
                    self.actions(c.get("then"), f"{ptr}/choices/{i}/then"), c.get("then"), self.src(f"{ptr}/choices/{i}"))
             for i, c in enumerate(s.get("choices") or ()))
         steps = tuple(self.step(x, f"{ptr}/steps/{i}") for i, x in enumerate(s.get("steps") or ()))
         self._settled_earlier(rules, ptr)
+        for i, c in enumerate(choices):
+            self._each(c.when, c.then, f"{ptr}/choices/{i}", "a choice")
         for key, what in (STEP_KINDS[s["do"]].names.items() if s["do"] in STEP_KINDS else ()):
             self._named(s, ptr, key, what)
         if s.get("do") == "set_hands" and s.get("to", "players") == "dealer" and not (
@@ -201,9 +220,12 @@ class _Builder:
                         and k not in kind.params and k not in kind.exprs:
                     self.error(f"{ptr}/{k}", f"'{k}' is not a field of a '{s['do']}' step (compiler/steps/{s['do']}.py)")
         exprs = tuple((k, self.expr(s[k], f"{ptr}/{k}"), s[k]) for k in STEP_EXPRS if k in s)
-        return Step(s["id"], s["do"], s["cite"], self.src(ptr), self.expr(s.get("when"), ptr + "/when"), s.get("when"),
-                    self.expr(s.get("players"), ptr + "/players"), s.get("players"), s.get("order", "clockwise"),
-                    params, rules, choices, steps, s.get("title", ""), exprs)
+        when, players = self.expr(s.get("when"), ptr + "/when"), self.expr(s.get("players"), ptr + "/players")
+        for key, node in (("when", when), ("players", players), *((k, n) for k, n, _ in exprs)):
+            for msg, line, col in several.outside(several.in_expr(node, self.several), f"the step's '{key}'"):
+                self.error(f"{ptr}/{key}", msg, line, col)
+        return Step(s["id"], s["do"], s["cite"], self.src(ptr), when, s.get("when"), players, s.get("players"),
+                    s.get("order", "clockwise"), params, rules, choices, steps, s.get("title", ""), exprs)
 
     def _value_rows(self, d: dict) -> None:
         """Rows keyed by a ``value`` (a paytable the rules index by a number or a text) are a paytable's without a
@@ -238,6 +260,9 @@ class _Builder:
         if v is None:
             return
         if what == "wager":
+            if v in self.several and not (s.get("do") == "offer" and key == "wager"):
+                self.error(f"{ptr}/{key}", f"'{key}: {v}' names a wager a player may have several of (several: "
+                           "true): it would not say which instance")
             if v not in self.names.wagers:
                 self.error(f"{ptr}/{key}", f"unknown wager {v!r}" + ("" if key == "wager" else
                                                                     f": '{key}' names a wager of this spec"))
@@ -310,6 +335,8 @@ class _Builder:
         positions_max = self.expr(ppp["max"], "/table/positions_per_player/max") if ppp else None
         house_ways = tuple(self.house_way(hid, hw) for hid, hw in (d.get("house_ways") or {}).items())
         self.diags.extend(data_diagnostics(self.doc))
+        for ptr, msg in several.data_problems(d):
+            self.error(ptr, msg)
         if any(x for x in self.diags if x.is_error):
             return None
         wagers, payouts, paytables = _wagers(d, self.amounts, self.src), _payouts(d), _paytables(d, self.amounts)
@@ -359,7 +386,7 @@ def _wagers(d, amounts, src) -> dict[str, Wager]:
                      w.get("offered_by"), every(w), w.get("progressive"),
                      w.get("placed", "before_deal"), amounts(f"/wagers/{k}/amounts", w.get("amounts")),
                      _plain(w.get("choose")), w.get("stays"), tuple(w.get("keeps") or ()), w, src(f"/wagers/{k}"),
-                     requires_any=any_of(w))
+                     requires_any=any_of(w), several=w.get("several") is True)
             for k, w in (d.get("wagers") or {}).items()}
 
 

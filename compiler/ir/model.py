@@ -41,6 +41,7 @@ class Rule:
     then: tuple[Action, ...]
     then_text: str
     src: Src
+    each: str | None = None  # a wager of several instances (several: true) the rule runs once per instance for
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ class Wager:
     src: Src | None = field(default=None, repr=False, compare=False)  # where the rulespec declares it
     # groups of wagers of which at least one must be placed with it (``requires: [{any_of: [...]}]``)
     requires_any: tuple[tuple[str, ...], ...] = ()
+    several: bool = False  # a player may have several of it at once, each with its own kept state (ir/several.py)
 
 
 @dataclass(frozen=True)

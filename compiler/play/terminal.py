@@ -25,7 +25,7 @@ from compiler.game_commands import _load, _selections
 from compiler.render.terminal import raw_stream, visible
 from compiler.runtime.chance import check_chosen
 from compiler.runtime.cards import card_str
-from compiler.runtime.carry import carried_lines
+from compiler.runtime.carry import carried_lines, layout_name
 from compiler.runtime.engine import EngineError
 from compiler.runtime.money import fmt_money
 
@@ -182,7 +182,7 @@ def show_round(console: Console, played, balances: dict[int, Decimal], names: di
         t.add_column(col, overflow="fold", **kw)
     for w in r.results:
         net = fmt_money(w.net, signed=True) if w.priced else "not known"
-        t.add_row(str(w.seat), w.name, fmt_money(w.amount), w.outcome, net, "; ".join(w.cites))
+        t.add_row(str(w.seat), f"{w.name} #{w.instance}" if w.instance else w.name, fmt_money(w.amount), w.outcome, net, "; ".join(w.cites))
     console.print(t)
     for seat, net in sorted(r.net_by_seat().items()):
         balances[seat] = balances.get(seat, Decimal(0)) + net
@@ -294,7 +294,7 @@ def _one_round(args, console: Console, player: TerminalPlayer, table, opts, seat
     console.rule(f"Round {table.round_number + 1}")
     bets: dict[int, dict[str, Decimal]] = {}
     for seat, c in sorted(table.carried.items()):  # on the layout from the last round, until settled
-        names = ", ".join(f"{table.game.wagers[w].name} {fmt_money(a)}" for w, a in c.wagers.items())
+        names = ", ".join(f"{layout_name(table.game, w)} {fmt_money(a)}" for w, a in c.wagers.items())
         console.print(f"seat {seat} has on the layout from the last round: {escape(names)}"
                       + (f" ({escape(', '.join(f'{k} {v}' for k, v in c.state.items()))})" if c.state else ""))
     for seat in seats:

@@ -16,13 +16,14 @@ from typing import Any, Mapping
 
 from compiler.runtime.errors import RefusedError
 from compiler.runtime.money import fmt_money, money
-from compiler.runtime.state import Round, Seat, Wager
+from compiler.runtime.state import Round, Seat, Wager, instance_key, wager_name
 
 
 @dataclass
 class Carried:
     """What one position has on the layout between rounds: open wagers (id -> amount, in the order placed)
-    and the per-player state kept with them."""
+    and the per-player state kept with them. An instance of a wager of several (``several: true``) is keyed
+    ``come#2`` and its kept state is its own: ``state["come#2"] = {"come_point": 6}``."""
     wagers: dict[str, Decimal] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
 
@@ -49,14 +50,21 @@ class Carry:
                 raise RefusedError(f"seat {seat_no!r}: this table has positions 1 to {self.game.max_positions}")
             wagers, state = dict(c.get("wagers") or {}), dict(c.get("state") or {})
             kept: set[str] = set()
-            for wid, amount in wagers.items():
+            for key, amount in wagers.items():
+                wid, n = instance_key(key)
                 wd = self.game.wagers.get(wid)
-                if wd is None or not wd.stays:
+                if wd is None or not wd.stays or bool(n) != wd.several:
                     stays = sorted(k for k, d in self.game.wagers.items() if d.stays)
-                    raise RefusedError(f"seat {seat_no}: {wid!r} is not a wager that stays on the layout from one "
-                                       f"round to the next; this chapter's: {stays}")
-                wagers[wid] = self.check_amount(wid, money(amount))
-                kept.update(wd.keeps)
+                    raise RefusedError(f"seat {seat_no}: {key!r} is not a wager that stays on the layout from one "
+                                       f"round to the next; this chapter's: {stays} (one of several: 'come#1')")
+                wagers[key] = self.check_amount(wid, money(amount))
+                if n:
+                    bad = set(state.get(key) or {}) - set(wd.keeps)
+                    if bad or not isinstance(state.get(key, {}), Mapping):
+                        raise RefusedError(f"seat {seat_no}: {key}: the state kept with it is among {list(wd.keeps)}")
+                    kept.add(key)
+                else:
+                    kept.update(wd.keeps)
             for k in state:
                 if k not in kept:
                     raise RefusedError(f"seat {seat_no}: the state {k!r} is not kept by a wager carried "
@@ -74,15 +82,20 @@ class Carry:
         c = self.carried.get(seat.number)
         if c is None:
             return
-        seat.state.update(c.state)
-        for wid, amount in c.wagers.items():
+        seat.state.update({k: v for k, v in c.state.items() if not instance_key(k)[1]})
+        for key, amount in c.wagers.items():
+            wid, n = instance_key(key)
             wd = self.game.wagers[wid]
-            w = Wager(wid, amount, wd.cite)
-            seat.wagers[wid] = w
+            w = Wager(wid, amount, wd.cite, instance=n)
+            if n:  # an instance: its own kept state (the state's initial values where a hand history leaves one out)
+                w.kept = {k: self.game.state[k]["initial"] for k in wd.keeps} | dict(c.state.get(key) or {})
+                kept = dict(w.kept)
+            else:
+                kept = {k: v for k, v in c.state.items() if k in wd.keeps}
+            seat.wagers[key] = w
             seat.history.append(w)
-            kept = {k: v for k, v in c.state.items() if k in wd.keeps}
-            rnd.log("carried", wd.cite, f"{wd.name} {fmt_money(amount)} carried from the previous round, still in "
-                    f"action{_state_text(kept)}", seat=seat.number, wager=wid, amount=amount)
+            rnd.log("carried", wd.cite, f"{wager_name(self.game, w)} {fmt_money(amount)} carried from the previous "
+                    f"round, still in action{_state_text(kept)}", seat=seat.number, wager=key, amount=amount)
 
     def _carry_out(self, rnd: Round) -> dict[int, Carried]:
         """The wagers left open that stay: taken off the round's wagers (not unsettled) onto the layout with
@@ -94,13 +107,24 @@ class Carry:
                 if w.outcome is not None or not wd.stays or s.hand != 1:
                     continue
                 c = out.setdefault(s.number, Carried())
-                c.wagers[w.id] = w.amount
-                kept = {k: s.state[k] for k in wd.keeps if k in s.state}
-                c.state.update(kept)
+                c.wagers[w.key] = w.amount
+                if w.instance:
+                    kept = dict(w.kept)
+                    if kept:
+                        c.state[w.key] = kept
+                else:
+                    kept = {k: s.state[k] for k in wd.keeps if k in s.state}
+                    c.state.update(kept)
                 s.history.remove(w)
-                rnd.log("carry", wd.cite, f"{wd.name} {fmt_money(w.amount)} stays on the layout until it is settled"
-                        f"{_state_text(kept)}", seat=s.number, wager=w.id, amount=w.amount)
+                rnd.log("carry", wd.cite, f"{wager_name(self.game, w)} {fmt_money(w.amount)} stays on the layout until "
+                        f"it is settled{_state_text(kept)}", seat=s.number, wager=w.key, amount=w.amount)
         return out
+
+
+def layout_name(game, key: str) -> str:
+    """A wager on the layout by its key: its name, or 'Come #2' for an instance."""
+    wid, n = instance_key(key)
+    return f"{game.wagers[wid].name} #{n}" if n else game.wagers[wid].name
 
 
 def carried_lines(game, result) -> list[str]:
@@ -109,6 +133,8 @@ def carried_lines(game, result) -> list[str]:
     for label, which in (("began the round with on the layout", result.carried_in),
                          ("leaves on the layout until settled", result.carried_out)):
         for seat, c in sorted(which.items()):
-            ws = ", ".join(f"{game.wagers[w].name} {fmt_money(Decimal(a))}" for w, a in c["wagers"].items())
-            out.append(f"seat {seat} {label}: {ws}{_state_text(c.get('state') or {})}")
+            state = c.get("state") or {}
+            ws = ", ".join(f"{layout_name(game, w)} {fmt_money(Decimal(a))}{_state_text(state.get(w) or {})}"
+                           for w, a in c["wagers"].items())
+            out.append(f"seat {seat} {label}: {ws}{_state_text({k: v for k, v in state.items() if k not in c['wagers']})}")
     return out

@@ -10,7 +10,7 @@ from compiler.runtime.chance import dice_attr
 from compiler.runtime.errors import EngineError
 from compiler.runtime.money import Odds, fmt_money, money, to_cents
 from compiler.runtime.rankings import RankingError
-from compiler.runtime.state import Seat, Wager
+from compiler.runtime.state import Seat, Wager, wager_name
 
 
 def _also(cites: list[str], cite: str) -> list[str]:
@@ -32,6 +32,7 @@ class Context:
         self.cite = ""
         self.setting: tuple | None = None  # (high, low) of a candidate setting (pai gow)
         self.setting_pool: list | None = None
+        self.instance: Wager | None = None  # the instance a settle rule runs for (a wager declared several: true)
 
     @property
     def seat(self) -> Seat | None:
@@ -146,15 +147,25 @@ class Context:
         finally:
             self.setting = saved
 
+    def _one(self, wager: str) -> Wager | None:
+        """The player's wager ``wager``: inside a rule run per instance of it, that instance; a wager of several
+        instances is otherwise none (validate refuses reading one there)."""
+        i = self.instance
+        if i is not None and i.id == wager and self.seat is not None and self.seat.wagers.get(i.key) is i:
+            return i
+        return self.seat.wagers.get(wager) if self.seat else None
+
     def has(self, wager: str) -> bool:
-        w = self.seat.wagers.get(wager) if self.seat else None
+        w = self._one(wager)
+        if w is None and self.seat is not None and wager in self.table.several:  # any instance in action
+            return any(x.id == wager and x.outcome is None for x in self.seat.wagers.values())
         return w is not None and w.outcome is None
 
     def placed(self, wager: str) -> bool:
         return self.seat is not None and any(w.id == wager for w in self.seat.history)
 
     def wager(self, wager: str) -> Decimal:
-        w = self.seat.wagers.get(wager) if self.seat else None
+        w = self._one(wager)
         return w.amount if w is not None else Decimal(0)
 
     def flag(self, name: str) -> bool:
@@ -199,7 +210,7 @@ class Context:
         ``wager(W)`` is 0, ``hits(W)`` is then 0 and ``picked(W, v)`` false)."""
         if self.seat is None:
             raise EngineError(f"the numbers of a {wager!r} read outside a player step")
-        w = self.seat.wagers.get(wager)
+        w = self._one(wager)
         return w.on if w is not None else ()
 
     def hits(self, wager: str) -> int:
@@ -230,7 +241,10 @@ class Context:
         return self.r.attr(name)
 
     def _state_of(self, name: str, cite: str = "") -> dict:
-        """The values ``name`` is kept in: the round's, or the current player's (``per: player``)."""
+        """The values ``name`` is kept in: the round's, the instance's a rule runs for (the state a wager of
+        several instances keeps), or the current player's (``per: player``)."""
+        if self.instance is not None and name in self.instance.kept:
+            return self.instance.kept
         if name in self.r.state:
             return self.r.state
         if (self.game.state.get(name) or {}).get("per") == "player":
@@ -262,7 +276,7 @@ class Context:
     def _w(self, wager: str, cite: str) -> Wager | None:
         if self.seat is None:
             raise EngineError("a wager outcome outside a player step")
-        w = self.seat.wagers.get(wager)
+        w = self._one(wager)
         if w is None or w.outcome is not None:
             return None  # not placed (an optional wager) or already settled: nothing to do
         return w
@@ -314,6 +328,9 @@ class Context:
         if self.seat is None:
             raise EngineError(f"a bonus outside a player step ({cite})")
         placed = [w for w in self.seat.history if w.id == wager and w.outcome != "void"]
+        one = self._one(wager)
+        if one is not None and one.instance:
+            placed = [one]
         if not placed:
             return  # the wager was not made: no bonus on it
         w = placed[-1]
@@ -359,8 +376,8 @@ class Context:
 
     def _finish(self, w: Wager, outcome: str, net: Decimal, cites: list[str], text: str) -> None:
         w.outcome, w.net, w.cites, w.detail = outcome, net, cites, text
-        self.r.log(outcome, "; ".join(cites), f"{self.game.wagers[w.id].name} {fmt_money(w.amount)}: {text} "
-                   f"(net {fmt_money(net, signed=True)})", seat=self.seat.number, wager=w.id,
+        self.r.log(outcome, "; ".join(cites), f"{wager_name(self.game, w)} {fmt_money(w.amount)}: {text} "
+                   f"(net {fmt_money(net, signed=True)})", seat=self.seat.number, wager=w.key,
                    amount=w.amount, net=net)
 
     def place(self, wager: str, amount, cite: str) -> None:
@@ -380,7 +397,9 @@ class Context:
         if held[name] == value and type(held[name]) is type(value):
             return  # set again to the value it has (by the rule for another player): nothing changes
         held[name] = value
-        self.r.log("state", cite, f"{name} = {'on' if value is True else 'off' if value is False else value}",
+        of = f" ({wager_name(self.game, self.instance)})" if self.instance is not None and held is self.instance.kept \
+            else ""
+        self.r.log("state", cite, f"{name} = {'on' if value is True else 'off' if value is False else value}{of}",
                    seat=self.seat.number if held is not self.r.state else None)
 
     def clear_flag(self, name: str, cite: str) -> None:

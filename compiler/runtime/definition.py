@@ -21,6 +21,7 @@ class Rule:
     when: Fn | None
     then: Fn
     source: str = ""  # "rulespecs/x.yaml:12" of the rule
+    each: str | None = None  # a wager of several instances: the rule runs once per instance in action (settle)
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class WagerDef:
     stays: str | None = None  # 'until_settled': open when the round ends, it stays on the layout (runtime/carry.py)
     keeps: tuple[str, ...] = ()  # the per-player state kept with it into the next round
     requires_any: tuple[tuple[str, ...], ...] = ()  # groups of wagers of which one at least must be placed with it
+    several: bool = False  # a player may have several at once, each placement an instance (Wager.instance)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def _where(src) -> str:
 
 def _rule(r: ir.Rule) -> Rule:
     return Rule(r.cite, _when(r.when, r.when_text, r.cite, r.src), _then(r.then, r.then_text, r.cite, r.src),
-                _where(r.src))
+                _where(r.src), r.each)
 
 
 def _step(s: ir.Step) -> Step:
@@ -138,7 +138,7 @@ def _money(ch: ir.Chapter) -> dict[str, Any]:
                                   requires=tuple(w.requires), progressive=w.progressive, placed=w.placed,
                                   amounts=_amounts(w.amounts), choose=copy.deepcopy(w.choose) or None,
                                   stays=w.stays or None, keeps=tuple(w.keeps) if w.stays else (),
-                                  requires_any=tuple(w.requires_any))
+                                  requires_any=tuple(w.requires_any), several=w.several)
                    for w in ch.wagers.values()},
         "meters": {m.id: MeterDef(m.id, m.cite, m.rate_option, m.reset_option) for m in ch.meters.values()},
     }

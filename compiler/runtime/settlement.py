@@ -9,7 +9,7 @@ from compiler.runtime.context import Context
 from compiler.runtime.definition import Payout, Step
 from compiler.runtime.errors import EngineError, RefusedError, UnsettledError
 from compiler.runtime.money import MoneyError, Odds, fmt_money, money, parse_odds, to_cents
-from compiler.runtime.state import Round, Wager, WagerResult
+from compiler.runtime.state import Round, Wager, WagerResult, wager_name
 
 
 def _same_value(value, key) -> bool:
@@ -78,8 +78,8 @@ class Settlement:
         desc = f"wins: {why}; the amount is not determined" + (
             f" (a Rules Submission may give it: option {p.odds_option!r})" if p.odds_option else "")
         w.outcome, w.net, w.cites, w.detail, w.priced = "win", Decimal(0), cites, desc, False
-        ctx.r.log("win", "; ".join(cites), f"{self.game.wagers[w.id].name} {fmt_money(w.amount)}: {desc}",
-                  seat=ctx.seat.number, wager=w.id, amount=w.amount)
+        ctx.r.log("win", "; ".join(cites), f"{wager_name(self.game, w)} {fmt_money(w.amount)}: {desc}",
+                  seat=ctx.seat.number, wager=w.key, amount=w.amount)
 
     def settle_win(self, ctx: Context, w: Wager, odds: Odds, cites: list[str], desc: str) -> None:
         meter_id = self.game.wagers[w.id].progressive
@@ -95,8 +95,8 @@ class Settlement:
             self.ledger.meters -= gross
             w.meter_paid = gross
             w.outcome, w.net, w.cites, w.detail = "win", net, cites, desc
-            ctx.r.log("win", "; ".join(cites), f"{self.game.wagers[w.id].name} {fmt_money(w.amount)}: {desc} "
-                      f"(net {fmt_money(net, signed=True)})", seat=ctx.seat.number, wager=w.id, amount=w.amount,
+            ctx.r.log("win", "; ".join(cites), f"{wager_name(self.game, w)} {fmt_money(w.amount)}: {desc} "
+                      f"(net {fmt_money(net, signed=True)})", seat=ctx.seat.number, wager=w.key, amount=w.amount,
                       net=net)
             reset = self.meter_reset(meter_id)
             if self.meters[meter_id] < reset:
@@ -112,8 +112,8 @@ class Settlement:
             desc += " (rounded down to the cent)"
         w.outcome, w.net, w.cites, w.detail = ("push" if odds.kind == "push" else "win"), net, cites, desc
         kind = w.outcome
-        ctx.r.log(kind, "; ".join(cites), f"{self.game.wagers[w.id].name} {fmt_money(w.amount)}: {desc} "
-                  f"(net {fmt_money(net, signed=True)})", seat=ctx.seat.number, wager=w.id, amount=w.amount, net=net)
+        ctx.r.log(kind, "; ".join(cites), f"{wager_name(self.game, w)} {fmt_money(w.amount)}: {desc} "
+                  f"(net {fmt_money(net, signed=True)})", seat=ctx.seat.number, wager=w.key, amount=w.amount, net=net)
 
 
     def _results(self, rnd: Round) -> list[WagerResult]:
@@ -122,21 +122,21 @@ class Settlement:
         for s in rnd.seats.values():
             for w in s.history:
                 if w.outcome is None:
-                    raise UnsettledError(f"round {rnd.number}, seat {s.number}: the {game.wagers[w.id].name} "
+                    raise UnsettledError(f"round {rnd.number}, seat {s.number}: the {wager_name(game, w)} "
                                          f"({w.id!r}) is left unsettled: no rule of the procedure settled it",
                                          w.id, s.number, rnd.number)
         results = []
         for s in rnd.seats_in_round():
             for w in s.history:
                 if w.bonus and w.outcome == "void":  # a void wager earns no bonus: it is taken back
-                    rnd.log("bonus", "; ".join(w.bonus_cites), f"{game.wagers[w.id].name} is void: its bonus "
-                            f"{fmt_money(w.bonus)} is taken back", seat=s.number, wager=w.id, amount=w.amount,
+                    rnd.log("bonus", "; ".join(w.bonus_cites), f"{wager_name(game, w)} is void: its bonus "
+                            f"{fmt_money(w.bonus)} is taken back", seat=s.number, wager=w.key, amount=w.amount,
                             net=-w.bonus)
                     w.bonus, w.bonus_cites, w.bonus_detail = Decimal(0), [], ""
                 net = w.net + w.bonus  # a bonus on the wager's own result is part of its result
                 results.append(WagerResult(s.number, w.id, game.wagers[w.id].name, w.amount, w.outcome, net,
                                            tuple(dict.fromkeys([*w.cites, *w.bonus_cites])), w.detail + w.bonus_detail,
-                                           w.priced, s.hand))
+                                           w.priced, s.hand, w.instance))
                 if w.outcome == "void" and w.contribution:
                     self._contribute(rnd, w, game.wagers[w.id].progressive, -1)
                 self.ledger.players += net
@@ -157,11 +157,27 @@ def settle(table, ctx: Context, rnd: Round, step: Step, pending) -> None:
         ctx.seat = s
         for rule in step.rules:
             ctx.cite = rule.cite
-            if rule.when is None or rule.when(ctx):
+            if rule.each is not None:  # once per instance in action of a wager of several (several: true)
+                _each_instance(ctx, s, rule)
+            elif rule.when is None or rule.when(ctx):
                 rule.then(ctx)
             if rnd.stopped:
                 return
     ctx.seat = None
+
+
+def _each_instance(ctx: Context, s, rule) -> None:
+    """A rule naming a wager of several instances, run for each instance of it in action (in the order placed),
+    reading and setting that instance's own kept state."""
+    try:
+        for w in [w for w in s.wagers.values() if w.id == rule.each and w.outcome is None]:
+            ctx.instance = w
+            if rule.when is None or rule.when(ctx):
+                rule.then(ctx)
+            if ctx.r.stopped:
+                return
+    finally:
+        ctx.instance = None
 
 
 def envy(table, ctx: Context, rnd: Round, step: Step, pending) -> None:

@@ -32,6 +32,25 @@ class Wager:
     bonus_cites: list[str] = field(default_factory=list)
     bonus_detail: str = ""
     on: tuple[str, ...] = ()  # the numbers / pockets the player chose (a wager declared with `choose`)
+    instance: int = 0  # a wager of several instances (`several: true`): 1, 2, ... in the order placed; else 0
+    kept: dict[str, Any] = field(default_factory=dict)  # that instance's own copy of the state its wager keeps
+
+    @property
+    def key(self) -> str:
+        """Its key in ``Seat.wagers`` and the log: the wager's id, or ``come#2`` for an instance."""
+        return f"{self.id}#{self.instance}" if self.instance else self.id
+
+
+def wager_name(game, w: "Wager") -> str:
+    """The wager's name in the log: 'Come #2' for an instance of a wager of several instances."""
+    name = game.wagers[w.id].name
+    return f"{name} #{w.instance}" if w.instance else name
+
+
+def instance_key(key: str) -> tuple[str, int]:
+    """('come', 2) of 'come#2'; (id, 0) of a wager's plain id."""
+    wid, sep, n = key.rpartition("#")
+    return (wid, int(n)) if sep and n.isdigit() and int(n) > 0 else (key, 0)
 
 
 @dataclass
@@ -108,12 +127,19 @@ class WagerResult:
     detail: str = ""
     priced: bool = True  # False: a win whose amount is not determined (payout odds not in the sources)
     hand: int = 1  # the hand of the position the wager was on (a split hand: 2, 3, ...)
+    instance: int = 0  # the instance of a wager of several instances (1, 2, ...; 0: a wager of one)
+
+    @property
+    def label(self) -> str:
+        """The wager's id, or ``come#2`` for an instance."""
+        return f"{self.wager}#{self.instance}" if self.instance else self.wager
 
     def to_json(self) -> dict:
         d = {
             "seat": self.seat,
             **({"hand": self.hand} if self.hand != 1 else {}),
             "wager": self.wager,
+            **({"instance": self.instance} if self.instance else {}),
             "name": self.name,
             "amount": str(self.amount),
             "outcome": self.outcome,
@@ -238,8 +264,8 @@ class Round:
                 if w.outcome != "void":
                     self._reverse(s, w, cite)
                     w.outcome, w.net, w.cites, w.detail = "void", Decimal(0), [cite], "void: returned to the player"
-                    self.log("void", cite, f"{self.table.game.wagers[w.id].name} {fmt_money(w.amount)}: returned",
-                             seat=s.number, wager=w.id, amount=w.amount, net=Decimal(0))
+                    self.log("void", cite, f"{wager_name(self.table.game, w)} {fmt_money(w.amount)}: returned",
+                             seat=s.number, wager=w.key, amount=w.amount, net=Decimal(0))
             for b in s.bonuses:  # a bonus for a hand at the table: all hands are void
                 self.log("bonus", cite, f"{b.name} {fmt_money(b.net)} {b.detail} is taken back, the round being void "
                          f"(net {fmt_money(-b.net, signed=True)})", seat=s.number, wager=b.wager, amount=b.amount,
@@ -248,17 +274,17 @@ class Round:
 
     def _reverse(self, s: "Seat", w: Wager, cite: str) -> None:
         """Take back what the settlement of ``w`` (and a bonus on it) moved, logged as a ``reversal``."""
-        name = self.table.game.wagers[w.id].name
+        name = wager_name(self.table.game, w)
         if w.outcome is not None and w.net != 0:
             what = "payment" if w.net > 0 else "collection"
             self.log("reversal", cite, f"{name} {fmt_money(w.amount)}: the {w.outcome} settled by "
                      f"{'; '.join(w.cites)} is reversed, the round being void: the {what} of "
                      f"{fmt_money(abs(w.net))} is taken back (net {fmt_money(-w.net, signed=True)})",
-                     seat=s.number, wager=w.id, amount=w.amount, net=-w.net)
+                     seat=s.number, wager=w.key, amount=w.amount, net=-w.net)
         if w.bonus:  # logged as a bonus taken back, as for a wager voided on its own
             self.log("bonus", cite, f"{name} {fmt_money(w.amount)}: its bonus of {fmt_money(w.bonus)} "
                      f"({'; '.join(w.bonus_cites)}) is taken back, the round being void "
-                     f"(net {fmt_money(-w.bonus, signed=True)})", seat=s.number, wager=w.id, amount=w.amount,
+                     f"(net {fmt_money(-w.bonus, signed=True)})", seat=s.number, wager=w.key, amount=w.amount,
                      net=-w.bonus)
             w.bonus, w.bonus_cites, w.bonus_detail = Decimal(0), [], ""
         if w.meter_paid:  # the progressive meter gets its payment back; the house its reset seed

@@ -59,6 +59,7 @@ class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
         self.unfinished: int | None = None  # the number of a round that raised before it was settled
         self.loop_observer = None  # told the start of every pass of a `repeat` step (an analysis sets it)
         self.carried: dict[int, Carried] = {}  # position -> wagers on the layout between rounds (carry.py)
+        self.several = frozenset(k for k, d in game.wagers.items() if d.several)
 
     # -- data -------------------------------------------------------------------------------
     def ranking(self, rid: str) -> Ranking:

@@ -9,7 +9,7 @@ from compiler.runtime.chance import check_chosen
 from compiler.runtime.context import Context
 from compiler.runtime.errors import RefusedError
 from compiler.runtime.money import CENT, fmt_money, money, percent
-from compiler.runtime.state import Round, Seat, Wager
+from compiler.runtime.state import Round, Seat, Wager, wager_name
 
 
 class Wagers:
@@ -42,7 +42,7 @@ class Wagers:
     def place(self, rnd: Round, seat: Seat, wager: str, amount: Decimal, cite: str, on=None) -> None:
         amount = self.check_amount(wager, amount)
         wd = self.game.wagers[wager]
-        if wager in seat.wagers and seat.wagers[wager].outcome is None:
+        if wager in seat.wagers and seat.wagers[wager].outcome is None and not wd.several:
             raise RefusedError(f"seat {seat.number} already has a {wd.name}")
         chosen: tuple[str, ...] = ()
         if wd.choose or on is not None:
@@ -54,11 +54,14 @@ class Wagers:
             except ValueError as e:
                 raise RefusedError(f"seat {seat.number}: {e}") from None
         w = Wager(wager, amount, cite or wd.cite, on=chosen)
-        seat.wagers[wager] = w
+        if wd.several:  # a new instance, numbered after those of the seat, with the state it keeps at its start
+            w.instance = 1 + max((x.instance for x in seat.wagers.values() if x.id == wager), default=0)
+            w.kept = {k: self.game.state[k]["initial"] for k in wd.keeps}
+        seat.wagers[w.key] = w
         seat.history.append(w)
         where = f" on {', '.join(chosen)}" if chosen else ""
-        rnd.log("wager", cite or wd.cite, f"{wd.name} {fmt_money(amount)} placed{where}", seat=seat.number,
-                wager=wager, amount=amount)
+        rnd.log("wager", cite or wd.cite, f"{wager_name(self.game, w)} {fmt_money(amount)} placed{where}",
+                seat=seat.number, wager=w.key, amount=amount)
         if wd.progressive:
             self._contribute(rnd, w, wd.progressive, +1)
 

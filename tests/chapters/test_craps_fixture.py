@@ -61,7 +61,7 @@ def test_hand_histories_of_several_rolls_settle_as_expected(path):
 
 def test_hand_histories_with_more_than_one_roll_and_odds_taken_between_rolls():
     hs = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in ROUNDS]
-    assert len(hs) == 8 and sum(len(h["rolls"]) > 1 for h in hs) == 6
+    assert len(hs) == 10 and sum(len(h["rolls"]) > 1 for h in hs) == 8
     assert any(pos.get("offers") for h in hs for pos in h["positions"].values())
     assert any(isinstance(c, list) for h in hs for pos in h["positions"].values() for c in (pos.get("choices") or
                                                                                         {}).values())

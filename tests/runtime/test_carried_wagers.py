@@ -1,7 +1,9 @@
 """Wagers that stay on the layout from one round to the next (issue 23, ``stays: until_settled``): the
 Craps test chapter's Come wager (tests/fixtures/chapters/craps.yaml, not official text) carried with its come
 point from the round it is made in into the next rounds on the same table, settled there by its own rules,
-its money on the layout meanwhile; hand histories that begin with it; and the analysis contract."""
+its money on the layout meanwhile; hand histories that begin with it; and the analysis contract. The engine's
+tests play the chapter with its Come wager one per seat (as a wager that stays without ``several: true``);
+tests/runtime/test_several_wagers.py plays several at once."""
 from __future__ import annotations
 
 import contextlib
@@ -25,9 +27,27 @@ CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
 ROUNDS = ROOT / "tests" / "fixtures" / "chapters" / "craps-rounds"
 
 
+def single_come(tmp_path_factory) -> Path:
+    """The Craps test chapter with one Come wager a seat: not declared several, offered to a player who has made
+    none in the round and has none on the layout."""
+    text = CRAPS.read_text(encoding="utf-8")
+    for old, new in ((", several: true}", "}"),
+                     ("players: has(pass_line), cite: § 981.6(e)}", "players: has(pass_line) and not placed(come), cite: § 981.6(e)}")):
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    path = tmp_path_factory.mktemp("single") / "craps.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="module")
-def craps():
-    return load_game(str(CRAPS))
+def single(tmp_path_factory):
+    return single_come(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def craps(single):
+    return load_game(str(single))
 
 
 def _run(*argv) -> tuple[int, str, str]:
@@ -101,7 +121,7 @@ def test_a_carried_wager_is_not_placed_again_and_only_a_wager_that_stays_is_carr
         t.carry_in({1: {"wagers": {"come": 10}, "state": {"point": 4}}})
 
 
-def test_play_saves_the_carried_wagers_and_settle_replays_the_round(craps, tmp_path):
+def test_play_saves_the_carried_wagers_and_settle_replays_the_round(craps, single, tmp_path):
     mod, _ = craps
     t, _ = _come_carried(mod)
     prepare_table(t)
@@ -118,7 +138,7 @@ def test_play_saves_the_carried_wagers_and_settle_replays_the_round(craps, tmp_p
     assert h["positions"]["1"] == {"wagers": {}, "carried": {"come": 10}, "state": {"come_point": 4}}
     f = tmp_path / "r.yaml"
     f.write_text(history_yaml(played.history), encoding="utf-8")
-    rc, out, err = _run("settle", CRAPS, f)
+    rc, out, err = _run("settle", single, f)
     assert rc == 0, err
     assert "seat 1 began the round with on the layout: Come 10.00 (come_point 4)" in out
     assert ("Come" in out.split("seat 1 began")[0]) == any(x.wager == "come" for x in played.result.results)
@@ -132,13 +152,18 @@ def test_the_hand_histories_chain_the_carried_come_wager():
 
 
 @pytest.mark.parametrize("old,new,message,pointer", [
-    ("  carried:\n    2: {carried: {come: 5}, state: {come_point: 9}}\n", "  carried: {}\n",
-     "seat 2: the round leaves come 5.00 (come_point 9) on the layout, expected nothing", "/expect/carried"),
-    ("{come_point: 9}}\n", "{come_point: 8}}\n", "leaves come 5.00 (come_point 9) on the layout, expected come "
+    ("  carried:\n    2: {carried: {come#1: 5}, state: {come#1: {come_point: 9}}}\n", "  carried: {}\n",
+     "seat 2: the round leaves come#1 5.00 (come_point 9) on the layout, expected nothing", "/expect/carried"),
+    ("{come_point: 9}}}\n", "{come_point: 8}}}\n", "leaves come#1 5.00 (come_point 9) on the layout, expected come#1 "
      "5.00 (come_point 8)", "/expect/carried/2"),
-    ("    carried: {come: 5}\n", "    carried: {field: 5}\n", "'field' is not a wager of Chapter 981 that stays",
+    ("    carried: {come#1: 5}\n", "    carried: {field: 5}\n", "'field' is not a wager of Chapter 981 that stays",
      "/positions/2/carried/field"),
-    ("    carried: {come: 5}\n", "    carried: {come: 5.001}\n", "not a whole number of cents", "/positions/2/carried/come"),
+    ("    carried: {come#1: 5}\n", "    carried: {come#1: 5.001}\n", "not a whole number of cents",
+     "/positions/2/carried/come#1"),
+    ("    carried: {come#1: 5}\n", "    carried: {come: 5}\n", "several: true): name each on the layout by its number",
+     "/positions/2/carried/come"),
+    ("    state: {come#1: {come_point: 9}}\n", "    state: {come#1: {point: 9}}\n", "come#1 keeps come_point, not 'point'",
+     "/positions/2/state/come#1/point"),
 ])
 def test_a_hand_history_with_carried_wagers_is_checked_with_positioned_errors(tmp_path, old, new, message, pointer):
     text = (ROUNDS / "come-carried-won.yaml").read_text(encoding="utf-8")
