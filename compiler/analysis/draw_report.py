@@ -58,7 +58,8 @@ def refusal(game, chapter, options: dict | None = None) -> str | None:
 
 
 _SIDE_CHECKED: dict = {}  # id(chapter) -> (a weak reference to it, {wager: refusal or None})
-_SIDE_SHOE = {r: 4 for r in range(13)}  # a deck: pairs can be dealt, each suit once, and the walk is short
+_SIDE_SHOE = {r: 4 for r in range(13)}  # a deck: pairs can be dealt, each suit once
+_BY_POINTS = ((), False)  # card classes by points only (rules_read's pair: no ranking by rank read, no suit)
 
 
 def _optional_before_deal(game, options) -> list[str]:
@@ -68,9 +69,13 @@ def _optional_before_deal(game, options) -> list[str]:
 
 
 def _side_refusal(game, chapter, options, wager: str) -> str | None:
-    """Why ``wager`` cannot be valued alone up to its settlement (None: it can), found by that walk on a shoe of
-    two cards of each rank (kept per chapter: whether a wager is settled before the player decides is the
-    procedure's, not the shoe's; the walk on the real shoe refuses again if a deal it had not met keeps it)."""
+    """Why ``wager`` cannot be valued alone up to its settlement (None: it can), found by that walk on a deck
+    (kept per chapter: whether a wager is settled before the player decides is the procedure's, not the shoe's;
+    the walk on the real shoe refuses again if a deal it had not met keeps it). The deck's cards are first told
+    apart by their points alone (ten classes: a fraction of a second, where the 52 cards of a side wager reading
+    suits took 46 s); a refusal found so is checked by the walk telling the cards apart as the rules do, which
+    gives it or clears it (two cards of one class are one card there: a rule reading ranks or suits may
+    take another path than with the real cards)."""
     held = _SIDE_CHECKED.get(id(chapter))
     if held is None or held[0]() is not chapter:  # (an id reused by another chapter: checked afresh)
         if len(_SIDE_CHECKED) > 64:
@@ -78,22 +83,29 @@ def _side_refusal(game, chapter, options, wager: str) -> str | None:
         held = _SIDE_CHECKED[id(chapter)] = (weakref.ref(chapter), {})
     mine = held[1]
     if wager not in mine:
-        try:
-            side_figure(game, chapter, options, wager, None, _SIDE_SHOE, max_positions=BUDGET)
-            mine[wager] = None
-        except (DrawLimit, EngineError) as e:
-            mine[wager] = str(e)
+        mine[wager] = _side_walk(game, chapter, options, wager, _BY_POINTS)
+        if mine[wager] is not None:  # given or cleared by the cards told apart as the rules read them
+            mine[wager] = _side_walk(game, chapter, options, wager, None)
     return mine[wager]
 
 
+def _side_walk(game, chapter, options, wager: str, reads: tuple | None) -> str | None:
+    try:
+        side_figure(game, chapter, options, wager, None, _SIDE_SHOE, max_positions=BUDGET, reads=reads)
+    except (DrawLimit, EngineError) as e:
+        return str(e)
+    return None
+
+
 def side_figure(game, chapter, options, wager: str, decks: int | None = None,
-                composition: dict[int, int] | None = None, max_positions: int = 2_000_000) -> Figure:
+                composition: dict[int, int] | None = None, max_positions: int = 2_000_000,
+                reads: tuple | None = None) -> Figure:
     """The figure of an optional wager made before the deal and settled before the player decides: the draw walk
     with that wager placed beside the required ones, each position valued by the wager's own net as soon as it
     is settled (``DrawWalk.target``); exact, and the same whatever the play that follows (it cannot change a
     settled wager: the walk's contract has no outcome that does)."""
     bets = {w: 1 for w, d in game.wagers.items() if d.required}
-    walk = DrawWalk(game, chapter, options, decks, {**bets, wager: 1}, composition, max_positions)
+    walk = DrawWalk(game, chapter, options, decks, {**bets, wager: 1}, composition, max_positions, reads=reads)
     walk.target = wager
     value = walk.run()
     d = game.wagers[wager]

@@ -55,7 +55,8 @@ class DrawWalk:
 
     def __init__(self, game, chapter, options: dict | None = None, decks: int | None = None,
                  bets: dict[str, int] | None = None, composition: dict[int, int] | None = None,
-                 max_positions: int = 2_000_000, jobs: int = 1):
+                 max_positions: int = 2_000_000, jobs: int = 1, reads: tuple | None = None):
+        """``reads``: what the card classes tell apart (:func:`rules_read`'s pair); None: what the rules read."""
         self.game, self.chapter = game, chapter
         self.shoe, self.player = _Shoe(), _Choice()
         self.table = Table(game, dict(options or {}), seed=0, shoe=self.shoe)
@@ -63,7 +64,7 @@ class DrawWalk:
         self.decks = decks if decks is not None else self.table.shoe_decks()
         self.bets = dict(bets) if bets else {w: 1 for w, d in game.wagers.items() if d.required}
         self.classes, self.of_card, self.rep, self.counts, self.point_keys = card_classes(
-            self.table, self.decks, composition, rules_read(game, chapter, self.bets))
+            self.table, self.decks, composition, rules_read(game, chapter, self.bets) if reads is None else reads)
         self.prog = Program(game, chapter)
         self.target: str | None = None  # a wager valued alone, up to its settlement (side_walk)
         at: dict = {}

@@ -126,3 +126,37 @@ def test_961_a_side_wager_settled_after_the_player_decides_is_refused_by_name(tm
     (main,) = [f for f in rep.figures if f.stakes == ("initial",)]
     assert main.status == "exact" and main.expected_return == Blackjack(_points(_shoe("A24689TTT"))).expected()
     assert any("per wager: the draw walk" in n and "Pair Bonus" in n for n in rep.notes), rep.notes
+
+
+def test_961_the_settlement_check_walks_points_first_and_confirms_a_refusal_with_the_cards_the_rules_read(
+        tmp_path, monkeypatch):
+    """draw_report._side_refusal: the deck walked with cards told apart by points alone; only a refusal found so is
+    walked again with the classes the rules read, which gives it (here) or clears it (a coarse refusal made up)."""
+    calls = []
+    real = draw_report._side_walk
+
+    def spy(game, chapter, options, wager, reads):
+        calls.append(reads)
+        return real(game, chapter, options, wager, reads)
+
+    monkeypatch.setattr(draw_report, "_side_walk", spy)
+    game, chapter = _chapter(tmp_path, side=True)
+    assert draw_report._side_refusal(game, chapter, {}, "pair_bonus") is None
+    assert calls == [draw_report._BY_POINTS]                      # settled before the decision: one short walk
+    calls.clear()
+    (tmp_path / "late").mkdir()
+    late_game, late_chapter = _chapter(tmp_path / "late", side=True, late=True)
+    why = draw_report._side_refusal(late_game, late_chapter, {}, "pair_bonus")
+    assert "still in action at step insurance" in why
+    assert calls == [draw_report._BY_POINTS, None]                # the refusal confirmed by the rules' own classes
+    calls.clear()
+
+    def coarse_refuses(game, chapter, options, wager, reads):    # a refusal the points alone would make up
+        calls.append(reads)
+        return "made up" if reads == draw_report._BY_POINTS else real(game, chapter, options, wager, reads)
+
+    monkeypatch.setattr(draw_report, "_side_walk", coarse_refuses)
+    (tmp_path / "again").mkdir()
+    game2, chapter2 = _chapter(tmp_path / "again", side=True)
+    assert draw_report._side_refusal(game2, chapter2, {}, "pair_bonus") is None
+    assert calls == [draw_report._BY_POINTS, None]
