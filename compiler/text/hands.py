@@ -34,7 +34,7 @@ COLUMN_RE = re.compile(r"Paytable [A-Z0-9]{1,2}\b|Payout Odds|Payout|"
 # One payout cell.  Jackpot shares ("100% mega jackpot") and "Loss" are printed in
 # progressive paytables; they are read (kind "share" / "loss") though no odds follow.
 PAYOUT_RE = re.compile(
-    r"\d{1,3}(?:,\d{3})* (?:to|for) \d{1,3}(?:,\d{3})*"
+    r"(?:\d{1,3}(?:,\d{3})+|\d+) (?:to|for) (?:\d{1,3}(?:,\d{3})+|\d+)"  # 1,000 to 1 or, as a rulespec has it, 1000 to 1
     r"|\d{1,3}% of (?:the )?(?:progressive )?meter"
     r"|\d{1,3}% (?:mega|major|minor|mini|grand) jackpot"
     r"|\$\d{1,3}(?:,\d{3})*(?:\.\d\d)?"

@@ -69,6 +69,7 @@ from .lexer_patterns import (  # noqa: F401 - Furniture and LexResult are the le
     TABLE_HEAD_RE,
     TERM_ONLY_RE,
     page_format,
+    pipe_line,
 )
 
 class _Lexer(_Tables):
@@ -439,7 +440,7 @@ class _Lexer(_Tables):
             body = s[m.end():]
             self.text_with_heading(body, lineno, col + m.end(), "TEXT")
             return
-        if s.count("|") >= 2 and self.pipe_table(s, lineno, col):
+        if pipe_line(s) and self.pipe_table(s, lineno, col):
             return
         if self.in_definitions:
             m = DEFINITION_RE.match(s)
@@ -452,7 +453,7 @@ class _Lexer(_Tables):
                 self.tok("TERM", s, lineno, col)
                 self.tok("TEXT", "", lineno, col + len(s))
                 return
-        if nxt and (TABLE_HEAD_RE.match(nxt + " ") or nxt.count("|") >= 2) and len(s) < 100 \
+        if nxt and (TABLE_HEAD_RE.match(nxt + " ") or pipe_line(nxt)) and len(s) < 100 \
                 and not s.endswith((".", ":")):
             self.tok("CAPTION", s, lineno, col)
             return

@@ -74,6 +74,13 @@ DEFINITION_RE = _DefinitionRE()
 TERM_ONLY_RE = re.compile(rf"[A-Z]{TERM_CHARS}{{0,60}}[A-Za-z0-9)]$")
 TABLE_HEAD_RE = re.compile(r"(Hand|Result)\s*((?:(?:" + COLUMN_RE.pattern + r")\s*)+)")
 ROW_CELLS = rf"(?:{PAYOUT_RE.pattern})"
+# a pipe-table line: two pipes at least (elaws: "Hand | Paytable A | Paytable B |"), or a heading of one payout
+# column as `rulespec text render` prints it ("Hand | Payout"), so that the renderer's pages read back
+PIPE_HEAD_RE = re.compile(r"[^|]{1,60} \| (?:" + COLUMN_RE.pattern + r")$")
+
+
+def pipe_line(s: str) -> bool:
+    return s.count("|") >= 2 or bool(PIPE_HEAD_RE.match(s))
 # a label glued after the end of a sentence ("... in the set.(2) Each tile", ": (1) Each set")
 GLUED_LABEL_RE = re.compile(r"(?<=[.:;])\s?\(([a-z]{1,2}|\d{1,3}|[ivx]{1,5}|[A-Z]{1,2}|[IVX]{1,5})\)\s(?=[A-Z\u2018\u201c'\"])")
 

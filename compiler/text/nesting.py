@@ -165,6 +165,14 @@ def _nest(path: str, number: str, heading: str, pos: Pos, items: list[_Item], pr
                 intro, intro_pos = it.text, it.table[0]
             elif last_node is not None and (last_node.tables or last_node.is_def) and last_node.after is None:
                 last_node.after = it.text
+            elif len(stack) >= 2 and last_node is stack[-1] and not stack[-2].is_def and stack[-2].after is None \
+                    and not last_node.tables and it.text[:1].islower():
+                # text after a provision's items that goes on with its sentence ("(c) ... draws a third card: (1)
+                # ... (5) ...; and stands with a total of 7."): the provision's closing words (``after``), as
+                # `rulespec text render` prints them; a capital (a sentence or a label lost by the page) is not read
+                stack[-2].after = it.text
+                last_node = stack[-2]
+                stack = stack[:-1]
             else:
                 problem("unlabelled text inside the provisions of a section: not read", it.pos, it.text)
             continue

@@ -62,7 +62,11 @@ def _table_view(t: TableData) -> dict:
 def _view(spec: dict) -> dict:
     items = flatten_spec(spec)
     sections: list[dict] = []
+    pending: list[tuple[int, dict]] = []  # the text printed after a provision's items: (its depth, the entry)
     for it in items:
+        depth = it.depth or 1
+        while pending and (it.kind == "heading" or pending[-1][0] >= depth):  # the provision's items are done
+            sections[-1]["entries"].append(pending.pop()[1])
         if it.kind == "heading":
             sections.append({"number": it.section, "heading": it.text,
                              "anchor": re.sub(r"[^A-Za-z0-9]", "-", it.section), "entries": []})
@@ -81,7 +85,9 @@ def _view(spec: dict) -> dict:
         for t in it.tables:
             cur.append(_table_view(t))
         if it.after:
-            cur.append({"kind": "text", "text": it.after, "depth": it.depth or 1})
+            pending.append((depth, {"kind": "text", "text": it.after, "depth": depth}))
+    while pending:
+        sections[-1]["entries"].append(pending.pop()[1])
     title = str(spec.get("title") or "").upper()
     # an amendment prints only the amended sections, without the chapter's list of sections
     contents = spec.get("completeness") != "amendment"
