@@ -19,6 +19,7 @@ from compiler.ir.model import Chapter
 from compiler.lang.citations import Citation, CitationSyntaxError, expand, parse_citation
 from compiler.lang.rules import Names
 from compiler.lint.facts import fact_diagnostics
+from compiler.lint.labels import label_order
 from compiler.lint.playable import playable_diagnostics
 from compiler.spec.diagnostics import Diagnostic
 from compiler.spec.loader import Document
@@ -123,6 +124,7 @@ def lint(doc: Document, ch: Chapter, names: Names) -> list[Diagnostic]:
         err("", f"validate could not check this spec (playable: {type(e).__name__}: {e}); please report it")
 
     _paytable_order(d, ch, err)
+    label_order(d.get("provisions") or [], lambda ptr, msg: err(ptr, msg, "warning"))
 
     # -- facts the data and the text both state ---------------------------------------------
     try:
