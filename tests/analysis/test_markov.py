@@ -179,3 +179,16 @@ def test_a_come_wager_with_its_own_point_kept_per_player(solved):
     assert come.base == "pass_line" and come.base_net == Fraction(-7, 495)
     # made when the first roll after the point is neither a 7 nor the point
     assert come.made == sum(p(x) * (1 - p(x, 7)) for x in (4, 5, 6, 8, 9, 10))
+
+
+def test_a_dont_come_wager_per_unit_made_is_the_dont_pass_figure(solved):
+    """A Don't Come wager (made after a roll while the point is on, equal to the Don't Pass) is a Don't Pass of
+    its own, with its own point kept per player, followed into later rounds while open: per unit made it has the
+    Don't Pass's figure, -3/220, 1.3636% (Wizard of Odds, craps appendix 1: "Don't Pass / Don't Come")."""
+    dc = solved[0]["dont_come"]
+    assert dc.net / dc.made == closed_form_dont_pass() == Fraction(-3, 220)
+    assert f"{float(-dc.net / dc.made) * 100:.4f}" == "1.3636"
+    assert dc.push == dc.made * p(12) and dc.void == 0 and dc.win + dc.lose + dc.push == dc.made
+    assert dc.base == "dont_pass" and dc.base_net == Fraction(-3, 220)
+    # made when the first roll after the point is neither a 7 nor the point, as the Come is
+    assert dc.made == solved[0]["come"].made == sum(p(x) * (1 - p(x, 7)) for x in (4, 5, 6, 8, 9, 10))

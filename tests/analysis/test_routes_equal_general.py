@@ -76,7 +76,7 @@ EXPECTED_UNCOVERED: dict[str, dict[str, str]] = {
     # the draw walk is exact for its stated method (the dealer's play from the shoe at the first decision, split
     # hands counted), not for the general tree: it is proved against an independent calculator instead
     "blackjack": {w: "stated method" for w in ("initial", "double", "insurance")},
-    "craps": {w: "made during the round whenever offered" for w in ("pass_odds", "dont_odds", "come")},
+    "craps": {w: "made during the round whenever offered" for w in ("pass_odds", "dont_odds", "come", "dont_come")},
     "crapless-craps": {"pass_odds": "made during the round whenever offered"},
     "blackjack-late-surrender": {w: "stated method" for w in ("bet", "double_down", "insurance")},
     # the side wagers, valued alone by the same walk up to their settlement, are equal to counts of the cards in

@@ -147,11 +147,14 @@ def test_the_chain_values_one_come_wager_per_unit_made_and_the_other_figures_sta
     come = res["come"]
     assert come.net / come.made == Fraction(-7, 495) and res["pass_line"].net == Fraction(-7, 495)
     assert res["dont_pass"].net == Fraction(-3, 220)
-    names = [c.name for c in contract.constructs(mod.GAME, compiled.chapter) if c.category == "wager"]
-    assert names == ["stays until_settled", "several"]
+    assert res["dont_come"].net / res["dont_come"].made == Fraction(-3, 220)  # the Don't Pass's, per unit made
+    names = [(c.name, c.where.split(", ")[1]) for c in contract.constructs(mod.GAME, compiled.chapter)
+             if c.category == "wager"]
+    assert names == [("stays until_settled", "wager 'come'"), ("several", "wager 'come'"),
+                     ("stays until_settled", "wager 'dont_come'"), ("several", "wager 'dont_come'")]
     assert contract.refusal("markov", mod.GAME, compiled.chapter) is None
     unmodelled = contract.all_unmodelled("simulation", contract.constructs(mod.GAME, compiled.chapter))
-    assert [str(c).split(" (")[0] for c in unmodelled] == ["wager 'stays until_settled'", "wager 'several'"]
+    assert [str(c).split(" (")[0] for c in unmodelled] == ["wager 'stays until_settled'", "wager 'several'"] * 2
 
 
 def test_the_chain_refuses_instances_that_interact(tmp_path):
