@@ -89,7 +89,8 @@ def test_played_rounds_are_saved_with_every_roll_and_settle_replays_them(tmp_pat
     for seed in range(12, 24):
         table = prepare_table(mod.new_table({}, seed=seed))
         # RandomPlayer offers 0 or 5: odds equal to the line wager, or none
-        bets = {1: {"pass_line": 5, "place_6": 6, "place_9": 5}, 4: {"dont_pass": 5, "field": 5, "eleven": 1}}
+        bets = {1: {"pass_line": 5, "place": {"amount": 6, "numbers": [6]}},
+                2: {"place": {"amount": 5, "numbers": [9]}}, 4: {"dont_pass": 5, "field": 5, "eleven": 1}}
         player = RandomPlayer(random.Random(seed))
         player.choose = lambda seat, step, decision, choices, view: choices[0]  # leaves the Place wagers up
         r = play_one(table, bets, player)

@@ -114,10 +114,8 @@ def test_play_saves_the_instances_and_settle_check_replays_the_round(craps, tmp_
      "'state.come_point' in the step's 'when'"),
     ("{id: take_odds, do: offer, wager: pass_odds, equal_to: pass_line,",
      "{id: take_odds, do: offer, wager: pass_odds, equal_to: come,", "'equal_to: come' names a wager a player may have"),
-    ("then: return place_4; return place_5; return place_6; return place_8; return place_9; return place_10}\n"
-     "      - {id: come_bet",
-     "then: return place_4; return place_5; return place_6; return place_8; return place_9; return place_10; "
-     "return come}\n      - {id: come_bet", "'return come' in a choice"),
+    ("then: return place}\n      - {id: come_bet", "then: return place; return come}\n      - {id: come_bet",
+     "'return come' in a choice"),
     ("  field: {name: Field, cite: § 981.5(c), pays: even_money}",
      "  field: {name: Field, cite: § 981.5(c), pays: even_money, several: true}", None),
     ("  field: {name: Field, cite: § 981.5(c), pays: even_money}",
