@@ -327,9 +327,17 @@ def _sets(game, w: str) -> list[list[str]] | None:
     return sets
 
 
-def _names(sets: list[list[str]], limit: int = 6) -> str:
+def _names(sets, limit: int = 6) -> str:
     shown = ["[" + ", ".join(x) + "]" for x in sets[:limit]]
     return ", ".join(shown) + (f" and {len(sets) - limit} more" if len(sets) > limit else "")
+
+
+def placed_on(group, every) -> str:
+    """The policy of a figure of a wager on chosen numbers: the sets of ``group`` (those of its legal sets,
+    ``every``, that give this figure), or any of them where every set gives it."""
+    if len(group) == len(every):
+        return f"placed on any of its {len(every)} sets" if len(every) > 1 else f"placed on {_names(every)}"
+    return f"placed on {_names(group)}"
 
 
 def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, decks: int | None = None,
@@ -375,12 +383,7 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
             groups.setdefault((e, tuple(sorted(o.items())), tuple(sorted(n.items()))), []).append(k)
         for idx in groups.values():
             e, o, n, paths = mine_results[idx[0]]
-            if sets is None:
-                policy = "any"
-            elif len(groups) == 1:
-                policy = f"placed on any of its {len(sets)} sets" if len(sets) > 1 else f"placed on {_names(sets)}"
-            else:
-                policy = f"placed on {_names([sets[k] for k in idx])}"
+            policy = "any" if sets is None else placed_on([sets[k] for k in idx], sets)
             figs.append(Figure((w,), game.wagers[w].name, Policy("none", policy), e, e, o.get("win", Fraction(0)),
                                dict(o),
                                f"exact: the engine played once per chance outcome ({paths} outcomes of dice, "

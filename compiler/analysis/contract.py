@@ -193,7 +193,8 @@ METHODS: dict[str, Declaration] = {
          "offer": {"wager": _ANY, "equal_to": _ANY}, "decide": {"choices": _ANY}},
         conditions=_conditions(("announce", "roll", "settle", "block", "repeat", "offer", "decide"),
                                ("when", "players")),
-        functions=("has", "placed", "wager", "option", "offered", "any_player", "dice_count"), operators=_OPERATORS,
+        functions=("has", "placed", "wager", "option", "offered", "any_player", "dice_count", "picked", "hits",
+                   "matched"), operators=_OPERATORS,  # chosen numbers: a chain per legal set
         references=("player", "round", "state", "dice", "name"),
         outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note"),
         wagers=("stays until_settled", "several")),  # several: one instance valued (markov.several_refusal)

@@ -32,22 +32,25 @@ from fractions import Fraction
 from typing import Any
 
 from compiler.analysis import contract
+from compiler.analysis.chance_exact import placed_on
 from compiler.ir.several import in_actions, in_expr
 from compiler.analysis.model import Figure, Policy, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.carry import Carried
+from compiler.runtime.chance import sets_of
 from compiler.runtime.engine import FixedStrategy, Table
 from compiler.values.chance import DICE_ATTRS
 
 # ---- what this method models (anything else is refused, by name) ------------------------------------
 STEP_KINDS = frozenset({"roll", "settle", "repeat", "block", "announce", "offer", "decide"})  # decide: by policy
 FUNCTIONS = frozenset({"has", "placed", "wager", "option", "offered", "any_player",  # one seat is analysed
-                       "dice_count"})  # the latest roll's faces, as dice.NAME
+                       "dice_count",  # the latest roll's faces, as dice.NAME
+                       "picked", "hits", "matched"})  # a wager's chosen numbers: one chain per legal set
 ROUND_ATTRIBUTES = frozenset({"roll"})  # round.NAME read by a rule; state.NAME: any declared round state
 # dice.NAME: every attribute of the latest roll (DICE_ATTRS); each is a function of the faces as a multiset
 ACTIONS = frozenset({"win", "lose", "push", "return", "set_state", "set", "clear", "note"})
-WAGER_FIELDS = ("not required, requiring no other wager, no meter, any amount, placed before the round or offered "
-                "during it equal to another wager (`offer` with `equal_to`)")
+WAGER_FIELDS = ("not required, requiring no other wager, no meter, any amount, placed before the round (on chosen "
+                "numbers too) or offered during it equal to another wager (`offer` with `equal_to`) on no chosen numbers")
 
 OUTCOMES = ("win", "lose", "push", "void")
 MAX_STATES = 5000  # a chain larger than this is refused (a budget, never a long silent run)
@@ -102,7 +105,7 @@ def refusal(game, chapter, offered=None) -> str | None:
         if offered is not None and not offered(w):
             continue
         if d.required or d.requires or d.requires_any or d.progressive or d.amounts or (
-                d.placed != "before_deal" and (d.placed != "during_round" or w not in offers)):
+                d.placed != "before_deal" and (d.placed != "during_round" or w not in offers or d.choose)):
             return f"wager {w!r} ({d.cite}): the Markov chain method models wagers {WAGER_FIELDS}"
     return None
 
@@ -210,6 +213,8 @@ def _expr_refusal(n) -> str | None:
             return f"the function {n.name}() is not modelled by the Markov chain method"
         if n.name in ("any_player", "dice_count"):  # an expression over the (one) player; a face
             return next((w for w in map(_expr_refusal, n.args) if w), None)
+        if n.name == "picked":  # a wager's name, then a value (a total, a face)
+            return next((w for w in map(_expr_refusal, n.args[1:]) if w), None)
         return None  # the other functions of FUNCTIONS take names (a wager, an option)
     if isinstance(n, BinOp):
         return _expr_refusal(n.left) or _expr_refusal(n.right)
@@ -402,6 +407,7 @@ class WagerChain:
     states: int  # transient states of its chain
     base: str | None = None  # a wager offered during the round: the wager it is made equal to
     base_net: Fraction | None = None  # that wager's expected net per unit, in the same rounds
+    numbers: tuple[str, ...] | None = None  # a wager on chosen numbers (``choose``): the set it is placed on
 
     @property
     def made(self) -> Fraction:
@@ -428,10 +434,11 @@ def _stake(game, chapter) -> int:
     return math.lcm(1, *dens)
 
 
-def chains(game, chapter, options: dict | None = None) -> tuple[dict[str, WagerChain], dict]:
-    """Each wager on its own (one seat, one stake), its chain solved under each policy. Returns the chains
+def chains(game, chapter, options: dict | None = None) -> tuple[dict[Any, WagerChain], dict]:
+    """Each wager on its own (one seat, one stake), its chain solved under each policy; a wager on chosen numbers
+    (``choose``) once per legal set, keyed ``(wager, set)``, every other wager by its id. Returns the chains
     under the first policy, and facts: the stake, the largest chance a pass does not end a chain, the
-    loops' smallest bound, and ``policies``: label -> {wager: chain}."""
+    loops' smallest bound, and ``policies``: label -> {key: chain}."""
     offered = Table(game, options, seed=0)
     why = refusal(game, chapter, offered.offered)
     if why:
@@ -441,38 +448,69 @@ def chains(game, chapter, options: dict | None = None) -> tuple[dict[str, WagerC
     stay = Fraction(0)
     offers = _offers(chapter)
     touched = _touched(chapter)
-    first: dict[str, WagerChain] = {}
+    first: dict[Any, WagerChain] = {}
     for label, prefer in policies(chapter):
         out = by_policy[label] = {}
         for w, d in game.wagers.items():
             base = offers.get(w) if d.placed == "during_round" else None
             if not offered.offered(w) or (base is not None and not offered.offered(base)):
                 continue
-            if w in first and touched is not None and not ({w, base} & touched):
-                out[w] = first[w]  # no choice acts on it: the same chain under every policy
-                continue
-            if base is None:
-                runner = _Runner(game, options, {1: {w: stake}}, stake, prefer=prefer)
-            else:  # made whenever offered, equal to its base wager
-                runner = _Runner(game, options, {1: {base: stake}}, stake, {w: stake}, prefer)
-            chain = _Chain()
-            runner.explore((None, []), chain, None)
-            todo = list(chain.rep)
-            done = set()
-            while todo:
-                k = todo.pop()
-                if k in done:
+            for numbers in (sets_of(game, w) if d.choose else (None,)):
+                key = w if numbers is None else (w, numbers)
+                if key in first and touched is not None and not ({w, base} & touched):
+                    out[key] = first[key]  # no choice acts on it: the same chain under every policy
                     continue
-                done.add(k)
-                runner.explore(chain.rep[k], chain, k)
-                todo.extend(x for x in chain.trans[k] if x not in done)
-            v = _solve(chain, runner.tracked)
-            out[w] = WagerChain(w, *v[w], states=len(chain.rep), base=base, base_net=v[base][0] if base else None)
-            first.setdefault(w, out[w])
-            stay = max(stay, chain.stay)
+                out[key], chain_stay = _wager_chain(game, options, stake, prefer, w, base, numbers)
+                first.setdefault(key, out[key])
+                stay = max(stay, chain_stay)
     bounds = [int(dict(s.params).get("bound", 0)) for s in _walk(chapter.procedure) if s.kind == "repeat"]
     return next(iter(by_policy.values())), {"stake": stake, "stay": stay, "bound": min(bounds) if bounds else None,
                                             "policies": by_policy}
+
+
+def _wager_chain(game, options, stake: int, prefer: dict, w: str, base: str | None,
+                 numbers: tuple[str, ...] | None) -> tuple[WagerChain, Fraction]:
+    """The chain of one wager (placed alone on seat 1; on ``numbers`` where it is placed on chosen numbers; made
+    whenever offered, equal to ``base``, where it is offered during the round), solved; and the largest chance
+    a pass of it does not end it."""
+    if base is None:
+        bet = stake if numbers is None else {"amount": stake, "numbers": list(numbers)}
+        runner = _Runner(game, options, {1: {w: bet}}, stake, prefer=prefer)
+    else:  # made whenever offered, equal to its base wager
+        runner = _Runner(game, options, {1: {base: stake}}, stake, {w: stake}, prefer)
+    chain = _Chain()
+    runner.explore((None, []), chain, None)
+    todo = list(chain.rep)
+    done = set()
+    while todo:
+        k = todo.pop()
+        if k in done:
+            continue
+        done.add(k)
+        runner.explore(chain.rep[k], chain, k)
+        todo.extend(x for x in chain.trans[k] if x not in done)
+    v = _solve(chain, runner.tracked)
+    return WagerChain(w, *v[w], states=len(chain.rep), base=base, base_net=v[base][0] if base else None,
+                      numbers=numbers), chain.stay
+
+
+def _groups(game, pols: dict) -> list[tuple[str, str | None, list]]:
+    """(wager, the sets it is placed on in words or None, its chains' keys) per figure to give: a wager on chosen
+    numbers once per group of its sets whose chains are alike under every policy (numbers paid alike), in the
+    order of its sets."""
+    out: list[tuple[str, Any, list]] = []
+    alike: dict[tuple, list] = {}
+    for key in dict.fromkeys(k for chains_ in pols.values() for k in chains_):
+        if isinstance(key, str):
+            out.append((key, None, [key]))
+            continue
+        sig = (key[0], tuple(_values(ch[key]) for ch in pols.values() if key in ch))
+        if sig not in alike:
+            alike[sig] = []
+            out.append((key[0], sig, alike[sig]))
+        alike[sig].append(key)
+    return [(w, None if sig is None else placed_on([k[1] for k in keys], sets_of(game, w)), keys)
+            for w, sig, keys in out]
 
 
 def analyze(game, chapter, options: dict | None, settings: dict) -> Report:
@@ -496,14 +534,14 @@ def analyze(game, chapter, options: dict | None, settings: dict) -> Report:
         bound_text = ""
     pols = facts["policies"]
     decisions = sorted({lbl.split(" (", 1)[1].split(",", 1)[0] for lbl in pols if " (" in lbl})
-    for w in res:
-        found = [(label, chains_[w]) for label, chains_ in pols.items() if w in chains_]
+    for w, placed, keys in _groups(game, pols):
+        found = [(label, chains_[keys[0]]) for label, chains_ in pols.items() if keys[0] in chains_]
         same = all(_values(c) == _values(found[0][1]) for _, c in found)
         if same:
             label = "any (no decisions)" if not decisions else f"any choice at {', '.join(decisions)} (the same figure)"
             found = [(label, found[0][1])]
         for label, c in found:
-            _figures(rep, game, w, c, label, facts, bound_text)
+            _figures(rep, game, w, c, label, facts, bound_text, placed)
     return rep
 
 
@@ -511,7 +549,9 @@ def _values(c: WagerChain) -> tuple:
     return c.net, c.win, c.lose, c.push, c.void, c.base_net
 
 
-def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, bound_text: str) -> None:
+def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, bound_text: str,
+             placed: str | None = None) -> None:
+    """The figures of one chain under one policy (``label``); ``placed``: the chosen numbers it is placed on."""
     d = game.wagers[w]
     method = (f"exact: absorbing Markov chain over the round state at each pass of the loop ({c.states} states; "
               f"every die face 1/6; a stake of {facts['stake']} so no payout is rounded){bound_text}")
@@ -524,11 +564,13 @@ def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, 
                    "it runs once per instance and acts on that instance only, and nothing else reads it)")
     outcomes = {k: v / c.made for k, v in zip(OUTCOMES, (c.win, c.lose, c.push, c.void)) if v}
     if c.base is None:
-        rep.figures.append(Figure((w,), d.name, _policy(label), c.net, None, c.win, outcomes, method, status="exact"))
+        rep.figures.append(Figure((w,), d.name, _policy(label, placed), c.net, None, c.win, outcomes, method,
+                                  status="exact"))
         if (c.void or c.push) and c.per_resolved is not None:
             note = f"{d.name}: per bet resolved (pushes and returns left out) {c.per_resolved} " \
                    f"(house edge {float(-c.per_resolved) * 100:.4f}%)"
-            rep.notes.append(note if label.startswith("any") else f"{note} [{label}]")
+            tags = [x for x in (placed, None if label.startswith("any") else label) if x]
+            rep.notes.append(f"{note} [{'; '.join(tags)}]" if tags else note)
         return
     bname = game.wagers[c.base].name
     policy = f"made whenever offered, equal to the {bname}" + ("" if label.startswith("any") else f"; {label}")
@@ -539,6 +581,7 @@ def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, 
                               {}, f"{method}; per unit of the {bname}", includes=(w,), status="exact"))
 
 
-def _policy(label: str) -> Policy:
-    """The play a figure assumes: none where no decision changes it, else the fixed choices it names."""
-    return Policy("none" if label.startswith("any") else "fixed", label)
+def _policy(label: str, placed: str | None = None) -> Policy:
+    """The play a figure assumes: none where no decision changes it, else the fixed choices it names; first the
+    chosen numbers a wager on chosen numbers is placed on."""
+    return Policy("none" if label.startswith("any") else "fixed", label if placed is None else f"{placed}; {label}")

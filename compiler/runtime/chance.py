@@ -19,8 +19,8 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from compiler.values.chance import DICE_ATTRS, cached, dice_attr, label_order, legal_sets, wheel_pockets
 
-__all__ = ["Chance", "EnumeratingChance", "RandomChance", "first_set", "wheel_pockets", "legal_sets", "check_chosen",
-           "find_step", "DICE_ATTRS", "dice_attr"]
+__all__ = ["Chance", "EnumeratingChance", "RandomChance", "first_set", "sets_of", "wheel_pockets", "legal_sets",
+           "check_chosen", "find_step", "DICE_ATTRS", "dice_attr"]
 
 
 @runtime_checkable
@@ -50,15 +50,21 @@ def find_step(procedure, step_id: str):
     return None
 
 
-def first_set(game, wager: str) -> tuple[str, ...]:
-    """The first legal set of a wager declared with ``choose`` (a default for simulations and analyses)."""
+def sets_of(game, wager: str) -> list[tuple[str, ...]]:
+    """Every legal set of a wager declared with ``choose``, in the order of its declaration."""
     wd = game.wagers[wager]
     wheel = None
     if wd.choose.get("wheel"):
         step = find_step(game.procedure, wd.choose["wheel"])
         wheel = step.params.get("wheel") if step is not None else None
-    sets = legal_sets(wd.choose, wheel)
+    return list(legal_sets(wd.choose, wheel))
+
+
+def first_set(game, wager: str) -> tuple[str, ...]:
+    """The first legal set of a wager declared with ``choose`` (a default for simulations and analyses)."""
+    sets = sets_of(game, wager)
     if not sets:
+        wd = game.wagers[wager]
         raise ValueError(f"the {wd.name} has no legal set of numbers ({wd.cite})")
     return sets[0]
 

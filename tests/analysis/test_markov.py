@@ -65,15 +65,20 @@ def test_line_wagers_equal_the_published_figures_and_a_closed_form_count(solved)
     assert res["dont_pass"].push == p(12)
 
 
-@pytest.mark.parametrize("wager,number,odds,published", [
-    ("place_6", 6, Fraction(7, 6), "1.52"), ("place_8", 8, Fraction(7, 6), "1.52"),
-    ("place_5", 5, Fraction(7, 5), "4.00"), ("place_9", 9, Fraction(7, 5), "4.00"),
-    ("place_4", 4, Fraction(9, 5), "6.67"), ("place_10", 10, Fraction(9, 5), "6.67")])
-def test_place_wagers_per_bet_resolved_and_per_bet_made(solved, wager, number, odds, published):
-    c = solved[0][wager]
+def place_on(number: int) -> tuple[str, tuple[str, ...]]:
+    """The chain key of the Place wager (one wager on a chosen number, § 981.5(d)) placed on ``number``."""
+    return ("place", (str(number),))
+
+
+@pytest.mark.parametrize("number,odds,published", [
+    (6, Fraction(7, 6), "1.5152"), (8, Fraction(7, 6), "1.5152"), (5, Fraction(7, 5), "4.0000"),
+    (9, Fraction(7, 5), "4.0000"), (4, Fraction(9, 5), "6.6667"), (10, Fraction(9, 5), "6.6667")])
+def test_a_place_wager_on_each_chosen_number_per_bet_resolved_and_per_bet_made(solved, number, odds, published):
+    c = solved[0][place_on(number)]
+    assert c.wager == "place" and c.numbers == (str(number),)
     win = p(number) / (p(number) + p(7))  # resolved by the first of its number or a 7
     assert c.per_resolved == odds * win - (1 - win)
-    assert f"{float(-c.per_resolved) * 100:.2f}" == published
+    assert f"{float(-c.per_resolved) * 100:.4f}" == published  # Wizard of Odds, craps appendix 1
     # made before the come-out: in action only once a point is set, returned when the round ends first
     assert c.void > 0 and c.win + c.lose + c.void == 1 and c.net == c.per_resolved * c.resolved
 
@@ -90,9 +95,9 @@ def test_a_seeded_simulation_of_the_engine_agrees_within_four_standard_errors(cr
     mod, _ = load_game(str(CRAPS))
     table = mod.new_table({}, seed=20261202)
     n = 4000
-    sums = {"pass_line": [0.0, 0.0], "dont_pass": [0.0, 0.0], "place_6": [0.0, 0.0]}
+    sums = {"pass_line": [0.0, 0.0], "dont_pass": [0.0, 0.0], "place": [0.0, 0.0]}  # the Place on 6
     for _ in range(n):
-        r = table.play_round({1: {"pass_line": 6, "dont_pass": 6, "place_6": 6}})
+        r = table.play_round({1: {"pass_line": 6, "dont_pass": 6, "place": {"amount": 6, "numbers": [6]}}})
         for w in r.results:
             x = float(w.net) / 6
             sums[w.wager][0] += x
@@ -100,7 +105,7 @@ def test_a_seeded_simulation_of_the_engine_agrees_within_four_standard_errors(cr
     for w, (s, s2) in sums.items():
         mean = s / n
         se = math.sqrt((s2 / n - mean * mean) / n)
-        assert abs(mean - float(solved[0][w].net)) < 4 * se, (w, mean, se)
+        assert abs(mean - float(solved[0][place_on(6) if w == "place" else w].net)) < 4 * se, (w, mean, se)
 
 
 def test_analyze_routes_a_looping_chapter_to_the_chain(craps):
@@ -110,7 +115,8 @@ def test_analyze_routes_a_looping_chapter_to_the_chain(craps):
     assert covered == set(craps[0].wagers) and not rep.not_computed
     assert figs["pass_line"].exact and figs["pass_line"].expected_return == Fraction(-7, 495)
     assert "Markov chain" in figs["pass_line"].method and "1000 passes" in figs["pass_line"].method
-    assert any(n.startswith("Place 6: per bet resolved") and "-1/66" in n for n in rep.notes)
+    assert any(n.startswith("Place: per bet resolved") and "-1/66" in n and "[placed on [6], [8];" in n
+               for n in rep.notes)
 
 
 @pytest.mark.parametrize("old,new,named", [
@@ -157,13 +163,14 @@ def test_place_wagers_under_each_policy_of_the_take_down_decision(craps):
     down = next(v for k, v in pols.items() if k.startswith("always take_down"))
     up = next(v for k, v in pols.items() if k.startswith("always leave_up"))
     point = 1 - p(2, 3, 7, 11, 12)
-    for w, n, odds in (("place_6", 6, Fraction(7, 6)), ("place_5", 5, Fraction(7, 5)), ("place_4", 4, Fraction(9, 5))):
-        assert down[w].net == point * (p(n) * odds - p(7))
-        assert down[w].per_resolved == up[w].per_resolved  # per bet resolved, the same either way
+    for n, odds in ((6, Fraction(7, 6)), (5, Fraction(7, 5)), (4, Fraction(9, 5))):
+        assert down[place_on(n)].net == point * (p(n) * odds - p(7))
+        assert down[place_on(n)].per_resolved == up[place_on(n)].per_resolved  # per bet resolved, the same either way
     assert down["pass_line"] is up["pass_line"]  # no choice acts on it: one chain
     rep = analyze(*craps, simulate_refused=False)  # the chain's own answers
-    assert [f.policy.text for f in rep.figures if f.wager == "place_6"] == [
-        "always leave_up (take_down, § 981.7(e))", "always take_down (take_down, § 981.7(e))"]
+    assert [f.policy.text for f in rep.figures if f.wager == "place"][:2] == [
+        "placed on [4], [10]; always leave_up (take_down, § 981.7(e))",
+        "placed on [4], [10]; always take_down (take_down, § 981.7(e))"]
     assert [f.policy.text for f in rep.figures if f.wager == "field"] == ["any choice at take_down (the same figure)"]
 
 
@@ -179,3 +186,40 @@ def test_a_come_wager_with_its_own_point_kept_per_player(solved):
     assert come.base == "pass_line" and come.base_net == Fraction(-7, 495)
     # made when the first roll after the point is neither a 7 nor the point
     assert come.made == sum(p(x) * (1 - p(x, 7)) for x in (4, 5, 6, 8, 9, 10))
+
+
+def test_a_dont_come_wager_per_unit_made_is_the_dont_pass_figure(solved):
+    """A Don't Come wager (made after a roll while the point is on, equal to the Don't Pass) is a Don't Pass of
+    its own, with its own point kept per player, followed into later rounds while open: per unit made it has the
+    Don't Pass's figure, -3/220, 1.3636% (Wizard of Odds, craps appendix 1: "Don't Pass / Don't Come")."""
+    dc = solved[0]["dont_come"]
+    assert dc.net / dc.made == closed_form_dont_pass() == Fraction(-3, 220)
+    assert f"{float(-dc.net / dc.made) * 100:.4f}" == "1.3636"
+    assert dc.push == dc.made * p(12) and dc.void == 0 and dc.win + dc.lose + dc.push == dc.made
+    assert dc.base == "dont_pass" and dc.base_net == Fraction(-3, 220)
+    # made when the first roll after the point is neither a 7 nor the point, as the Come is
+    assert dc.made == solved[0]["come"].made == sum(p(x) * (1 - p(x, 7)) for x in (4, 5, 6, 8, 9, 10))
+
+
+def test_the_place_wager_written_once_gets_a_figure_per_group_of_chosen_numbers_paid_alike(solved, craps):
+    """§ 981.5(d), § 981.8(c): one Place wager on a number the player chooses, paid 9 to 5 on 4 or 10, 7 to 5 on
+    5 or 9, 7 to 6 on 6 or 8. The chain is solved once per chosen number; numbers whose chains are alike under
+    every policy share a figure, so the analysis gives three groups, each under each policy of the take-down
+    decision, with the published figures per bet resolved (Wizard of Odds, craps appendix 1: Place 6/8 1.5152%,
+    5/9 4.0000%, 4/10 6.6667%)."""
+    pols = markov.chains(*craps)[1]["policies"]
+    for chains_ in pols.values():
+        for a, b in ((4, 10), (5, 9), (6, 8)):
+            assert markov._values(chains_[place_on(a)]) == markov._values(chains_[place_on(b)])
+        assert len({markov._values(chains_[place_on(n)]) for n in (4, 5, 6)}) == 3
+    rep = analyze(*craps, simulate_refused=False)
+    place = [f for f in rep.figures if f.wager == "place"]
+    groups = ("[4], [10]", "[5], [9]", "[6], [8]")
+    assert [f.policy.text.split(";")[0] for f in place] == [f"placed on {g}" for g in groups for _ in range(2)]
+    up = next(k for k in pols if k.startswith("always leave_up"))
+    for f, n in zip(place[::2], (4, 5, 6)):
+        assert f.expected_return == pols[up][place_on(n)].net and f.exact
+    for g, edge in zip(groups, ("-1/15 (house edge 6.6667%)", "-1/25 (house edge 4.0000%)",
+                                "-1/66 (house edge 1.5152%)")):
+        notes = [n for n in rep.notes if n.startswith("Place: per bet resolved") and f"[placed on {g};" in n]
+        assert len(notes) == 2 and all(edge in n for n in notes), notes

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from decimal import Decimal
 import json
 import random
 import shutil
@@ -61,7 +62,7 @@ def test_hand_histories_of_several_rolls_settle_as_expected(path):
 
 def test_hand_histories_with_more_than_one_roll_and_odds_taken_between_rolls():
     hs = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in ROUNDS]
-    assert len(hs) == 10 and sum(len(h["rolls"]) > 1 for h in hs) == 8
+    assert len(hs) == 13 and sum(len(h["rolls"]) > 1 for h in hs) == 10
     assert any(pos.get("offers") for h in hs for pos in h["positions"].values())
     assert any(isinstance(c, list) for h in hs for pos in h["positions"].values() for c in (pos.get("choices") or
                                                                                         {}).values())
@@ -88,7 +89,8 @@ def test_played_rounds_are_saved_with_every_roll_and_settle_replays_them(tmp_pat
     for seed in range(12, 24):
         table = prepare_table(mod.new_table({}, seed=seed))
         # RandomPlayer offers 0 or 5: odds equal to the line wager, or none
-        bets = {1: {"pass_line": 5, "place_6": 6, "place_9": 5}, 4: {"dont_pass": 5, "field": 5, "eleven": 1}}
+        bets = {1: {"pass_line": 5, "place": {"amount": 6, "numbers": [6]}},
+                2: {"place": {"amount": 5, "numbers": [9]}}, 4: {"dont_pass": 5, "field": 5, "eleven": 1}}
         player = RandomPlayer(random.Random(seed))
         player.choose = lambda seat, step, decision, choices, view: choices[0]  # leaves the Place wagers up
         r = play_one(table, bets, player)
@@ -135,8 +137,51 @@ def test_a_rules_submission_document_shows_the_chain_figures(tmp_path):
     assert "Pass Line" in shown and "1.4141%" in shown and "1.3636%" in shown
     md = render_formats(document_context(s, str(f)), ("md",))["md"]
     assert "Craps" in md and "1.4141%" in md
-    # a wager that stays from round to round says so in the table of wagers (and no other does)
+    # a wager that stays from round to round says so in the table of wagers (the Come, the Don't Come; no other)
     come = [line for line in md.splitlines() if line.startswith("| Come |") and "(" in line.split("|")[2]]
     assert len(come) == 1 and "stays on the layout from round to round until settled, keeping come\\_point" in come[0]
     table = [line for line in md.splitlines() if line.startswith("| ") and ("| yes (" in line or "| no (" in line)]
-    assert len(table) > 5 and sum("stays on the layout" in line for line in table) == 1
+    assert len(table) > 5 and sum("stays on the layout" in line for line in table) == 2  # Come, Don't Come
+    (dont_come,) = [line for line in md.splitlines() if line.startswith("| Don't Come | made whenever offered")]
+    assert "| 1.3636% | 3/220 |" in dont_come  # the Don't Pass's figure, per unit made
+
+
+def test_a_come_and_a_dont_come_of_one_seat_keep_their_own_points_and_settle_on_their_own():
+    """§ 981.6(e), § 981.7(f), § 981.7(h): come-and-dont-come.yaml's rolls played by the engine: Come #1 and
+    Don't Come #1, made after the 4, both take 6 as their point, each in its own state; the 11 wins Come #2 made
+    after the 6 and leaves Don't Come #1 alone (an 11 loses a Don't Come only next after it is made); the next 6
+    wins the Come and loses the Don't Come."""
+    from compiler.runtime.engine import CallbackStrategy
+    mod, _ = load_game(str(CRAPS))
+    answers = {"come": iter([10, 10, 0, 0]), "dont_come": iter([5, 0, 0, 0])}
+    r = mod.new_table({}, seed=1).play_round({1: {"pass_line": 10, "dont_pass": 5}},
+                                             CallbackStrategy(offer=lambda w, v: next(answers[w]) if w in answers else 0),
+                                             rolls=[[4, 4], [2, 2], [3, 3], [5, 6], [2, 4], [6, 2]])
+    got = [(x.label, x.outcome, x.net, x.cites[0]) for x in r.results]
+    assert sorted(got) == sorted([("come#2", "win", 10, "§ 981.7(f)"), ("come#1", "win", 10, "§ 981.7(f)"),
+                                  ("dont_come#1", "lose", -5, "§ 981.7(h)"),
+                                  ("pass_line", "win", 10, "§ 981.6(c)"), ("dont_pass", "lose", -5, "§ 981.6(c)")])
+    text = "\n".join(str(e) for e in r.log)
+    assert "come_point = 6 (Come #1)" in text and "dont_come_point = 6 (Don't Come #1)" in text
+    assert not r.carried_out
+
+
+@pytest.mark.parametrize("rolls,outcome,net", [
+    ([[3, 3], [1, 1], [1, 1]], "win", "10.00"),    # a 2 next after it is made
+    ([[3, 3], [1, 1], [1, 2]], "win", "10.00"),    # a 3
+    ([[3, 3], [1, 1], [6, 6]], "push", "0.00"),    # a 12
+    ([[3, 3], [1, 1], [3, 4]], "lose", "-10.00"),  # a 7
+    ([[3, 3], [1, 1], [5, 6]], "lose", "-10.00"),  # an 11
+    ([[3, 3], [1, 1], [4, 5], [2, 2], [3, 4]], "win", "10.00"),   # its point 9, then a 7
+    ([[3, 3], [1, 1], [4, 5], [2, 2], [6, 3]], "lose", "-10.00"),  # its point 9 rolled again
+])
+def test_a_dont_come_wager_settles_as_a_dont_pass_of_its_own(rolls, outcome, net):
+    """§ 981.7(h): made after the first roll of the point (a 2), the Don't Come wins on 2 or 3, pushes on 12 and
+    loses on 7 or 11 next; on another total that is its point, won by a 7 and lost by the point."""
+    from compiler.runtime.engine import CallbackStrategy
+    mod, _ = load_game(str(CRAPS))
+    answers = iter([10])
+    r = mod.new_table({}, seed=1).play_round({1: {"dont_pass": 10}},
+                                             CallbackStrategy(offer=lambda w, v: next(answers, 0) if w == "dont_come" else 0), rolls=rolls)
+    (dc,) = [x for x in r.results if x.label.startswith("dont_come")]
+    assert (dc.label, dc.outcome, dc.net, dc.cites[0]) == ("dont_come#1", outcome, Decimal(net), "§ 981.7(h)")

@@ -31,7 +31,7 @@ def single_come(tmp_path_factory) -> Path:
     """The Craps test chapter with one Come wager a seat: not declared several, offered to a player who has made
     none in the round and has none on the layout."""
     text = CRAPS.read_text(encoding="utf-8")
-    for old, new in ((", several: true}", "}"),
+    for old, new in (("keeps: [come_point], several: true}", "keeps: [come_point]}"),
                      ("players: has(pass_line), cite: § 981.6(e)}", "players: has(pass_line) and not placed(come), cite: § 981.6(e)}")):
         assert text.count(old) == 1
         text = text.replace(old, new)
@@ -178,7 +178,9 @@ def test_the_contract_names_a_wager_that_stays_and_only_the_markov_chain_follows
     mod, compiled = craps
     items = contract.constructs(mod.GAME, compiled.chapter)
     stays = [c for c in items if c.category == "wager"]
-    assert [c.name for c in stays] == ["stays until_settled"] and "'come'" in stays[0].where
+    # the Come (one a seat here), then the Don't Come (several at once: it stays and is several)
+    assert [c.name for c in stays] == ["stays until_settled", "stays until_settled", "several"]
+    assert "'come'" in stays[0].where and all("'dont_come'" in c.where for c in stays[1:])
     assert contract.refusal("markov", mod.GAME, compiled.chapter) is None
     why = contract.refusal("simulation", mod.GAME, compiled.chapter)
     # named with its position: the line of the rulespec that declares the wager

@@ -43,9 +43,9 @@ def _net(r) -> dict[str, Decimal]:
 
 
 def test_the_point_is_kept_between_rolls_and_the_line_wagers_stay_up_until_it_is_made():
-    r = _table().play_round({1: {"pass_line": 10, "dont_pass": 5, "place_6": 6, "field": 5}},
-                            rolls=[[4, 1], [5, 6], [3, 3], [1, 4]])
-    assert _net(r) == {"pass_line": Decimal(10), "dont_pass": Decimal(-5), "place_6": Decimal(7),
+    r = _table().play_round({1: {"pass_line": 10, "dont_pass": 5, "place": {"amount": 6, "numbers": [6]},
+                                 "field": 5}}, rolls=[[4, 1], [5, 6], [3, 3], [1, 4]])
+    assert _net(r) == {"pass_line": Decimal(10), "dont_pass": Decimal(-5), "place": Decimal(7),
                        "field": Decimal(-5)}
     kinds = [(e.kind, e.cite) for e in r.log]
     assert ("state", "§ 981.6(b)") in kinds  # point = 5, logged with its §
@@ -56,20 +56,22 @@ def test_the_point_is_kept_between_rolls_and_the_line_wagers_stay_up_until_it_is
 
 
 def test_the_loop_stops_on_a_seven_and_a_place_wager_loses_with_its_section():
-    r = _table().play_round({1: {"pass_line": 10, "place_8": 6}}, rolls=[[6, 4], [4, 4], [3, 4]])
-    assert _net(r) == {"pass_line": Decimal(-10), "place_8": Decimal(7)}
-    r = _table().play_round({1: {"dont_pass": 10, "place_8": 6}}, rolls=[[6, 4], [3, 4]])
-    assert _net(r) == {"dont_pass": Decimal(10), "place_8": Decimal(-6)}
-    lost = next(w for w in r.results if w.wager == "place_8")
+    on_8 = {"amount": 6, "numbers": [8]}
+    r = _table().play_round({1: {"pass_line": 10, "place": on_8}}, rolls=[[6, 4], [4, 4], [3, 4]])
+    assert _net(r) == {"pass_line": Decimal(-10), "place": Decimal(7)}
+    r = _table().play_round({1: {"dont_pass": 10, "place": on_8}}, rolls=[[6, 4], [3, 4]])
+    assert _net(r) == {"dont_pass": Decimal(10), "place": Decimal(-6)}
+    lost = next(w for w in r.results if w.wager == "place")
     assert lost.cites == ("§ 981.7(b)",)
 
 
 def test_no_point_no_pass_and_the_place_wagers_are_returned_not_pushed():
-    r = _table().play_round({1: {"pass_line": 10, "dont_pass": 10, "place_6": 6}}, rolls=[[6, 6]])
+    r = _table().play_round({1: {"pass_line": 10, "dont_pass": 10, "place": {"amount": 6, "numbers": [6]}}},
+                            rolls=[[6, 6]])
     assert [e.kind for e in r.log].count("repeat") == 0  # the loop's `when` (a point) does not hold
     res = {w.wager: (w.outcome, w.net) for w in r.results}
     assert res == {"pass_line": ("lose", Decimal(-10)), "dont_pass": ("push", Decimal(0)),
-                   "place_6": ("void", Decimal(0))}
+                   "place": ("void", Decimal(0))}
 
 
 def test_a_missing_roll_inside_the_loop_is_an_error_not_a_silent_end():

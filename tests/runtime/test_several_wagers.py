@@ -114,10 +114,8 @@ def test_play_saves_the_instances_and_settle_check_replays_the_round(craps, tmp_
      "'state.come_point' in the step's 'when'"),
     ("{id: take_odds, do: offer, wager: pass_odds, equal_to: pass_line,",
      "{id: take_odds, do: offer, wager: pass_odds, equal_to: come,", "'equal_to: come' names a wager a player may have"),
-    ("then: return place_4; return place_5; return place_6; return place_8; return place_9; return place_10}\n"
-     "      - {id: come_bet",
-     "then: return place_4; return place_5; return place_6; return place_8; return place_9; return place_10; "
-     "return come}\n      - {id: come_bet", "'return come' in a choice"),
+    ("then: return place}\n      - {id: come_bet", "then: return place; return come}\n      - {id: come_bet",
+     "'return come' in a choice"),
     ("  field: {name: Field, cite: § 981.5(c), pays: even_money}",
      "  field: {name: Field, cite: § 981.5(c), pays: even_money, several: true}", None),
     ("  field: {name: Field, cite: § 981.5(c), pays: even_money}",
@@ -147,11 +145,14 @@ def test_the_chain_values_one_come_wager_per_unit_made_and_the_other_figures_sta
     come = res["come"]
     assert come.net / come.made == Fraction(-7, 495) and res["pass_line"].net == Fraction(-7, 495)
     assert res["dont_pass"].net == Fraction(-3, 220)
-    names = [c.name for c in contract.constructs(mod.GAME, compiled.chapter) if c.category == "wager"]
-    assert names == ["stays until_settled", "several"]
+    assert res["dont_come"].net / res["dont_come"].made == Fraction(-3, 220)  # the Don't Pass's, per unit made
+    names = [(c.name, c.where.split(", ")[1]) for c in contract.constructs(mod.GAME, compiled.chapter)
+             if c.category == "wager"]
+    assert names == [("stays until_settled", "wager 'come'"), ("several", "wager 'come'"),
+                     ("stays until_settled", "wager 'dont_come'"), ("several", "wager 'dont_come'")]
     assert contract.refusal("markov", mod.GAME, compiled.chapter) is None
     unmodelled = contract.all_unmodelled("simulation", contract.constructs(mod.GAME, compiled.chapter))
-    assert [str(c).split(" (")[0] for c in unmodelled] == ["wager 'stays until_settled'", "wager 'several'"]
+    assert [str(c).split(" (")[0] for c in unmodelled] == ["wager 'stays until_settled'", "wager 'several'"] * 2
 
 
 def test_the_chain_refuses_instances_that_interact(tmp_path):
