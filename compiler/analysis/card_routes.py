@@ -24,6 +24,7 @@ from typing import Any
 
 from compiler.analysis import contract, deals
 from compiler.analysis.counted_loops import unroll_counted_deals
+from compiler.analysis.thresholds import threshold_steps
 from compiler.analysis.enumerate import enumerate_hands, standard_deck
 from compiler.analysis.assumptions import paytable_refusal, settle_dependencies, wager_facts
 from compiler.analysis.model import OPTIMAL, Figure, Policy, Report
@@ -71,7 +72,8 @@ def _active_steps(game, chapter, table):
             else:
                 yield s
 
-    return list(walk(unroll_counted_deals(chapter).procedure))  # a deal loop of fixed passes: its deal steps
+    # a deal loop of fixed passes: its deal steps; a threshold hand read by is_hand: the at_least it stands for
+    return threshold_steps(walk(unroll_counted_deals(chapter).procedure), table.ranking)
 
 
 def _walk(steps):
