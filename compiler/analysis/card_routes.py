@@ -217,8 +217,9 @@ def _stud_figures(game, model: StudModel, rep: Report):
                               sol.ev_per_ante, sol.ev_per_wagered, sol.hit_frequency, outcomes,
                               "exact: optimal strategy by backward induction over every card set", (),
                               status="exact"))
+    said = {e["known"]: e["choices"] for e in model.schedule}  # the solver's option -> the chapter's choice id
     rep.notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
-        f"{k} cards known: " + ", ".join(f"{o} {float(v):.6f}" for o, v in d.items())
+        f"{k} cards known: " + ", ".join(f"{said.get(k, {}).get(o, o)} {float(v):.6f}" for o, v in d.items())
         for k, d in sorted(sol.option_frequencies.items())) + "; outcomes are the net result per unit "
         f"{game.wagers[model.base[0][0]].name}")
     rep.notes.append(f"{names}: expected return per unit {game.wagers[model.base[0][0]].name}; "
