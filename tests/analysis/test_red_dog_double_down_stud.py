@@ -202,3 +202,22 @@ def test_double_down_stud_equals_a_count_of_every_hand_and_the_published_return(
 def test_double_down_stud_strategy_note_names_the_chapters_choices(dds_report):
     note = next(n for n in dds_report.notes if "how often each choice is made" in n)
     assert "stand 0.751715" in note and "double 0.248285" in note
+
+
+def test_a_choice_the_round_never_asked_is_a_warning_of_settle(tmp_path):
+    """Consecutive cards end the hand before the Raise decision (§ 951.6(b)): a Raise recorded for it is named,
+    as cards never dealt are, instead of passing unseen."""
+    text = (CHAPTERS / "rounds/red-dog-consecutive-push.yaml").read_text(encoding="utf-8")
+    bad = text.replace("1: {wagers: {ante: 10}}", "1: {wagers: {ante: 10}, choices: {raise_decision: raise}}")
+    assert bad != text
+    p = tmp_path / "r.yaml"
+    p.write_text(bad.replace("rulespec: ../red-dog.yaml", f"rulespec: {CHAPTERS / 'red-dog.yaml'}"), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "compiler.cli", "settle", str(CHAPTERS / "red-dog.yaml"), str(p)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "warning: seat 1: the hand history gives the choice 'raise' for 'raise_decision', which the round " \
+           "never asked" in r.stderr
+    ok = subprocess.run([sys.executable, "-m", "compiler.cli", "settle", str(CHAPTERS / "red-dog.yaml"),
+                         str(CHAPTERS / "rounds/red-dog-spread-of-three-raised.yaml")],
+                        capture_output=True, text=True, cwd=ROOT)
+    assert ok.returncode == 0 and "never asked" not in ok.stderr
