@@ -406,10 +406,11 @@ def _legal_shoe_decks(game, chapter, table) -> set[int]:
         return set()
     opt = game.options[cd.decks_option]
     lo, hi = int(opt.get("minimum", 1)), int(opt.get("maximum", 16))
+    counts = [int(v) for v in opt["values"]] if opt.get("values") else range(lo, hi + 1)  # "six or eight decks"
     out = set()
     flags = [k for k, v in game.options.items() if v.get("type") == "boolean"]
     for combo in itertools.product([False, True], repeat=len(flags)):
-        for n in range(lo, hi + 1):
+        for n in counts:
             o = {**table.options, **dict(zip(flags, combo)), cd.decks_option: n}
             t = Table(game, o, seed=0)
             if _constraints_ok(chapter, t):

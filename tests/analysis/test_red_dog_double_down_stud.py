@@ -221,3 +221,28 @@ def test_a_choice_the_round_never_asked_is_a_warning_of_settle(tmp_path):
                          str(CHAPTERS / "rounds/red-dog-spread-of-three-raised.yaml")],
                         capture_output=True, text=True, cwd=ROOT)
     assert ok.returncode == 0 and "never asked" not in ok.stderr
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "compiler.cli", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT)
+
+
+def test_an_integer_option_lists_its_values_six_or_eight_decks(tmp_path):
+    """§ 951.3 "six or eight decks": the decks option lists its values (was refused: "only a choice option lists
+    values"; the chapter had to write a minimum, a maximum and a constraint). A value outside them is refused at
+    the command line and in a Rules Submission, by the option's §; values that are no integers, and a default
+    that is none of them, are refused by validate at their position."""
+    spec = CHAPTERS / "red-dog.yaml"
+    r = _cli("analyze", spec, "--option", "decks=7")
+    assert r.returncode == 1 and "7 is not allowed by § 951.3; choose 6 or 8" in r.stdout + r.stderr
+    text = spec.read_text(encoding="utf-8")
+    assert "values: [6, 8]\n    default: 6" in text
+    for bad, message in (("values: [6, x]\n    default: 6", "an integer option lists integers as its values"),
+                         ("values: [6, 8]\n    default: 7", "the default '7' is not one of the values")):
+        p = tmp_path / "red-dog.yaml"
+        p.write_text(text.replace("values: [6, 8]\n    default: 6", bad), encoding="utf-8")
+        r = _cli("validate", p)
+        assert r.returncode == 1 and f"red-dog.yaml:{29 if 'x' in bad else 30}:" in r.stderr and message in r.stderr, \
+            r.stderr
+        assert "Traceback" not in r.stderr
