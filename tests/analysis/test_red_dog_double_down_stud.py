@@ -246,3 +246,9 @@ def test_an_integer_option_lists_its_values_six_or_eight_decks(tmp_path):
         assert r.returncode == 1 and f"red-dog.yaml:{29 if 'x' in bad else 30}:" in r.stderr and message in r.stderr, \
             r.stderr
         assert "Traceback" not in r.stderr
+    # the values are numbers the text states: 7 decks where § 951.3 says six or eight is the facts lint's error
+    p = tmp_path / "red-dog.yaml"
+    p.write_text(text.replace("values: [6, 8]", "values: [6, 7]"), encoding="utf-8")
+    r = _cli("validate", p)
+    assert r.returncode == 1 and "error: the data gives number '7' for § 951.3" in r.stderr \
+        and "[at /options/decks/values/1]" in r.stderr, r.stderr
