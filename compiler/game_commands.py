@@ -252,7 +252,7 @@ def _settle_report(args, mod, rs, table, result) -> int:
     differs from what the hand history states."""
     unused = table.shoe.unused()
     warnings = [f"the hand history gives cards never dealt by the procedure: "
-                f"{'seat ' + str(s) if o == 'player' else o} ({z})" for o, s, z in unused]
+                f"{'seat ' + str(s) if o == 'player' else o} ({z})" for o, s, z in unused] + rs.unasked_choices()
     differs = []
     if rs.expect:  # a hand history that states its settlement: a difference is reported, never ignored
         from compiler.round_file import check_expected

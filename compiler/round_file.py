@@ -183,6 +183,7 @@ class RoundSpec:
                     self.taken[(seat, decision)] = i + 1
                     return c[i]
                 if c is not None:
+                    self.taken[(seat, decision)] = self.taken.get((seat, decision), 0) + 1
                     return c
                 raise DecisionMissing(seat, decision, options)
 
@@ -224,6 +225,7 @@ class RoundSpec:
                     out.append(self.doc.diagnostic(f"/positions/{seat}/choices/{escape_token(did)}/{n}",
                                                    f"seat {seat}: the hand history gives {len(c)} choices for {did!r}; "
                                                    f"the round asked for {n}"))
+
         for seat, of in self.offers.items():
             for w, a in of.items():
                 n = self.taken.get((seat, "offer", w), 0)
@@ -232,6 +234,13 @@ class RoundSpec:
                                                    f"seat {seat}: the hand history gives {len(a)} answers to the offer "
                                                    f"of {w!r}; the round offered it {n} times"))
         return out
+
+    def unasked_choices(self) -> list[str]:
+        """The choices given for a decision the round never put to the seat (Red Dog: a Raise recorded on
+        consecutive cards, which end the hand before the decision): warnings, as cards never dealt are."""
+        return [f"seat {seat}: the hand history gives the choice {c!r} for {did!r}, which the round never asked"
+                for seat, ch in self.choices.items() for did, c in ch.items()
+                if not isinstance(c, list) and not self.taken.get((seat, did))]
 
     def shoe(self) -> ScriptedShoe:
         return ScriptedShoe(self.dealt, self.burned)

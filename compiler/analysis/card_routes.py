@@ -24,6 +24,7 @@ from typing import Any
 
 from compiler.analysis import contract, deals
 from compiler.analysis.counted_loops import unroll_counted_deals
+from compiler.analysis.thresholds import threshold_steps
 from compiler.analysis.enumerate import enumerate_hands, standard_deck
 from compiler.analysis.assumptions import paytable_refusal, settle_dependencies, wager_facts
 from compiler.analysis.model import OPTIMAL, Figure, Policy, Report
@@ -71,7 +72,8 @@ def _active_steps(game, chapter, table):
             else:
                 yield s
 
-    return list(walk(unroll_counted_deals(chapter).procedure))  # a deal loop of fixed passes: its deal steps
+    # a deal loop of fixed passes: its deal steps; a threshold hand read by is_hand: the at_least it stands for
+    return threshold_steps(walk(unroll_counted_deals(chapter).procedure), table.ranking)
 
 
 def _walk(steps):
@@ -215,8 +217,9 @@ def _stud_figures(game, model: StudModel, rep: Report):
                               sol.ev_per_ante, sol.ev_per_wagered, sol.hit_frequency, outcomes,
                               "exact: optimal strategy by backward induction over every card set", (),
                               status="exact"))
+    said = {e["known"]: e["choices"] for e in model.schedule}  # the solver's option -> the chapter's choice id
     rep.notes.append(f"{names}, optimal strategy: how often each choice is made: " + "; ".join(
-        f"{k} cards known: " + ", ".join(f"{o} {float(v):.6f}" for o, v in d.items())
+        f"{k} cards known: " + ", ".join(f"{said.get(k, {}).get(o, o)} {float(v):.6f}" for o, v in d.items())
         for k, d in sorted(sol.option_frequencies.items())) + "; outcomes are the net result per unit "
         f"{game.wagers[model.base[0][0]].name}")
     rep.notes.append(f"{names}: expected return per unit {game.wagers[model.base[0][0]].name}; "

@@ -52,7 +52,7 @@ MODELS: dict[str, Any] = {
         "block": {"steps"},
     },
     "functions": {"hand", "best", "category", "at_least", "is_hand", "has", "placed", "wager", "flag", "option",
-                  "offered", "active", "count", "dice_count", "hits", "matched", "picked", "suited"},
+                  "offered", "active", "count", "dice_count", "hits", "matched", "picked", "suited", "spread"},
     "suit_functions": {"suited"},  # a rule calling one of these is played over cards with their suits
     # dice.X, dice_count, hits, matched, picked and round.roll are symmetric in the dice: a reading of one
     # die by its position must not be declared here unless BranchChance.dice stops rolling by multiset

@@ -117,6 +117,7 @@ _OPERATORS = ("==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "+", "-", "*
 _HANDS = ("hand", "best", "category", "at_least", "is_hand", "category_rank")
 _POINTS = ("total", "soft", "natural", "bust", "points", "card")  # hands valued by points
 _CHANCE = ("dice_count", "hits", "matched", "picked", "suited")  # dice faces, chosen numbers, a suited hand
+_RANKS = ("spread",)  # what the ranks of single cards are (the engine's own code, cards by rank)
 _WAGERS = ("has", "placed", "wager", "flag", "chose", "option", "offered", "active", "count")
 _OUTCOMES = ("win", "win at odds", "win by paytable", "bonus by paytable", "lose", "push", "return", "surrender",
              "place", "set", "clear", "end", "note")
@@ -140,7 +141,7 @@ METHODS: dict[str, Declaration] = {
     "engine enumeration": _decl(
         {**_STEPS, **_OFFER, "collect_unwagered": {}, "roll": {"dice": _ANY, "numbers": _ANY}},
         conditions=_conditions((*_STEPS, "offer", "collect_unwagered", "roll"), ("when", "players")),
-        functions=(*_HANDS, *_WAGERS, "any_player", "count_players"), operators=_OPERATORS,
+        functions=(*_HANDS, *_WAGERS, *_RANKS, "any_player", "count_players"), operators=_OPERATORS,
         references=("player", "dealer", "community", "round", "name"), outcomes=_OUTCOMES),
     # pai gow: hands set by a house way or by the player (paigow.py, paigow_exact.py, paigow_optimal.py); the
     # dice that choose the first position to receive cards change no one seat's result
@@ -179,7 +180,7 @@ METHODS: dict[str, Declaration] = {
          "roll": {"dice": _ANY, "numbers": _ANY}, "spin": {"wheel": _ANY}, "settle": {"rules": _ANY},
          "block": {"steps": _ANY}},
         conditions=_conditions(("deal", "block", "settle", "reveal", "burn", "announce", "roll", "spin"), ("when",)),
-        functions=(*_HANDS, *_WAGERS, *_CHANCE), operators=_OPERATORS,
+        functions=(*_HANDS, *_WAGERS, *_CHANCE, *_RANKS), operators=_OPERATORS,
         references=("player", "dealer", "community", "dice", "pocket", "round", "name"),
         outcomes=("win", "win at odds", "win by paytable", "lose", "push", "surrender", "set", "clear", "note",
                   "return", "end", "bonus by paytable"),
@@ -226,7 +227,8 @@ METHODS: dict[str, Declaration] = {
         conditions=_conditions(("announce", "burn", "deal", "reveal", "decide", "offer", "settle", "block", "envy",
                                 "set_hands", "roll", "spin", "repeat", "collect_unwagered", "split"),
                                ("when", "players")),
-        functions=(*_HANDS, *_WAGERS, "any_player", "count_players", "rank", "groups", "can", *_POINTS, *_CHANCE),
+        functions=(*_HANDS, *_WAGERS, "any_player", "count_players", "rank", "groups", "can", *_POINTS, *_CHANCE,
+                   *_RANKS),
         operators=_OPERATORS, references=("player", "dealer", "community", "event", "round", "setting", "dice",
                                           "pocket", "state", "name"),
         outcomes=(*_OUTCOMES, "win by value table", "bonus by value table", "set state", "void round", "discard card",

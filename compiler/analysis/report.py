@@ -13,7 +13,8 @@ from fractions import Fraction
 from typing import Callable
 
 from compiler.analysis import chance_exact, contract, markov, paigow, per_wager, points_exact, card_routes, progress
-from compiler.analysis.exact_engine import PathLimit, enumerate_round, rank_level_ok
+from compiler.analysis.exact_engine import PATH_BUDGET, PathLimit, enumerate_round, rank_level_ok
+from compiler.analysis.game_tree import game_tree, optimal
 from compiler.analysis.counted_loops import unroll_counted_deals
 from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
                                      dec, pct)  # (DURING_CLAUSE: callers)
@@ -74,6 +75,8 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
             figs.append(Figure(tuple(required), names, _fixed(label, pref), net / len(required), net / stake, win,
                                outcomes, f"exact: engine enumerated over {res.paths} deals",
                                tuple(w for w in res.wagers if w not in required), status="exact"))
+        if required and len(round_pols) > 1:
+            figs.extend(_optimal_engine(game, base, required, options, decks, figs))
         included = {w for f in figs for w in f.includes}
         for w in during_offered:
             # a wager the player may make when offered during the round: per unit made, under each policy that
@@ -104,6 +107,31 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
                                st.outcomes.get("win", Fraction(0)), dict(st.outcomes),
                                f"exact: engine enumerated over {res.paths} deals", status="exact"))
     return figs
+
+
+ENGINE_OPTIMAL = ("optimal strategy: at each decision the choice of largest expected net given what the player "
+                  "has seen (backward induction over every deal and choice of the compiled round)")
+
+
+def _optimal_engine(game, base: dict, required: list, options, decks, fixed: list[Figure]) -> list[Figure]:
+    """The round under optimal play, where a choice that depends on the cards seen (Red Dog: raise on a wide
+    spread) does better than every fixed policy; none where one of them is optimal (War: always go to war) or
+    the game tree passes its budget."""
+    try:
+        leaves = game_tree(game, base, options, decks=decks, max_paths=PATH_BUDGET)
+    except PathLimit:
+        return []
+    opt = optimal(leaves)
+    net, stake = opt.total_net(), opt.total_stake()
+    n = len(required)
+    if not fixed or net / n <= max(f.expected_return for f in fixed):
+        return []
+    win = sum((opt.win.get(w, Fraction(0)) for w in required), Fraction(0))
+    outcomes = {("+" if k > 0 else "") + str(k / n): v for k, v in sorted(opt.round_net.items())}
+    return [Figure(tuple(required), " + ".join(game.wagers[w].name for w in required),
+                   Policy("optimal", ENGINE_OPTIMAL), net / n, net / stake, win, outcomes,
+                   f"exact: engine game tree over {opt.leaves} deals and choices",
+                   tuple(w for w in opt.expected_net if w not in required), status="exact")]
 
 
 def _fixed(label: str, pref: dict[str, str]) -> Policy:
@@ -378,10 +406,11 @@ def _legal_shoe_decks(game, chapter, table) -> set[int]:
         return set()
     opt = game.options[cd.decks_option]
     lo, hi = int(opt.get("minimum", 1)), int(opt.get("maximum", 16))
+    counts = [int(v) for v in opt["values"]] if opt.get("values") else range(lo, hi + 1)  # "six or eight decks"
     out = set()
     flags = [k for k, v in game.options.items() if v.get("type") == "boolean"]
     for combo in itertools.product([False, True], repeat=len(flags)):
-        for n in range(lo, hi + 1):
+        for n in counts:
             o = {**table.options, **dict(zip(flags, combo)), cd.decks_option: n}
             t = Table(game, o, seed=0)
             if _constraints_ok(chapter, t):

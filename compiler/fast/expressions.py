@@ -16,6 +16,7 @@ from compiler.fast.state import OPEN, OWNERS, PUSH, WIN, State, Unsupported, _ce
 from compiler.lang.rules import Action, BinOp, BoolOp, Call, Lit, Neg, Not, Ref, source
 from compiler.lang.syntax import ExprVisitor
 from compiler.runtime.money import money, to_cents
+from compiler.values.cards import rank_index
 
 
 def _filled(z: np.ndarray) -> np.ndarray:
@@ -162,6 +163,8 @@ class ExpressionCompiler:
         if name == "suited":
             cf = self._cards(n.args[0], where, seat)
             return lambda st, cf=cf: _suited(cf(st))
+        if name == "spread":
+            return self._spread_call(n, where, seat)
         if name in ("hits", "matched", "picked") and not seat:
             raise Unsupported(f"{where}: {name}() outside a player step")
         if name in ("dice_count", "hits", "matched", "picked"):
@@ -172,6 +175,22 @@ class ExpressionCompiler:
                 return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).any(1, keepdims=True)
             return lambda st, f=inner: (np.asarray(f(st), dtype=bool) & st.in_round).sum(1, keepdims=True)
         raise Unsupported(f"{where}: function {name}()")
+
+    def _spread_call(self, n, where: str, seat: bool):
+        """spread(R, a, b): the ranks of R's order strictly between the one card of a and that of b (the engine's
+        ``Context.spread``; a row without a card of a rank of R gives 0, where the engine refuses the round)."""
+        order = self.game.rankings.get(_arg_name(n, 0), {}).get("order")
+        if not order:
+            raise Unsupported(f"{where}: spread() of ranking {_arg_name(n, 0)!r}, which has no order of ranks")
+        place = np.full(15, -1, dtype=np.int64)  # rank index (13: the joker, 14: no card) -> place in the order
+        for i, symbol in enumerate(order):
+            place[rank_index(str(symbol))] = i
+        af, bf = self._cards(n.args[1], where, seat), self._cards(n.args[2], where, seat)
+
+        def spread(st, af=af, bf=bf, place=place):
+            a, b = (place[np.where(c.max(-1) >= 0, c.max(-1) // 4, 14)] for c in (af(st), bf(st)))
+            return np.where((a >= 0) & (b >= 0), np.maximum(np.abs(a - b) - 1, 0), 0)
+        return spread
 
     def _hand_call(self, n, where: str, seat: bool):
         """hand(), best(), category(), category_rank(), at_least(), is_hand(), count(): what cards hold."""

@@ -47,15 +47,18 @@ FUNCTIONS: dict[str, tuple[str, ...]] = {
     "matched": ("wager",),
     "picked": ("wager", "expr"),
     "suited": ("expr",),
+    # the number of ranks of a ranking's order strictly between the ranks of two single cards (a spread)
+    "spread": ("ranking", "expr", "expr"),
 }
 # the arguments (by position) that are cards, and those that are a hand value (what hand() or best() gives):
 # a hand value where cards are read, or cards where a hand value is read, is refused by validate
 CARD_ARGS: dict[str, tuple[int, ...]] = {
     "hand": (1,), "best": (1,), "is_hand": (1,), "count": (0,), "rank": (1,), "groups": (1,), "total": (0,),
-    "soft": (0,), "natural": (0,), "bust": (0,), "points": (0,), "card": (0,), "suited": (0,)}
+    "soft": (0,), "natural": (0,), "bust": (0,), "points": (0,), "card": (0,), "suited": (0,),
+    "spread": (1, 2)}
 VALUE_ARGS: dict[str, tuple[int, ...]] = {"category": (0,), "at_least": (1,), "category_rank": (0,)}
 # functions that read a ranking's hands the way a poker-style ranking does: refused on a points ranking
-POKER_FUNCTIONS = ("best", "at_least", "is_hand", "rank", "groups")
+POKER_FUNCTIONS = ("best", "at_least", "is_hand", "rank", "groups", "spread")
 OWNERS = ("player", "dealer", "community", "event", "round", "setting", "dice", "pocket", "state")
 DICE_PARTS = tuple(DICE_ATTRS)  # what dice.X reads of the latest roll (compiler/values/chance.py)
 # the attributes of `round` the engine gives (compiler/runtime/state.py: Round.attr; `roll` is the

@@ -170,6 +170,11 @@ def iter_facts(data: dict) -> Iterator[Fact]:
                     if all(str(r) in RANK_WORDS for r in v):
                         yield Fact("rank", tuple(RANK_WORDS[str(r)] for r in v), p, _cites(here), here)
                     continue
+                if k == "values" and ptr.startswith("/options/") and node.get("type") == "integer" and here \
+                        and isinstance(v, list):  # an integer option's values: numbers its text states (six or eight)
+                    yield from (Fact("number", a, f"{p}/{i}", _cites(here), here) for i, a in enumerate(v)
+                                if isinstance(a, int) and not isinstance(a, bool))
+                    continue
                 if k in SKIP_KEYS or k in ("cite", "cites", "min_from_edge_cite"):
                     continue
                 c = node.get("min_from_edge_cite") if k == "min_from_edge" and node.get("min_from_edge_cite") else here

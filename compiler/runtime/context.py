@@ -105,6 +105,19 @@ class Context:
     def points(self, cards, rid: str | None = None) -> int:
         return self.table.points_ranking(rid).points(cards)
 
+    def spread(self, rid: str, a, b) -> int:
+        """How many ranks of ranking ``rid``'s order lie strictly between the rank of the one card of ``a`` and
+        that of ``b`` (0 when the ranks are equal or consecutive): the spread of Red Dog's two cards."""
+        order = self.table.ranking(rid).order
+        where = []
+        for cards in (a, b):
+            cards = [c for c in cards if c is not None]
+            if len(cards) != 1 or cards[0] >= 52 or cards[0] // 4 not in order:
+                raise EngineError(f"spread() reads one card of a rank of ranking {rid!r}, got {len(cards)} "
+                                  f"card(s) (a rule of {self.cite or 'the procedure'})")
+            where.append(order.index(cards[0] // 4))
+        return max(abs(where[0] - where[1]) - 1, 0)
+
     def card(self, cards, position: int) -> list:
         """The card at ``position`` (1 = the first dealt) of the cards, as a list of one card or none."""
         cards = [c for c in cards if c is not None]

@@ -418,8 +418,12 @@ class _Checker:
                 for k in ("minimum", "maximum"):
                     if k in o:
                         self.error(_p(*base, k), f"a {t} option has no {k}", at_key=True)
-            if "values" in o and t != "choice":
-                self.error(_p(*base, "values"), f"only a choice option lists values (this one is {t})", at_key=True)
+            if "values" in o and t not in ("choice", "integer"):  # an integer option may list its values (6 or 8)
+                self.error(_p(*base, "values"), f"only a choice or integer option lists values (this one is {t})",
+                           at_key=True)
+            if t == "integer" and "values" in o and not (isinstance(o["values"], list) and o["values"]
+                                                         and all(_is_int(v) for v in o["values"])):
+                self.error(_p(*base, "values"), "an integer option lists integers as its values")
             if t == "choice" and not isinstance(o.get("values"), list):
                 self.error(_p(*base), "a choice option lists its values")
             if "default" in o:
@@ -440,6 +444,8 @@ class _Checker:
             return
         if t not in expect:
             return
+        if t == "integer" and isinstance(o.get("values"), list) and v not in o["values"]:
+            self.error(ptr, f"the default {quote(v)} is not one of the values")
         ok, what = expect[t]
         if not ok(v):
             self.error(ptr, f"the default of a {t} option must be {what}, got {quote(v) if isinstance(v, str) else v}")
@@ -469,11 +475,11 @@ class _Checker:
             base = ("options", oid)
             if o.get("type") != "integer":
                 self.error(_p(*base, "type"), f"the decks option {quote(oid)} must be of type integer")
-            lo = o.get("minimum")
+            listed = [v for v in o.get("values") or () if _is_int(v)] if isinstance(o.get("values"), list) else []
+            lo, hi = o.get("minimum", min(listed, default=None)), o.get("maximum", max(listed, default=None))
             if not _is_int(lo) or lo < 1:
                 self.error(_p(*base, "minimum") if "minimum" in o else _p(*base),
                            f"the decks option {quote(oid)} needs a minimum of at least 1")
-            hi = o.get("maximum")
             if not _is_int(hi) or hi > MAX_DECKS:
                 self.error(_p(*base, "maximum") if "maximum" in o else _p(*base),
                            f"the decks option {quote(oid)} needs a maximum of at most {MAX_DECKS} "

@@ -127,7 +127,9 @@ def _fewest_cards(data: dict) -> int | None:
     decks = cards.get("decks", 1)
     oid = cards.get("decks_option")
     if isinstance(oid, str) and isinstance((data.get("options") or {}).get(oid), dict):
-        decks = data["options"][oid].get("minimum", decks)
+        o = data["options"][oid]
+        listed = o.get("values") if isinstance(o.get("values"), list) and o.get("values") else [decks]
+        decks = o.get("minimum", min(listed, key=lambda v: v if isinstance(v, int) else 0))
     batches = (cards.get("batches") or {}).get("count") or 1
     if not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in (per, decks, batches)):
         return None  # reported by the deck checks

@@ -1,12 +1,13 @@
 """Four chapters written as a regulator would write a chapter the compiler has never seen (NOT official text,
 tests/fixtures/chapters/): Baccarat with the Dragon Bonus, Single Zero Roulette with La Partage, Crapless
-Craps, Blackjack with Late Surrender. In YAML only, every command works on each: `validate` (every number of
-the text tied), `settle --check` of its hand histories (tests/fixtures/chapters/<name>-rounds/), `text
+Craps, Blackjack with Late Surrender (and more since: the CHAPTERS below, Red Dog and Double Down Stud among them).
+In YAML only, every command works on each: `validate` (every number of the text tied), `settle --check` of its
+hand histories (tests/fixtures/chapters/<name>-rounds/, or rounds/<name>-*.yaml), `text
 render`, `build` (the game module, the regulation text, the blank Rules Submission form) with the chapter in
 a rulespecs/ of its own, a Rules Submission document with the house edge of each offered wager, `diff
 --impact` of an amendment, and rounds played by `play`'s own code and replayed by `settle`. The figures
 themselves are held to independent routes in tests/analysis/test_new_chance_chapters.py and
-tests/analysis/test_blackjack_late_surrender.py."""
+tests/analysis/test_blackjack_late_surrender.py (Red Dog, Double Down Stud: tests/analysis/test_red_dog_double_down_stud.py)."""
 from __future__ import annotations
 
 import contextlib
@@ -26,8 +27,11 @@ from random_rounds import RandomPlayer
 ROOT = Path(__file__).resolve().parents[2]
 CH = ROOT / "tests/fixtures/chapters"
 CHAPTERS = {"baccarat-dragon-bonus": "915", "roulette-0-la-partage": "945", "crapless-craps": "985",
-            "blackjack-late-surrender": "965", "blackjack-21plus3-lucky-ladies": "966", "spanish-21": "967"}
-ROUNDS = [(name, p) for name in CHAPTERS for p in sorted((CH / f"{name}-rounds").glob("*.yaml"))]
+            "blackjack-late-surrender": "965", "blackjack-21plus3-lucky-ladies": "966", "spanish-21": "967",
+            "red-dog": "951", "double-down-stud": "952"}
+# a chapter's hand histories: its own directory, or tests/fixtures/chapters/rounds/ named after it
+ROUNDS = [(name, p) for name in CHAPTERS for p in sorted((CH / f"{name}-rounds").glob("*.yaml"))
+          + sorted((CH / "rounds").glob(f"{name}-*.yaml"))]
 BETS = {
     "baccarat-dragon-bonus": {1: {"player": 10, "dragon_player": 5}, 2: {"banker": 20, "tie": 5, "dragon_banker": 5}},
     "roulette-0-la-partage": {1: {"straight": {"amount": 5, "numbers": ["0"]}, "red": 10, "low": 10},
@@ -37,6 +41,8 @@ BETS = {
     "blackjack-late-surrender": {1: {"bet": 10}, 2: {"bet": 25}},
     "blackjack-21plus3-lucky-ladies": {1: {"blackjack": 10, "twenty_one_three": 5, "lucky_ladies": 5}, 2: {"blackjack": 25}},
     "spanish-21": {1: {"spanish_21": 10}, 2: {"spanish_21": 25}},
+    "red-dog": {1: {"ante": 10}, 2: {"ante": 5}},
+    "double-down-stud": {1: {"ante": 10}, 2: {"ante": 5}},
 }
 
 
@@ -148,6 +154,9 @@ def _submission(root: Path, number: str, selections: str) -> Path:
     ("baccarat-dragon-bonus", "{}", ["1.0579%", "1.2351%", "14.3596%", "2.6517%", "9.3731%"]),
     ("roulette-0-la-partage", "{la_partage: true}", ["2.7027%", "1.3514%"]),
     ("crapless-craps", "{}", ["5.3824%", "7.1429%", "6.2500%", "1.5152%"]),
+    # optimal play (raise on a spread of 7 or more), eight decks: 2.75% published; and the two fixed policies
+    ("red-dog", "{decks: 8}", ["2.7509%", "7.8800%", "21.7142%"]),
+    ("double-down-stud", "{}", ["2.1033%"]),  # optimal doubling; -0.021033 published
 ])
 def test_a_rules_submission_document_gives_each_offered_wagers_house_edge(built, name, selections, shown):
     from compiler.submission.check import check_files
@@ -161,6 +170,20 @@ def test_a_rules_submission_document_gives_each_offered_wagers_house_edge(built,
     for x in shown:
         assert x in md, x
     assert not [line for line in md.splitlines() if line.startswith("| ") and "not computed" in line]
+
+
+def test_diff_impact_of_an_amended_red_dog_spread(tmp_path):
+    old = CH / "red-dog.yaml"
+    new = tmp_path / "951-new.yaml"
+    text = old.read_text(encoding="utf-8")
+    new.write_text(text.replace("spread_1: {odds: 5 to 1", "spread_1: {odds: 4 to 1").replace(
+        "A spread of one pays 5 to 1", "A spread of one pays 4 to 1"), encoding="utf-8")
+    rc, out, err = run("diff", "--impact", old, new)
+    assert rc == 0, err
+    assert "§ 951.7(b)(1)" in out and "5 to 1 -> 4 to 1" in out
+    # one unit less on a win in a spread of one, never raised (10111/1000000 of rounds, six decks): 2.80% -> 3.81%
+    assert "[optimal strategy: at each decision the choice of largest expected net given what the player has " \
+           "seen (backward induction over every deal and choice of the compiled round)]: house edge 2.80% -> 3.81%" in out
 
 
 def test_diff_impact_of_an_amended_dragon_bonus(tmp_path):
