@@ -124,12 +124,13 @@ class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
             sets: list = []
             for x in _each(bets[wid]):
                 amt = money(x.get("amount", 0) if isinstance(x, Mapping) else x)
+                if amt == 0:
+                    continue
                 try:
-                    if amt != 0:
-                        self.check_amount(wid, amt)
-                        sets.append(self._chosen_set(seat_no, wid, x, sets))
+                    self.check_amount(wid, amt)
                 except RefusedError as e:
-                    raise RefusedError(f"seat {seat_no}: {e}" if not str(e).startswith("seat ") else str(e)) from None
+                    raise RefusedError(f"seat {seat_no}: {e}") from None
+                sets.append(self._chosen_set(seat_no, wid, x, sets))
         return placed
 
     def _chosen_set(self, seat_no, wid: str, bet, earlier: list):
