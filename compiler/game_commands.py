@@ -290,7 +290,7 @@ def _print_settlement(result) -> None:
     rows = [["SEAT", "WAGER", "AMOUNT", "RESULT", "NET", "PROVISIONS"]]
     for r in result.results:
         net = fmt_money(r.net, signed=True) if r.priced else "not known"  # payout odds not in the sources
-        name = r.name if not getattr(r, "instance", 0) else f"{r.name} #{r.instance}"  # one of several (come#2)
+        name = r.name if not getattr(r, "instance", 0) else r.title  # one of several (Come #2, Place #2 on 8)
         name = name if getattr(r, "hand", 1) == 1 else f"{name} (hand {r.hand})"  # a hand made by a split
         rows.append([str(r.seat), name, fmt_money(r.amount), r.outcome, net, "; ".join(r.cites)])
     print(text_table(rows, right=(0, 2, 4)))  # columns as wide as the longest wager name

@@ -49,7 +49,9 @@ def _check_wagers(rs: "RoundSpec", game, table, seat: int, errs: list[Diagnostic
     base = f"/positions/{seat}"
     offered = [(w, a, f"/{i}") for w, v in rs.offers.get(seat, {}).items()
                for i, a in (enumerate(v) if isinstance(v, list) else ((None, v),))]
-    for kind, items in (("wagers", [(w, a, "") for w, a in rs.bets[seat].items()]), ("offers", offered)):
+    placed = [(w, x, f"/{i}" if isinstance(a, list) else "") for w, a in rs.bets[seat].items()
+              for i, x in (enumerate(a) if isinstance(a, list) else ((None, a),))]
+    for kind, items in (("wagers", placed), ("offers", offered)):
         for wid, amount, at in items:
             ptr = f"{base}/{kind}/{escape_token(wid)}" + ("" if at == "/None" else at)
             wd = game.wagers.get(wid)
@@ -57,6 +59,10 @@ def _check_wagers(rs: "RoundSpec", game, table, seat: int, errs: list[Diagnostic
                 errs.append(doc.diagnostic(ptr, f"seat {seat}: Chapter {ch} has no wager {wid!r}; its wagers "
                                                 f"are {', '.join(sorted(game.wagers))}", at_key=True))
                 continue
+            if kind == "wagers" and at == "/0" and not wd.several:
+                errs.append(doc.diagnostic(ptr[:-2], f"seat {seat}: the {wd.name} is one wager a seat: give its "
+                                                     "amount, not a list (only a wager a player may have several of, "
+                                                     "several: true, is given as a list of its instances)"))
             if amount and amount != amount.quantize(CENT):
                 errs.append(doc.diagnostic(ptr, f"seat {seat}: {wd.name}: {amount} is not a whole number of cents"))
             elif amount and wd.amounts and amount not in wd.amounts:
@@ -66,11 +72,7 @@ def _check_wagers(rs: "RoundSpec", game, table, seat: int, errs: list[Diagnostic
                 errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} is not offered by this casino's "
                                                 f"Rules Submission ({wd.cite})"))
             if kind == "wagers" and amount and (wd.choose or wid in rs.chosen.get(seat, {})):
-                try:
-                    check_chosen(wd, rs.chosen.get(seat, {}).get(wid) or (), game.procedure)
-                except ValueError as e:
-                    at = ptr + "/numbers" if wid in rs.chosen.get(seat, {}) else ptr
-                    errs.append(doc.diagnostic(at, f"seat {seat}: {e}"))
+                _check_numbers(rs, game, seat, wid, at, ptr, errs)
             if kind == "wagers":
                 for req in wd.requires:
                     if amount and not rs.bets[seat].get(req):
@@ -80,6 +82,29 @@ def _check_wagers(rs: "RoundSpec", game, table, seat: int, errs: list[Diagnostic
                     if amount and not any(rs.bets[seat].get(req) for req in group):
                         errs.append(doc.diagnostic(ptr, f"seat {seat}: the {wd.name} requires "
                                                         f"{game.one_of(group)} ({wd.cite})"))
+
+
+def _check_numbers(rs: "RoundSpec", game, seat: int, wid: str, at: str, ptr: str, errs: list[Diagnostic]) -> None:
+    """The numbers a wager on chosen numbers is placed on (``at``: '/2' for the third instance of a wager of
+    several): one of its legal sets, and no set of an earlier instance of the seat (one Place on each number)."""
+    wd, given = game.wagers[wid], rs.chosen.get(seat, {}).get(wid)
+    i = int(at[1:]) if at else None
+    numbers = given[i] if isinstance(given, list) and i is not None else given
+    try:
+        chosen = check_chosen(wd, numbers or (), game.procedure)
+    except ValueError as e:
+        errs.append(rs.doc.diagnostic(ptr + "/numbers" if numbers else ptr, f"seat {seat}: {e}"))
+        return
+    for j in range(i or 0):
+        try:
+            same = check_chosen(wd, given[j] or (), game.procedure) == chosen
+        except ValueError:
+            continue
+        if same:
+            errs.append(rs.doc.diagnostic(ptr + "/numbers", f"seat {seat}: {wid}#{i + 1} is placed on "
+                                          f"[{', '.join(chosen)}], as {wid}#{j + 1} is: one {wd.name} on each set of "
+                                          f"numbers; raise that one instead ({wd.cite})"))
+            return
 
 
 def check_carried(rs: "RoundSpec", game, table, errs: list[Diagnostic]) -> None:

@@ -44,7 +44,12 @@ ROUND_SCHEMA = {
     "required": ["rulespec_round", "chapter", "positions", "dealt"],
     "$defs": {"kept": {"type": "object", "additionalProperties": {"oneOf": [
         {"type": ["integer", "boolean"]},
-        {"type": "object", "additionalProperties": {"type": ["integer", "boolean"]}}]}}},
+        {"type": "object", "additionalProperties": {"type": ["integer", "boolean"]}}]}},
+              "bet": {"oneOf": [  # an amount, or {amount, numbers} for a wager on chosen numbers
+                  {"type": ["integer", "number", "string"]},
+                  {"type": "object", "additionalProperties": False, "required": ["amount", "numbers"], "properties": {
+                      "amount": {"type": ["integer", "number", "string"]},
+                      "numbers": {"type": "array", "minItems": 1, "items": {"type": ["integer", "string"]}}}}]}},
     "properties": {
         "rulespec_round": {"const": 1},
         "chapter": {"type": "string"},
@@ -71,12 +76,10 @@ ROUND_SCHEMA = {
                     "carried": {"type": "object", "minProperties": 1,
                                 "additionalProperties": {"type": ["integer", "number", "string"]}},
                     "state": {"$ref": "#/$defs/kept"},
-                    # a wager placed on numbers the player chose (`choose`): {amount: 5, numbers: [17, 20]}
+                    # a wager placed on numbers the player chose (`choose`): {amount: 5, numbers: [17, 20]}; a
+                    # list: the instances of a wager a player may have several of (`several: true`), in order
                     "wagers": {"type": "object", "additionalProperties": {"oneOf": [
-                        {"type": ["integer", "number", "string"]},
-                        {"type": "object", "additionalProperties": False, "required": ["amount", "numbers"], "properties": {
-                            "amount": {"type": ["integer", "number", "string"]},
-                            "numbers": {"type": "array", "minItems": 1, "items": {"type": ["integer", "string"]}}}}]}},
+                        {"$ref": "#/$defs/bet"}, {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/bet"}}]}},
                     # decision step id -> choice; a list: the choices of a decision taken again and again
                     # (a decide step in a `repeat` loop), in order
                     "choices": {"type": "object", "additionalProperties": {"oneOf": [
@@ -164,7 +167,10 @@ class RoundSpec:
 
     def placed(self) -> dict[int, dict]:
         """The bets as the table takes them: a wager on chosen numbers as {"amount": A, "numbers": [...]}."""
-        return {s: {w: ({"amount": a, "numbers": self.chosen[s][w]} if w in self.chosen.get(s, {}) else a)
+        def bet(a, numbers):
+            return a if numbers is None else {"amount": a, "numbers": numbers}
+        return {s: {w: ([bet(x, n) for x, n in zip(a, self.chosen.get(s, {}).get(w) or [None] * len(a))]
+                        if isinstance(a, list) else bet(a, self.chosen.get(s, {}).get(w)))
                     for w, a in ws.items()} for s, ws in self.bets.items()}
 
     def strategy(self) -> dict[int, Strategy]:
@@ -350,9 +356,18 @@ def _positions(d: dict, rd: _Reader) -> tuple[dict, dict, dict, dict]:
     bets, choices, offers, chosen = {}, {}, {}, {}
     for k, pos in d["positions"].items():
         s = int(k)
-        bets[s] = {w: rd.stake(v["amount"] if isinstance(v, dict) else v, f"/positions/{k}/wagers/{escape_token(w)}"
-                               + ("/amount" if isinstance(v, dict) else "")) for w, v in (pos.get("wagers") or {}).items()}
-        chosen[s] = {w: list(v["numbers"]) for w, v in (pos.get("wagers") or {}).items() if isinstance(v, dict)}
+        bets[s], chosen[s] = {}, {}
+        for w, v in (pos.get("wagers") or {}).items():
+            ptr = f"/positions/{k}/wagers/{escape_token(w)}"
+            if isinstance(v, list):  # the instances of a wager of several, each its amount and any numbers
+                bets[s][w] = [rd.stake(x["amount"] if isinstance(x, dict) else x,
+                                       f"{ptr}/{i}" + ("/amount" if isinstance(x, dict) else "")) for i, x in enumerate(v)]
+                if any(isinstance(x, dict) for x in v):
+                    chosen[s][w] = [list(x["numbers"]) if isinstance(x, dict) else None for x in v]
+                continue
+            bets[s][w] = rd.stake(v["amount"] if isinstance(v, dict) else v, ptr + ("/amount" if isinstance(v, dict) else ""))
+            if isinstance(v, dict):
+                chosen[s][w] = list(v["numbers"])
         choices[s] = dict(pos.get("choices") or {})
         offers[s] = {w: ([rd.stake(x, f"/positions/{k}/offers/{escape_token(w)}/{i}") for i, x in enumerate(v)]
                          if isinstance(v, list) else rd.stake(v, f"/positions/{k}/offers/{escape_token(w)}"))

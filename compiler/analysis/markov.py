@@ -33,12 +33,12 @@ from typing import Any
 
 from compiler.analysis import contract
 from compiler.analysis.chance_exact import placed_on
-from compiler.ir.several import in_actions, in_expr
+from compiler.analysis.markov_several import FirstInstance as _FirstInstance, several_refusal, walk as _walk
 from compiler.analysis.model import Figure, Policy, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.carry import Carried
 from compiler.runtime.chance import sets_of
-from compiler.runtime.engine import FixedStrategy, Table
+from compiler.runtime.engine import Table
 from compiler.values.chance import DICE_ATTRS
 
 # ---- what this method models (anything else is refused, by name) ------------------------------------
@@ -63,13 +63,6 @@ class Refused(ValueError):
 def has_loop(chapter) -> bool:
     """Whether the chapter's procedure has a ``repeat`` step (then this method is the one to use)."""
     return any(s.kind == "repeat" for s in _walk(chapter.procedure))
-
-
-def _walk(steps, keep=None):
-    for s in steps:
-        if keep is None or keep(s):
-            yield s
-            yield from _walk(s.steps, keep)
 
 
 def refusal(game, chapter, offered=None) -> str | None:
@@ -108,55 +101,6 @@ def refusal(game, chapter, offered=None) -> str | None:
                 d.placed != "before_deal" and (d.placed != "during_round" or w not in offers or d.choose)):
             return f"wager {w!r} ({d.cite}): the Markov chain method models wagers {WAGER_FIELDS}"
     return None
-
-
-def several_refusal(game, chapter, offered=None) -> str | None:
-    """A wager a player may have several of (``several: true``) is valued one instance at a time: right only when
-    its instances do not interact. They do not when every rule run per instance acts on that instance alone (its
-    outcome, the state it keeps, a note) and nothing else reads the wager (``has``, ``placed``: the instances
-    together); anything else is refused, naming the rule."""
-    several = {w: d.keeps for w, d in game.wagers.items() if d.several and (offered is None or offered(w))}
-    if not several:
-        return None
-    for s in _walk(chapter.procedure):
-        for r in s.rules:
-            if r.each in several:
-                bad = next((a for a in r.then if a.kind not in ("note", "set_state") and a.wager != r.each
-                            or a.kind == "set_state" and a.name not in several[r.each]), None)
-                if bad is not None:
-                    return (f"step {s.id!r} ({r.cite}): a rule run once per instance of {r.each!r} acts on more than "
-                            f"that instance ({bad.kind} {bad.wager or bad.name}), so its instances interact, which the "
-                            "Markov chain method (one instance valued) does not model")
-                continue
-            hits = in_expr(r.when, several) + in_actions(r.then, several)
-            if hits:
-                return _across(s, r.cite, hits[0])
-        for e in (s.when, s.players, *(c.when for c in s.choices), *(n for _, n, _ in s.exprs)):
-            hits = in_expr(e, several)
-            if hits:
-                return _across(s, s.cite, hits[0])
-    return None
-
-
-def _across(s, cite: str, hit) -> str:
-    return (f"step {s.id!r} ({cite}): '{hit[1]}' reads the instances of {hit[0]!r} together (a wager of several), "
-            "so they interact, which the Markov chain method (one instance valued) does not model")
-
-
-class _FirstInstance(FixedStrategy):
-    """Offers taken as :class:`FixedStrategy` takes them, but a wager of several instances only while the seat has
-    none placed in the round nor carried into it: one instance is valued (:func:`several_refusal`)."""
-
-    def __init__(self, prefer, offers, several):
-        super().__init__(prefer, offers=offers)
-        self.several, self.made = several, set()
-
-    def offer(self, wager, view):
-        if wager in self.several:
-            if wager in self.made or any(k.partition("#")[0] == wager for k in view.wagers):
-                return Decimal(0)
-            self.made.add(wager)
-        return super().offer(wager, view)
 
 
 def _frozen(state: dict) -> tuple:
@@ -558,7 +502,12 @@ def _figures(rep: Report, game, w: str, c: WagerChain, label: str, facts: dict, 
     if d.stays:  # followed beyond its round: a state of the chain at each round's end it stays after
         method += (f"; the {d.name}, left open when a round ends, stays on the layout ({d.cite}) and is followed into "
                    "the next rounds until settled (the seat making no new wager in them)")
-    if d.several:  # one instance valued: they do not interact (several_refusal)
+    if d.several and d.choose:  # one instance on each set valued: they do not interact (several_refusal)
+        method += (f"; a player may have several {d.name} wagers at once, each on its own numbers: one is valued on "
+                   "each set, as an instance has the same result distribution alone or with others (each rule naming "
+                   "it runs once per instance and acts on that instance only, a choice returns every one in action, "
+                   "and nothing else reads it but has())")
+    elif d.several:  # one instance valued: they do not interact (several_refusal)
         method += (f"; a player may have several {d.name} wagers at once, each with its own kept state: one is valued, "
                    "the first made in a round, as every instance has the same result distribution (each rule naming "
                    "it runs once per instance and acts on that instance only, and nothing else reads it)")

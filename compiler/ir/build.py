@@ -192,6 +192,8 @@ class _Builder:
             for msg, line, col, in_then in problems:
                 self.error(ptr + ("/then" if in_then else "/when"), msg, line, col)
             return each
+        if outside == "a choice":  # `return W` takes every instance in action down (the player's choice)
+            th = [h for h in th if not several.returns_every(h)]
         for hits, key in ((wh, "/when"), (th, "/then")):
             for msg, line, col in several.outside(hits, outside):
                 self.error(ptr + key, msg, line, col)

@@ -7,7 +7,9 @@ of a ``settle`` step that reads or settles such a wager (``has(W)``, ``placed(W)
 setting that instance's own state: :func:`instance_wager` names the wager it runs for (``Rule.each``).
 Elsewhere a condition may ask ``has(W)`` (any instance in action) and ``placed(W)`` (one placed in the round
 or carried into it); anything that would have to pick one instance (its amount, its kept state, settling
-it, an ``equal_to`` of it) is refused here, at validate, with its position: it would not say which.
+it, an ``equal_to`` of it) is refused here, at validate, with its position: it would not say which. A
+decide step's choice may ``return W``: every instance in action is returned (a player taking the Place wagers
+down). A wager of several may be placed on chosen numbers (``choose``): each instance has its own.
 """
 from __future__ import annotations
 
@@ -75,6 +77,12 @@ def instance_wager(when_hits, then_hits) -> tuple[str | None, list[tuple[str, in
     return first, []
 
 
+def returns_every(hit) -> bool:
+    """A ``return W`` of a decide step's choice: it returns every instance of ``W`` in action (a player taking
+    the Place wagers down), which names no one instance."""
+    return hit[1] == f"return {hit[0]}"
+
+
 def outside(hits, where: str, allow_any: bool = True) -> list[tuple[str, int, int]]:
     """Problems (message, line, column) of readings outside a settle rule (``where``: what holds them): only
     ``has`` and ``placed`` (any instance) may be read there."""
@@ -95,8 +103,9 @@ def data_problems(data) -> list[tuple[str, str]]:
         w = data["wagers"][wid]
         for key, why in (("required", "a required wager is placed once, before the round"),
                          ("progressive", "a progressive meter's contribution is one per wager"),
-                         ("choose", "the numbers chosen are one set per wager")):
-            if w.get(key):
+                         ("stays", "with 'choose' too, an instance carried into the next round would be given "
+                          "by its amount alone, without its numbers")):
+            if w.get(key) and (key != "stays" or w.get("choose")):
                 out.append((f"/wagers/{wid}/{key}", f"wager {wid!r} is declared several: true, which '{key}' "
                             f"cannot go with: {why}"))
     return out

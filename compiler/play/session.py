@@ -162,11 +162,16 @@ def _money_out(a: Decimal):
 
 
 def _amount(a) -> Decimal:
+    if isinstance(a, (list, tuple)):  # the instances of a wager of several
+        return sum((_amount(x) for x in a), Decimal(0))
     return Decimal(a["amount"] if isinstance(a, Mapping) else a)
 
 
 def _stake_out(a):
-    """A wager of a hand history: its amount, or {amount, numbers} for one placed on chosen numbers."""
+    """A wager of a hand history: its amount, or {amount, numbers} for one placed on chosen numbers; a list of
+    those for the instances of a wager a player may have several of, in the order placed."""
+    if isinstance(a, (list, tuple)):
+        return [_stake_out(x) for x in a if _amount(x) != 0]
     if isinstance(a, Mapping):
         return {"amount": _money_out(a["amount"]), "numbers": [int(v) if str(v).isdigit() and str(v) == str(int(v))
                                                           else str(v) for v in a["numbers"]]}

@@ -182,7 +182,7 @@ def show_round(console: Console, played, balances: dict[int, Decimal], names: di
         t.add_column(col, overflow="fold", **kw)
     for w in r.results:
         net = fmt_money(w.net, signed=True) if w.priced else "not known"
-        t.add_row(str(w.seat), f"{w.name} #{w.instance}" if w.instance else w.name, fmt_money(w.amount), w.outcome, net, "; ".join(w.cites))
+        t.add_row(str(w.seat), w.title, fmt_money(w.amount), w.outcome, net, "; ".join(w.cites))
     console.print(t)
     for seat, net in sorted(r.net_by_seat().items()):
         balances[seat] = balances.get(seat, Decimal(0)) + net
@@ -336,11 +336,21 @@ def _ask_bets(console: Console, player: TerminalPlayer, table, seat: int) -> dic
                 continue
             wd = g.wagers[wid]
             default = fmt_money(wd.amounts[0]) if wd.amounts else ("10" if wd.required else "0")
-            a = player.amount(f"Seat {seat}, {name} ({cite}): amount (0: no wager)", default=default)
-            if a and wd.choose:  # a wager on numbers the player chooses: ask for them
-                bets[wid] = {"amount": a, "numbers": player.numbers(wd, g.procedure)}
-            elif a:
-                bets[wid] = a
+            several: list = []
+            while True:  # a wager of several (several: true): another one until the player says 0
+                more = f" #{len(several) + 1}" if wd.several else ""
+                a = player.amount(f"Seat {seat}, {name}{more} ({cite}): amount (0: no {'more ' if several else ''}"
+                                  "wager)", default=default if not several else "0")
+                bet = ({"amount": a, "numbers": player.numbers(wd, g.procedure)} if a and wd.choose  # ask for them
+                       else a)
+                if a and wd.several:
+                    several.append(bet)
+                    continue
+                if a:
+                    bets[wid] = bet
+                break
+            if several:
+                bets[wid] = several
         try:
             table.check_bets(seat, bets)
             return bets

@@ -299,6 +299,11 @@ class Context:
             if self.seat is None:
                 raise EngineError("a wager outcome outside a player step")
             return [w for w in self.seat.wagers.values() if w.outcome is None]
+        i = self.instance
+        if wager in self.table.several and (i is None or i.id != wager):
+            if self.seat is None:  # a decide choice's outcome on a wager of several: every instance in action
+                raise EngineError("a wager outcome outside a player step")
+            return [w for w in self.seat.wagers.values() if w.id == wager and w.outcome is None]
         w = self._w(wager, cite)
         return [w] if w is not None else []
 

@@ -136,7 +136,7 @@ class Settlement:
                 net = w.net + w.bonus  # a bonus on the wager's own result is part of its result
                 results.append(WagerResult(s.number, w.id, game.wagers[w.id].name, w.amount, w.outcome, net,
                                            tuple(dict.fromkeys([*w.cites, *w.bonus_cites])), w.detail + w.bonus_detail,
-                                           w.priced, s.hand, w.instance))
+                                           w.priced, s.hand, w.instance, w.on))
                 if w.outcome == "void" and w.contribution:
                     self._contribute(rnd, w, game.wagers[w.id].progressive, -1)
                 self.ledger.players += net

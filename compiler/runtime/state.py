@@ -42,9 +42,11 @@ class Wager:
 
 
 def wager_name(game, w: "Wager") -> str:
-    """The wager's name in the log: 'Come #2' for an instance of a wager of several instances."""
+    """The wager's name in the log: 'Come #2' for an instance of a wager of several instances, 'Place #2 on 8'
+    for one placed on chosen numbers."""
     name = game.wagers[w.id].name
-    return f"{name} #{w.instance}" if w.instance else name
+    on = f" on {', '.join(w.on)}" if w.instance and w.on else ""
+    return f"{name} #{w.instance}{on}" if w.instance else name
 
 
 def instance_key(key: str) -> tuple[str, int]:
@@ -128,11 +130,18 @@ class WagerResult:
     priced: bool = True  # False: a win whose amount is not determined (payout odds not in the sources)
     hand: int = 1  # the hand of the position the wager was on (a split hand: 2, 3, ...)
     instance: int = 0  # the instance of a wager of several instances (1, 2, ...; 0: a wager of one)
+    on: tuple[str, ...] = ()  # the numbers it was placed on (a wager declared with `choose`)
 
     @property
     def label(self) -> str:
         """The wager's id, or ``come#2`` for an instance."""
         return f"{self.wager}#{self.instance}" if self.instance else self.wager
+
+    @property
+    def title(self) -> str:
+        """Its name for people: 'Come #2', 'Place #2 on 8' for an instance."""
+        on = f" on {', '.join(self.on)}" if self.instance and self.on else ""
+        return f"{self.name} #{self.instance}{on}" if self.instance else self.name
 
     def to_json(self) -> dict:
         d = {
@@ -140,6 +149,7 @@ class WagerResult:
             **({"hand": self.hand} if self.hand != 1 else {}),
             "wager": self.wager,
             **({"instance": self.instance} if self.instance else {}),
+            **({"numbers": list(self.on)} if self.on else {}),
             "name": self.name,
             "amount": str(self.amount),
             "outcome": self.outcome,

@@ -19,7 +19,7 @@ from compiler.runtime.irregularities import Irregularities
 from compiler.runtime.money import MoneyError, money, money_context
 from compiler.runtime.rankings import Ranking
 from compiler.runtime.settlement import Settlement
-from compiler.runtime.chance import RandomChance
+from compiler.runtime.chance import RandomChance, check_chosen
 from compiler.runtime.shoe import CutRule, Shoe, ShoeError, make_rng
 from compiler.runtime.state import Ledger, Round, RoundResult, Seat
 from compiler.runtime.steps import EXECUTORS
@@ -98,8 +98,14 @@ class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
         game = self.game
         if not isinstance(seat_no, int) or not 1 <= seat_no <= game.max_positions:
             raise RefusedError(f"seat {seat_no!r}: this table has positions 1 to {game.max_positions}")
-        # an amount, or {amount, numbers} for a wager on numbers the player chooses
-        placed = {k: money(v.get("amount", 0) if isinstance(v, Mapping) else v) for k, v in bets.items()}
+        # an amount, or {amount, numbers} for a wager on numbers the player chooses, or a list of those for a
+        # wager a player may have several of (several: true)
+        for k, v in bets.items():
+            if isinstance(v, (list, tuple)) and k in game.wagers and not game.wagers[k].several:
+                raise RefusedError(f"seat {seat_no}: {k!r} is given as a list, but only a wager a player may have "
+                                   "several of (several: true) is placed more than once")
+        placed = {k: sum((money(x.get("amount", 0) if isinstance(x, Mapping) else x) for x in _each(v)), Decimal(0))
+                  for k, v in bets.items()}
         placed = {k: v for k, v in placed.items() if v != 0}
         for wid in placed:
             if game.wagers.get(wid) is None:
@@ -114,12 +120,34 @@ class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
                 for group in wd.requires_any:
                     if not any(req in placed for req in group):
                         raise RefusedError(f"seat {seat_no}: the {wd.name} requires {game.one_of(group)} ({wd.cite})")
-        for wid, amt in placed.items():
-            try:
-                self.check_amount(wid, amt)
-            except RefusedError as e:
-                raise RefusedError(f"seat {seat_no}: {e}") from None
+        for wid in placed:
+            sets: list = []
+            for x in _each(bets[wid]):
+                amt = money(x.get("amount", 0) if isinstance(x, Mapping) else x)
+                if amt == 0:
+                    continue
+                try:
+                    self.check_amount(wid, amt)
+                except RefusedError as e:
+                    raise RefusedError(f"seat {seat_no}: {e}") from None
+                sets.append(self._chosen_set(seat_no, wid, x, sets))
         return placed
+
+    def _chosen_set(self, seat_no, wid: str, bet, earlier: list):
+        """The set of numbers of one placement of a wager on chosen numbers (None: none given), refused when a
+        placement before it in the seat's bets has the same (one instance a set: one Place on each number)."""
+        wd = self.game.wagers[wid]
+        if not isinstance(bet, Mapping) or not wd.choose:
+            return None
+        try:
+            chosen = check_chosen(wd, list(bet.get("numbers") or ()), self.game.procedure)
+        except ValueError as e:
+            raise RefusedError(f"seat {seat_no}: {e}") from None
+        if chosen in earlier:
+            raise RefusedError(f"seat {seat_no}: {wid}#{len(earlier) + 1} is placed on [{', '.join(chosen)}], as "
+                               f"{wid}#{earlier.index(chosen) + 1} is: one {wd.name} on each set of numbers; raise "
+                               f"that one instead ({wd.cite})")
+        return chosen
 
     def _play_round(self, bets: Mapping[int, Mapping[str, Any]], strategy: Strategy | Mapping[int, Strategy] | None = None,
                     events: Sequence[Mapping[str, Any]] = (), new_dealer: bool | None = None,
@@ -159,9 +187,12 @@ class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
             seat = rnd.seats[seat_no] = Seat(seat_no)
             seat.state = {k: v["initial"] for k, v in game.state.items() if v.get("per") == "player"}
             self._bring_carried(rnd, seat)
-            chosen = {k: v.get("numbers") for k, v in (bets.get(seat_no) or {}).items() if isinstance(v, Mapping)}
-            for wid, amt in placed.items():
-                self.place(rnd, seat, wid, amt, game.wagers[wid].cite, chosen.get(wid))
+            for wid in placed:
+                for x in _each((bets.get(seat_no) or {})[wid]):  # each instance of a wager of several in turn
+                    amt = money(x.get("amount", 0) if isinstance(x, Mapping) else x)
+                    if amt != 0:
+                        self.place(rnd, seat, wid, amt, game.wagers[wid].cite,
+                                   x.get("numbers") if isinstance(x, Mapping) else None)
         strategies = strategy if isinstance(strategy, Mapping) else None
         if strategy is not None and strategies is None and not hasattr(strategy, "choose"):
             raise RefusedError(f"a strategy needs choose() and offer(), got {type(strategy).__name__}")
@@ -236,3 +267,8 @@ class Table(Wagers, Dealing, Irregularities, Settlement, Carry):
             raise EngineError(f"unknown step kind {step.kind!r}")
         ctx.cite = step.cite
         run(self, ctx, rnd, step, pending)
+
+
+def _each(v) -> list:
+    """The placements of one wager of a seat's bets: a list (a wager of several), or the one given."""
+    return list(v) if isinstance(v, (list, tuple)) else [v]

@@ -53,13 +53,18 @@ class Wagers:
                 chosen = check_chosen(wd, list(on), self.game.procedure)
             except ValueError as e:
                 raise RefusedError(f"seat {seat.number}: {e}") from None
+            same = next((x for x in seat.wagers.values() if x.id == wager and x.outcome is None and x.on == chosen), None)
+            if same is not None:  # one instance a set of numbers (one Place on each number)
+                raise RefusedError(f"seat {seat.number} already has a {wager_name(self.game, same)} "
+                                   f"({fmt_money(same.amount)}): one {wd.name} on each set of numbers; raise that "
+                                   f"one instead ({wd.cite})")
         w = Wager(wager, amount, cite or wd.cite, on=chosen)
         if wd.several:  # a new instance, numbered after those of the seat, with the state it keeps at its start
             w.instance = 1 + max((x.instance for x in seat.wagers.values() if x.id == wager), default=0)
             w.kept = {k: self.game.state[k]["initial"] for k in wd.keeps}
         seat.wagers[w.key] = w
         seat.history.append(w)
-        where = f" on {', '.join(chosen)}" if chosen else ""
+        where = f" on {', '.join(chosen)}" if chosen and not w.instance else ""  # an instance's name says them
         rnd.log("wager", cite or wd.cite, f"{wager_name(self.game, w)} {fmt_money(amount)} placed{where}",
                 seat=seat.number, wager=w.key, amount=amount)
         if wd.progressive:

@@ -169,7 +169,7 @@ class FastEvaluator:
                     "dealer": [z for z in rnd.dealer if ("dealer", z) in sizes],
                     "community": [z for z in rnd.community if ("community", z) in sizes]}
         for w in self.fg.wagers:
-            ws = [s.wagers.get(w) for s in seats]
+            ws = [s.wagers.get(w) or _any_instance(s, w) for s in seats]
             st.amount[w] = np.array([[int(x.amount * 100) if x else 0 for x in ws]], dtype=np.int64)
             st.outcome[w] = np.array([[CODES.get(x.outcome, OPEN) if x else OPEN for x in ws]], dtype=np.int8)
             st.net[w] = np.zeros((1, S), dtype=np.int64)
@@ -204,6 +204,14 @@ class FastEvaluator:
             spin = next(x for x in self.fg.chapter.all_steps() if x.kind == "spin")
             st.attrs["pocket"] = np.array([[wheel_pockets(dict(spin.params)["wheel"]).index(rnd.pocket)]])
         return st, sizes
+
+
+def _any_instance(seat, wager: str):
+    """A wager a player may have several of (``several: true``) as the fast path holds a wager, one stake a seat:
+    an instance in action if the seat has one (``has(W)`` outside a rule run per instance: any in action), else
+    its last; None without any. Only ``has`` and ``placed`` read it outside such a rule (validate refuses the rest)."""
+    inst = [x for x in seat.history if x.id == wager and x.instance]
+    return next((x for x in inst if x.outcome is None), inst[-1] if inst else None)
 
 
 def _value(f, ctx):

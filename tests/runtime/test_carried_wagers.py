@@ -178,15 +178,22 @@ def test_the_contract_names_a_wager_that_stays_and_only_the_markov_chain_follows
     mod, compiled = craps
     items = contract.constructs(mod.GAME, compiled.chapter)
     stays = [c for c in items if c.category == "wager"]
-    # the Come (one a seat here), then the Don't Come (several at once: it stays and is several)
-    assert [c.name for c in stays] == ["stays until_settled", "stays until_settled", "several"]
-    assert "'come'" in stays[0].where and all("'dont_come'" in c.where for c in stays[1:])
+    # the Place (several at once, one on each number), the Come (one a seat here), then the Don't Come (several at
+    # once: it stays and is several)
+    assert [c.name for c in stays] == ["several", "stays until_settled", "stays until_settled", "several"]
+    assert "'place'" in stays[0].where and "'come'" in stays[1].where
+    assert all("'dont_come'" in c.where for c in stays[2:])
     assert contract.refusal("markov", mod.GAME, compiled.chapter) is None
     why = contract.refusal("simulation", mod.GAME, compiled.chapter)
-    # named with its position: the line of the rulespec that declares the wager
-    assert why is not None and why.startswith("wager 'stays until_settled' (§ 981.5(g), wager 'come', ")
-    line = next(i for i, x in enumerate(CRAPS.read_text().splitlines(), 1) if x.startswith("  come:"))
+    # named with its position: the line of the rulespec that declares the wager (the first the route meets: the
+    # Place, several at once; the Come's staying after it)
+    assert why is not None and why.startswith("wager 'several' (§ 981.5(d), wager 'place', ")
+    line = next(i for i, x in enumerate(CRAPS.read_text().splitlines(), 1) if x.startswith("  place:"))
     assert f"craps.yaml:{line})" in why
+    stays_why = next(str(c) for c in contract.all_unmodelled("simulation", items) if c.name == "stays until_settled")
+    assert stays_why.startswith("wager 'stays until_settled' (§ 981.5(g), wager 'come', ")
+    line = next(i for i, x in enumerate(CRAPS.read_text().splitlines(), 1) if x.startswith("  come:"))
+    assert f"craps.yaml:{line})" in stays_why
 
 
 def _four_before_seven(tmp_path: Path) -> Path:

@@ -114,8 +114,14 @@ def test_play_saves_the_instances_and_settle_check_replays_the_round(craps, tmp_
      "'state.come_point' in the step's 'when'"),
     ("{id: take_odds, do: offer, wager: pass_odds, equal_to: pass_line,",
      "{id: take_odds, do: offer, wager: pass_odds, equal_to: come,", "'equal_to: come' names a wager a player may have"),
-    ("then: return place}\n      - {id: come_bet", "then: return place; return come}\n      - {id: come_bet",
-     "'return come' in a choice"),
+    ("then: return place}\n      - {id: come_bet", "then: return place; lose come}\n      - {id: come_bet",
+     "'lose come' in a choice"),  # a choice returns every instance (take them down), but wins or loses none
+    ("then: return place}\n      - {id: come_bet", "then: return place; set come_point = 0}\n      - {id: come_bet",
+     "'set come_point' in a choice"),
+    ("  place: {name: Place, cite: § 981.5(d), choose: {from: [4, 5, 6, 8, 9, 10], size: 1, cite: § 981.5(d)}, "
+     "several: true}", "  place: {name: Place, cite: § 981.5(d), choose: {from: [4, 5, 6, 8, 9, 10], size: 1, cite: "
+     "§ 981.5(d)}, several: true, stays: until_settled}",
+     "wager 'place' is declared several: true, which 'stays' cannot go with"),
     ("  field: {name: Field, cite: § 981.5(c), pays: even_money}",
      "  field: {name: Field, cite: § 981.5(c), pays: even_money, several: true}", None),
     ("  field: {name: Field, cite: § 981.5(c), pays: even_money}",
@@ -148,11 +154,12 @@ def test_the_chain_values_one_come_wager_per_unit_made_and_the_other_figures_sta
     assert res["dont_come"].net / res["dont_come"].made == Fraction(-3, 220)  # the Don't Pass's, per unit made
     names = [(c.name, c.where.split(", ")[1]) for c in contract.constructs(mod.GAME, compiled.chapter)
              if c.category == "wager"]
-    assert names == [("stays until_settled", "wager 'come'"), ("several", "wager 'come'"),
+    assert names == [("several", "wager 'place'"), ("stays until_settled", "wager 'come'"), ("several", "wager 'come'"),
                      ("stays until_settled", "wager 'dont_come'"), ("several", "wager 'dont_come'")]
     assert contract.refusal("markov", mod.GAME, compiled.chapter) is None
     unmodelled = contract.all_unmodelled("simulation", contract.constructs(mod.GAME, compiled.chapter))
-    assert [str(c).split(" (")[0] for c in unmodelled] == ["wager 'stays until_settled'", "wager 'several'"] * 2
+    assert [str(c).split(" (")[0] for c in unmodelled] == \
+        ["wager 'several'"] + ["wager 'stays until_settled'", "wager 'several'"] * 2
 
 
 def test_the_chain_refuses_instances_that_interact(tmp_path):
@@ -168,7 +175,7 @@ def test_the_chain_refuses_instances_that_interact(tmp_path):
 def test_the_fast_path_refuses_it_by_name_and_an_engine_simulation_agrees_with_the_pass_line(craps):
     mod, compiled = craps
     ok, route = fast_route(mod.GAME, {}, compiled.chapter, {"pass_line": Decimal(6)})
-    assert not ok and "wager 'come'" in route and "several" in route
+    assert not ok and "wager 'place'" in route and "several" in route  # the first wager of several it meets
     # a Come wager made after every roll while the point is on, instances carried from round to round
     t = mod.new_table({}, seed=20261203)
     s = s2 = 0.0
