@@ -18,22 +18,28 @@ by inclusion–exclusion over the subsets ``S`` of ``P`` (only ``|S| <= k`` can 
 
 The right-hand terms come from tables built once per family: for each size ``s``, every s-subset
 ``T`` of every member gives an entry ``(code(T), c(D), v(D))``, ``code`` the colex index of ``T``
-among the s-subsets of the n items. A table is either dense and cumulative (``[code, c, t]`` = the
-entries with ``v < t``, one gather per query) when ``C(n, s) * C * (R + 1)`` fits the limit, or direct
-(class and value by code) when each subset lies in one member at most (``s = k``), or the entries sorted
-by the key ``(code * C + c) * (R + 1) + v``, answered with ``np.searchsorted`` (two searches per query
-subset and class).
+among the s-subsets of the n items. A table is one of:
 
-What depends on the members alone (the entries' codes, grouped by code, and the member of each) is a
-:class:`_Layout`, built once and shared by every counter of the same members with other classes and
-values (``reuse=``: the dealer-hand route counts one family per visible dealer card): a new counter
-only reads its classes and values through the layout. A dense table is filled a run of codes at a
-time (a count and a running sum small enough for the processor's cache), into the table of the
-counter it takes over where the sizes agree.
+* dense and cumulative (``[code, c, t]`` = the entries with ``v < t``, one gather per query) when
+  ``C(n, s) * C * (R + 1)`` fits the limit: filled a run of codes at a time (a count and a running sum
+  small enough for the processor's cache; a small table column combination by column combination), or,
+  when that reads fewer cells than there are entries, summed from the dense table of the (s+1)-subsets
+  (every member holding ``T`` holds ``k - s`` of the sets ``T + y``);
+* direct (class and value by code) when each subset lies in one member at most (``s = k``);
+* padded: row i holds ``c * (R + 1) + v`` of the i-th entry of every code, a query compares its code's
+  cell of every row with its threshold (when every code has few entries, as the (k-1)-subsets);
+* else the entries sorted by the key ``(code * C + c) * (R + 1) + v``, answered with ``np.searchsorted``.
+
+What depends on the members alone (the entries' codes, and how they are grouped for each kind of table)
+is a :class:`_Layout`, built once and shared by every counter of the same members with other classes and
+values (``reuse=``: the dealer-hand route counts one family per visible dealer card): a new counter only
+reads its classes and values through it, and fills again the dense tables of the counter it takes over
+where the sizes agree.
 
 Cost: the family side touches each member ``C(k, s)`` times per size ``s``; a query ``C(|P|, s)``
-times. Memory: the layouts (two 32-bit integers an entry) and the dense tables (``int32``). Nothing
-here knows a game: the caller decides what the items, members, classes and values are
+times. Memory: the layouts (a 32-bit code an entry, and a member and a cell where grouped) and the
+tables (``int32``; a padded one ``int16`` where the keys fit). Nothing here knows a game: the caller decides
+what the items, members, classes and values are
 (``dealer.solve_dealer``; ``paigow``-style 2-D counts are a separate primitive).
 """
 from __future__ import annotations
@@ -47,6 +53,8 @@ DENSE_LIMIT = 50_000_000  # entries of a dense cumulative table (int32: 200 MB; 
 DERIVE_ROWS = 100_000     # rows of the table above summed for a dense table (Python builds their index) ...
 DERIVE_RATIO = 1          # ... and cells summed an entry counted otherwise
 PAD_WASTE = 2             # a padded table at most this many cells an entry (and one a code); sorted keys beyond
+PAD_ROWS = 128            # rows of a padded table times classes (each query reads them all)
+QUERY_RUN = 1 << 16       # queries counted at once in a padded table
 CHUNK_CELLS = 1 << 20     # cells of a dense table filled at once (a count of 8 MB and its running sum stay in cache)
 _I32 = np.iinfo(np.int32).max
 
@@ -134,15 +142,16 @@ class _Layout:
         return self._sup
 
     def slots(self) -> tuple:
-        """(the most entries of a code ``B``, the entries' members, each entry's cell ``code * B + i`` in a
-        table of ``B`` cells a code, the i-th entry of its code), the entries in the order of their codes."""
+        """(the most entries of a code ``B``, the entries' members, each entry's cell ``i * n_codes + code`` in a
+        table of ``B`` rows of a cell a code, the i-th entry of its code), the entries in the order of their cells."""
         if self._slots is None:
             start = self.starts()
             B = int(np.diff(start).max()) if self.n_codes else 0
             order = np.argsort(self.code)   # any order within a code
             code = self.code[order].astype(np.int64)
-            cell = code * B + np.arange(len(order)) - start[code]
-            self._slots = (B, _small(order % self.m, self.m), _small(cell, self.n_codes * B))
+            cell = (np.arange(len(order)) - start[code]) * self.n_codes + code
+            by_cell = np.argsort(cell)      # the table written in order
+            self._slots = (B, _small(order[by_cell] % self.m, self.m), _small(cell[by_cell], self.n_codes * B))
         return self._slots
 
 
@@ -178,21 +187,27 @@ class _Level:
             self.how = "summed from above"
         elif self.dense:
             self._fill(layout, _small(classes * (R + 1) + values + 1, C * (R + 1)), buffer, m)
-        elif n_codes * int(np.diff(layout.starts()).max(initial=0)) <= PAD_WASTE * len(layout.code) + n_codes:
+        elif self._paddable(layout):
             self._pad(layout, classes * (R + 1) + values, classes)
         else:
             self._sort(layout, classes * (R + 1) + values, classes)
 
+    def _paddable(self, layout: _Layout) -> bool:
+        """A padded table when it wastes few cells (``PAD_WASTE``) and a query reads few rows (``PAD_ROWS``
+        cells a class; a sorted table is searched in as many steps as the bits of its size)."""
+        B = int(np.diff(layout.starts()).max(initial=0))
+        return B * self.C <= PAD_ROWS and layout.n_codes * B <= PAD_WASTE * len(layout.code) + layout.n_codes
+
     def _pad(self, layout: _Layout, mk: np.ndarray, classes: np.ndarray) -> None:
-        """Row ``code`` of ``self.mat``: ``c * (R + 1) + v`` of each entry of the code, ``C * (R + 1)`` in the cells
+        """``self.mat[i, code]``: ``c * (R + 1) + v`` of the i-th entry of the code, ``C * (R + 1)`` in the cells
         left over; the entries of each (code, c) in ``self.tot``."""
         C, R = self.C, self.R
         B, member, cell = layout.slots()
         K = C * (R + 1)
         dt = np.int16 if K <= np.iinfo(np.int16).max else np.int32 if K <= _I32 else np.int64
-        mat = np.full(layout.n_codes * B, K, dtype=dt)
+        mat = np.full(B * layout.n_codes, K, dtype=dt)
         mat[cell] = mk.astype(dt)[member]
-        self.mat = mat.reshape(layout.n_codes, B)
+        self.mat = mat.reshape(B, layout.n_codes)
         self.padded, self.how = True, "padded"
         if C == 1:
             self.tot = np.diff(layout.starts())
@@ -286,15 +301,9 @@ class _Level:
                 rows = (self.cum.take(at), self.cum.take(at + 1), self.tot.take(code * C + c))
             else:
                 block = code * C + c
-                order = np.argsort(block)   # blocks in increasing order: each step of a search reads the keys in order
-                block = block[order]
-                lo, hi = self.start[block], self.start[block + 1]
-                q = block * (R + 1) + t[order]
-                lt = _lower_bound(self.keys, lo, hi, q, False)
-                rows = [np.empty_like(lo) for _ in range(3)]
-                rows[0][order] = lt - lo
-                rows[1][order] = _lower_bound(self.keys, lt, hi, q, True) - lo
-                rows[2][order] = hi - lo
+                st = self.start[block]
+                lt, le = _search(self.keys, block * (R + 1) + t)
+                rows = (lt - st, le - st, self.start[block + 1] - st)
             for i in range(3):
                 if sign > 0:
                     acc[c, i] += rows[i]
@@ -303,42 +312,43 @@ class _Level:
 
 
     def _add_padded(self, code: np.ndarray, t: np.ndarray, sign: int, acc: np.ndarray) -> None:
-        """:meth:`add` by the rows of the padded table: in each, the cells below ``c * (R + 1) + t``, at most it
-        (a run of queries at a time: the rows read stay in cache)."""
+        """:meth:`add` by the padded table, one row (the i-th entry of every code) at a time: the cells below
+        ``c * (R + 1) + t`` and at most it are the entries of (code, c) below and at most ``t``, with those of
+        the classes below c (a run of queries at a time: what a row's pass reads stays in cache)."""
         C, R = self.C, self.R
-        step = max(1, CHUNK_CELLS // max(1, self.mat.shape[1]))
-        for a in range(0, len(code), step):
-            rows = self.mat[code[a:a + step]]
-            tq = t[a:a + step, None].astype(self.mat.dtype)
-            under = 0   # cells of the classes below c
+        tot = self.tot.reshape(-1, C)
+        for a in range(0, len(code), QUERY_RUN):
+            cq = code[a:a + QUERY_RUN]
+            thr = [(t[a:a + QUERY_RUN] + c * (R + 1)).astype(self.mat.dtype) for c in range(C)]
+            below = np.zeros((C, 2, len(cq)), dtype=np.int32)
+            col, hit = np.empty(len(cq), dtype=self.mat.dtype), np.empty(len(cq), dtype=bool)
+            for row in self.mat:
+                np.take(row, cq, out=col)
+                for c in range(C):
+                    np.less(col, thr[c], out=hit)
+                    below[c, 0] += hit
+                    np.less_equal(col, thr[c], out=hit)
+                    below[c, 1] += hit
+            under = np.zeros(len(cq), dtype=np.int64)   # entries of the classes below c
             for c in range(C):
-                lt = np.count_nonzero(rows < tq + c * (R + 1), axis=1) - under
-                le = np.count_nonzero(rows <= tq + c * (R + 1), axis=1) - under
-                tot = self.tot[code[a:a + step] * C + c]
-                if c + 1 < C:
-                    under = np.count_nonzero(rows < (c + 1) * (R + 1), axis=1)
-                for i, x in enumerate((lt, le, tot)):
+                for i, x in enumerate((below[c, 0] - under, below[c, 1] - under, tot[cq, c])):
                     if sign > 0:
-                        acc[c, i, a:a + step] += x
+                        acc[c, i, a:a + QUERY_RUN] += x
                     else:
-                        acc[c, i, a:a + step] -= x
+                        acc[c, i, a:a + QUERY_RUN] -= x
+                under += tot[cq, c]
 
 
-def _lower_bound(keys: np.ndarray, lo: np.ndarray, hi: np.ndarray, q: np.ndarray, right: bool) -> np.ndarray:
-    """The first index ``i`` in ``[lo, hi)`` with ``keys[i] >= q`` (``> q`` if ``right``), ``hi`` if none, for every
-    query at once: a binary search within each query's own block of the sorted keys (a search of the whole
-    table misses the cache at every step; a block of a few entries is read at once)."""
-    lo, hi = lo.copy(), hi.copy()
-    if len(keys) == 0 or len(lo) == 0:
-        return lo
-    top = len(keys) - 1
-    for _ in range(int((hi - lo).max()).bit_length()):
-        mid = (lo + hi) >> 1
-        km = keys.take(np.minimum(mid, top))
-        go = ((km <= q) if right else (km < q)) & (lo < hi)
-        lo = np.where(go, mid + 1, lo)
-        hi = np.where(go, hi, mid)
-    return lo
+def _search(keys: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.searchsorted`` of ``q`` in ``keys`` on both sides, the queries looked up in increasing order (a
+    sorted search walks the table once; in the queries' own order each lookup misses the cache)."""
+    q = q.astype(keys.dtype)   # the keys' own type: a search in another converts the whole table
+    order = np.argsort(q, kind="stable")
+    qs = q[order]
+    lt, le = np.empty(len(q), dtype=np.int64), np.empty(len(q), dtype=np.int64)
+    lt[order] = np.searchsorted(keys, qs, side="left")
+    le[order] = np.searchsorted(keys, qs, side="right")
+    return lt, le
 
 
 class DisjointCounter:

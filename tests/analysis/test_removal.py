@@ -104,6 +104,7 @@ def test_every_way_of_building_the_tables_counts_as_direct_counting(monkeypatch,
     monkeypatch.setattr(removal, "DERIVE_RATIO", 10**9 if mode == "summed from above" else 0)
     monkeypatch.setattr(removal, "CHUNK_CELLS", 1 << 20 if mode == "filled by column combination" else 16)
     monkeypatch.setattr(removal, "PAD_WASTE", 10**9 if mode == "padded" else 0)
+    monkeypatch.setattr(removal, "PAD_ROWS", 10**9)
     rng = np.random.default_rng(C * 7 + len(mode))
     every = list(combinations(range(n), k))
     members = np.array([every[i] for i in sorted(rng.choice(len(every), size=150, replace=False))])
