@@ -320,15 +320,17 @@ class _Level:
         for a in range(0, len(code), QUERY_RUN):
             cq = code[a:a + QUERY_RUN]
             thr = [(t[a:a + QUERY_RUN] + c * (R + 1)).astype(self.mat.dtype) for c in range(C)]
-            below = np.zeros((C, 2, len(cq)), dtype=np.int32)
+            byte = len(self.mat) < 256   # counts of a row's cells in bytes: a compare's booleans added as they are
+            below = np.zeros((C, 2, len(cq)), dtype=np.uint8 if byte else np.int32)
             col, hit = np.empty(len(cq), dtype=self.mat.dtype), np.empty(len(cq), dtype=bool)
+            ones = hit.view(np.uint8) if byte else hit
             for row in self.mat:
                 np.take(row, cq, out=col)
                 for c in range(C):
                     np.less(col, thr[c], out=hit)
-                    below[c, 0] += hit
+                    below[c, 0] += ones
                     np.less_equal(col, thr[c], out=hit)
-                    below[c, 1] += hit
+                    below[c, 1] += ones
             under = np.zeros(len(cq), dtype=np.int64)   # entries of the classes below c
             for c in range(C):
                 for i, x in enumerate((below[c, 0] - under, below[c, 1] - under, tot[cq, c])):

@@ -127,3 +127,21 @@ def test_every_way_of_building_the_tables_counts_as_direct_counting(monkeypatch,
         for i, (qr, ti) in enumerate(zip(queries, t)):
             assert (got[i] == _direct(members, classes, values, C, qr, ti)).all()
         previous = ctr
+
+
+def test_a_padded_table_of_more_rows_than_a_byte_counts_counts_as_direct_counting(monkeypatch):
+    """A code held by 256 entries or more (here the empty set, in all 495 members) is counted in wider integers."""
+    from compiler.analysis import removal
+
+    monkeypatch.setattr(removal, "PAD_ROWS", 10**9)
+    rng = np.random.default_rng(3)
+    n, k, C, R = 12, 4, 2, 5
+    members = np.array(list(combinations(range(n), k)))
+    classes, values = rng.integers(0, C, len(members)), rng.integers(0, R, len(members))
+    queries = np.array(list(combinations(range(n), 3)))[::4]
+    t = rng.integers(0, R, len(queries))
+    ctr = DisjointCounter(n, members, classes, values, C, R, dense_limit=0)
+    assert ctr.levels[0].how == "padded" and ctr.levels[0].mat.shape[0] == len(members)
+    got = ctr.counts(queries, t)
+    for i in range(len(queries)):
+        assert (got[i] == _direct(members, classes, values, C, queries[i], t[i])).all()
