@@ -149,9 +149,10 @@ class _Layout:
             B = int(np.diff(start).max()) if self.n_codes else 0
             order = np.argsort(self.code)   # any order within a code
             code = self.code[order].astype(np.int64)
-            cell = (np.arange(len(order)) - start[code]) * self.n_codes + code
-            by_cell = np.argsort(cell)      # the table written in order
-            self._slots = (B, _small(order[by_cell] % self.m, self.m), _small(cell[by_cell], self.n_codes * B))
+            rank = np.arange(len(order)) - start[code]   # the i of each entry in its code
+            by_cell = np.argsort(rank.astype(np.uint16) if B <= 1 << 16 else rank, kind="stable")  # (i, code) order
+            cell = rank[by_cell] * self.n_codes + code[by_cell]   # the table written in order
+            self._slots = (B, _small(order[by_cell] % self.m, self.m), _small(cell, self.n_codes * B))
         return self._slots
 
 
