@@ -20,7 +20,7 @@ import numpy as np
 from compiler.analysis.deal_common import MAX_DEALER_SETS, MAX_SETS, DealSolution, Refused, _histories, _play
 from compiler.analysis.dealer_rules import _DealerPlan, _ranking, dealer_plan
 from compiler.analysis.enumerate import Vectoriser, colex_combinations, colex_index
-from compiler.analysis.removal import DisjointCounter
+from compiler.analysis.removal import DisjointCounter, binomials
 from compiler.lang.closures import closure
 from compiler.runtime.cards import JOKER
 from compiler.runtime.engine import Context, Table
@@ -175,6 +175,13 @@ def _sides(classes: _AtomClasses, dp: _DealerPlan, n: int) -> tuple[_Sides, list
     return sides, seat_reps
 
 
+def _image_index(rows: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """Colex index of the image under ``perm`` (positions -> positions) of each row of positions (sorted as bytes:
+    a deck's positions fit, and a row of bytes sorts faster than one of 64-bit integers)."""
+    small = perm.astype(np.uint8) if len(perm) <= 256 else perm.astype(np.int64)
+    return colex_index(np.sort(small[rows], axis=1))
+
+
 def _symmetries(deck: list, sd: _Sides) -> tuple[list, list]:
     """The suit permutations that keep the deck and every class and value (the identity alone if some class or
     value depends on the suits' names), and each as the deck positions it maps the deck's positions to."""
@@ -195,7 +202,7 @@ def _symmetries(deck: list, sd: _Sides) -> tuple[list, list]:
     symmetric = True
     for gp in checks:
         for rows, arrs in ((sd.seat_rows, (sd.seat_cls, sd.seat_t)), (sd.deal_rows, (sd.deal_cls, sd.deal_v))):
-            img = colex_index(np.sort(gp[rows.astype(np.int64)], axis=1))
+            img = _image_index(rows, gp)
             symmetric = symmetric and not any((a[img] != a).any() for a in arrs)
     if not symmetric:  # some hand value or class depends on the suits' names: no reduction by suits
         group, gpos = group[:1], gpos[:1]
@@ -311,6 +318,23 @@ def _seat_orbits(sd: _Sides, card_bit: np.ndarray, stab: list) -> tuple[np.ndarr
     return allP[q_first], q_mult.astype(np.int64)
 
 
+def _colex_with(rows: np.ndarray, local: np.ndarray, U: np.ndarray, n: int) -> np.ndarray:
+    """Colex index (among the n positions) of each set ``local[row]`` together with the increasing positions ``U``
+    (``local``: the other positions, increasing), without sorting: an item's place in the union is its place
+    in its own set plus the items of the other set below it."""
+    binom = binomials(n, rows.shape[1] + len(U))
+    u_below = np.searchsorted(U, local)                      # items of U below each local position
+    idx = np.zeros(len(rows), dtype=np.int64)
+    for i in range(rows.shape[1]):
+        idx += binom[local, i + 1 + u_below][rows[:, i]]     # C(item, its place in the union) by local position
+    for j, u in enumerate(U.tolist()):
+        below = np.zeros(len(rows), dtype=np.uint8)          # items of the row below u
+        for i in range(rows.shape[1]):
+            below += rows[:, i] < u - j                      # u - j: the local positions below u
+        idx += binom[u, j + 1:][below]
+    return idx
+
+
 class _Views:
     """The deals counted view by view (the seat's cards P, the visible dealer cards U), each view's choice the one
     of largest expected net: deals per (history chosen, outcome) in ``agg``, per outcome in ``agg_all``."""
@@ -329,7 +353,8 @@ class _Views:
         """Every view: visible dealer cards U up to suits, then the seat's cards P up to the suits that fix U."""
         n, V, M = len(self.deck), self.dp.visible, self.dp.m_cards
         u_rows, u_first, u_orbit = _view_orbits(n, V, self.gpos)
-        member_rows = colex_combinations(n - V, M - V).astype(np.int64)
+        self._rows8 = colex_combinations(n - V, M - V)       # uint8
+        member_rows = self._rows8.astype(np.int64)
         for ui, orbit in zip(u_first, u_orbit):
             self.count_view(u_rows[ui], orbit, member_rows)
 
@@ -337,9 +362,8 @@ class _Views:
         """The dealer's hands holding U (positions), their colex indices, and a counter of those disjoint from a set."""
         n, V, sd = len(self.deck), self.dp.visible, self.sd
         local = np.array([i for i in range(n) if i not in set(U.tolist())], dtype=np.int64)   # universe -> deck
+        midx = _colex_with(self._rows8, local, U, n)
         members = local[member_rows]
-        full = np.sort(np.concatenate([members, np.broadcast_to(U, (len(members), V))], axis=1), axis=1)
-        midx = colex_index(full)
         try:
             self._counter = DisjointCounter(n - V, member_rows, sd.deal_cls[midx], sd.deal_v[midx], sd.C_d, sd.R,
                                             max_query=self.dp.n_cards, reuse=self._counter)

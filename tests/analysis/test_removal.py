@@ -3,6 +3,7 @@ families of k-sets with classes and values, random query sets, both table kinds 
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 
 import numpy as np
 import pytest
@@ -87,3 +88,60 @@ def test_a_counter_taking_over_one_of_other_members_counts_its_own_subsets():
     got = b.counts(queries, t)
     for i in range(len(queries)):
         assert (got[i] == _direct(second, classes, values, C, queries[i], t[i])).all()
+
+
+@pytest.mark.parametrize("mode", ["filled in runs", "filled by column combination", "summed from above", "padded",
+                                  "sorted keys"])
+@pytest.mark.parametrize("C", [1, 3])
+def test_every_way_of_building_the_tables_counts_as_direct_counting(monkeypatch, mode, C):
+    """Each way a level's table is built (a dense table filled a run of codes at a time or by column
+    combination, or summed from the table of the subsets one larger; a padded table; sorted keys) on random
+    families of distinct k-sets, counted again for other classes and values over the same members (reuse=)."""
+    from compiler.analysis import removal
+
+    n, k, N, R = 11, 4, 4, 6
+    dense_limit = 10**9 if mode in ("filled in runs", "filled by column combination", "summed from above") else 0
+    monkeypatch.setattr(removal, "DERIVE_RATIO", 10**9 if mode == "summed from above" else 0)
+    monkeypatch.setattr(removal, "CHUNK_CELLS", 1 << 20 if mode == "filled by column combination" else 16)
+    monkeypatch.setattr(removal, "PAD_WASTE", 10**9 if mode == "padded" else 0)
+    monkeypatch.setattr(removal, "PAD_ROWS", 10**9)
+    rng = np.random.default_rng(C * 7 + len(mode))
+    every = list(combinations(range(n), k))
+    members = np.array([every[i] for i in sorted(rng.choice(len(every), size=150, replace=False))])
+    queries = np.array(list(combinations(range(n), N)))[rng.choice(comb(n, N), size=60, replace=False)]
+    previous = None
+    for _ in range(2):
+        classes, values = rng.integers(0, C, len(members)), rng.integers(0, R, len(members))
+        t = rng.integers(0, R, len(queries))
+        ctr = DisjointCounter(n, members, classes, values, C, R, dense_limit=dense_limit, reuse=previous)
+        hows = [lvl.how for lvl in ctr.levels]
+        if mode == "summed from above":
+            assert hows[:k] == [mode] * k and hows[k].startswith("filled")
+        elif mode == "filled in runs":
+            assert mode in hows and "summed from above" not in hows
+        elif mode == "filled by column combination":
+            assert hows == [mode] * (k + 1)
+        else:
+            assert hows[1:k] == [mode] * (k - 1) and hows[k] == "direct"
+        got = ctr.counts(queries, t)
+        for i, (qr, ti) in enumerate(zip(queries, t)):
+            assert (got[i] == _direct(members, classes, values, C, qr, ti)).all()
+        previous = ctr
+
+
+def test_a_padded_table_of_more_rows_than_a_byte_counts_counts_as_direct_counting(monkeypatch):
+    """A code held by 256 entries or more (here the empty set, in all 495 members) is counted in wider integers."""
+    from compiler.analysis import removal
+
+    monkeypatch.setattr(removal, "PAD_ROWS", 10**9)
+    rng = np.random.default_rng(3)
+    n, k, C, R = 12, 4, 2, 5
+    members = np.array(list(combinations(range(n), k)))
+    classes, values = rng.integers(0, C, len(members)), rng.integers(0, R, len(members))
+    queries = np.array(list(combinations(range(n), 3)))[::4]
+    t = rng.integers(0, R, len(queries))
+    ctr = DisjointCounter(n, members, classes, values, C, R, dense_limit=0)
+    assert ctr.levels[0].how == "padded" and ctr.levels[0].mat.shape[0] == len(members)
+    got = ctr.counts(queries, t)
+    for i in range(len(queries)):
+        assert (got[i] == _direct(members, classes, values, C, queries[i], t[i])).all()
