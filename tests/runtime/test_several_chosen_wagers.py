@@ -7,8 +7,6 @@ in action, and the Markov chain values one instance per number with the per-grou
 Odds, craps appendix 1: Place 6/8 1.5152%, 5/9 4.0000%, 4/10 6.6667% per bet resolved)."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from decimal import Decimal
 from fractions import Fraction
@@ -25,6 +23,7 @@ from compiler.play.session import history_yaml, play_one
 from compiler.runtime.audit import audit_rounds
 from compiler.runtime.engine import FixedStrategy
 from compiler.runtime.errors import RefusedError
+from cli_run import run_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
@@ -40,10 +39,8 @@ def craps():
 
 
 def _run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = main([str(a) for a in argv])
-    return rc, out.getvalue(), err.getvalue()
+    r = run_in_process(main, argv)
+    return r.returncode, r.stdout, r.stderr
 
 
 def test_one_seat_holds_place_wagers_on_three_numbers_each_settled_by_its_own_number(craps):

@@ -8,8 +8,6 @@ the fast path refuses the wager by name, and a seeded engine simulation of a Com
 agrees with -7/495 within four standard errors."""
 from __future__ import annotations
 
-import contextlib
-import io
 import math
 from decimal import Decimal
 from fractions import Fraction
@@ -25,6 +23,7 @@ from compiler.pipeline import load_game
 from compiler.play.session import history_yaml, play_one, prepare_table
 from compiler.runtime.audit import audit_rounds
 from compiler.runtime.engine import CallbackStrategy, FixedStrategy
+from cli_run import run_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
@@ -39,10 +38,8 @@ def craps():
 
 
 def _run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = main([str(a) for a in argv])
-    return rc, out.getvalue(), err.getvalue()
+    r = run_in_process(main, argv)
+    return r.returncode, r.stdout, r.stderr
 
 
 def _three(mod):
