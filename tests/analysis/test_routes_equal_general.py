@@ -180,6 +180,7 @@ def check_engine(game, chapter, out: Outcome, monkeypatch) -> None:
     (by rank where the rankings ignore suits)."""
     counts = _reduced_shoe(game)
     monkeypatch.setattr(report, "enumerate_round", functools.partial(enumerate_round, counts=counts))
+    monkeypatch.setattr(report, "game_tree", functools.partial(game_tree, counts=counts))  # the optimal figure's
     figs = report.analyze_engine(game, {})
     required = [w for w, d in game.wagers.items() if d.required]
     offers = [dict(s.params)["wager"] for s in _walk(game.procedure) if s.kind == "offer"]
@@ -196,7 +197,8 @@ def check_engine(game, chapter, out: Outcome, monkeypatch) -> None:
         made = {w for w in f.stakes if game.wagers[w].placed == "during_round" and w in offers}
         policy = {**pref, **{f"offer:{w}": ("make" if w in made else "decline") for w in offers}}
         if set(f.stakes) <= set(required):  # a round: per unit of its required wagers
-            res = under_policy(leaves({w: 1 for w in required}), policy)
+            tree = leaves({w: 1 for w in required})
+            res = optimal(tree) if f.policy.kind == "optimal" else under_policy(tree, policy)
             assert f.expected_return == res.total_net() / len(required), f.policy.text
             assert f.per_total_wagered == res.total_net() / res.total_stake(), f.policy.text
             assert f.outcomes == {("+" if k > 0 else "") + str(k / len(required)): v

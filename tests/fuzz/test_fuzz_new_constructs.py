@@ -318,14 +318,15 @@ def impossible(data, game, settled: dict) -> str | None:
                                               for v in r)):
             return f"roll {r!r} fits no roll or spin step"
     for seat, pos in (data.get("positions") or {}).items():
-        for w, v in (pos.get("wagers") or {}).items():
+        for w, placed in (pos.get("wagers") or {}).items():
             wd = game.wagers[w]
-            amount = v.get("amount") if isinstance(v, dict) else v
-            if wd.choose and amount:
-                try:
-                    check_chosen(wd, v["numbers"] if isinstance(v, dict) else (), game.procedure)
-                except ValueError as e:
-                    return str(e)
+            for v in placed if isinstance(placed, list) else [placed]:  # a list: several instances (several: true)
+                amount = v.get("amount") if isinstance(v, dict) else v
+                if wd.choose and amount:
+                    try:
+                        check_chosen(wd, v["numbers"] if isinstance(v, dict) else (), game.procedure)
+                    except ValueError as e:
+                        return str(e)
     decks = int((data.get("options") or {}).get("decks") or 8)
     seen = Counter(c for zones in (data.get("dealt") or {}).values() for cards in zones.values() for c in cards)
     if any(n > decks for n in seen.values()):
