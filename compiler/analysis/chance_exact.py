@@ -31,6 +31,7 @@ from typing import Any, Mapping
 
 from compiler.analysis import contract
 from compiler.analysis.model import Figure, Policy, Report
+from compiler.ir.model import walk_steps
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.chance import find_step, legal_sets
 from compiler.runtime.engine import Strategy, Table
@@ -143,19 +144,12 @@ class _RankShoe(StandInShoe):
         return card
 
 
-def _walk_ir(steps, keep=None):
-    for s in steps:
-        if keep is None or keep(s):
-            yield s
-            yield from _walk_ir(s.steps, keep)
-
-
 def unmodelled(game, chapter, offered=None) -> str | None:
     """The first construct of the chapter's procedure this method does not model, named; None if all are.
     ``offered`` (wager id -> bool): the steps naming a wager not offered and the rules acting only on such
     wagers are left out, as from the contract's active procedure (they never act in the rounds played)."""
     keep = None if offered is None else (lambda s: contract.step_offered(s, game, offered))
-    for s in _walk_ir(chapter.procedure, keep):
+    for s in walk_steps(chapter.procedure, keep):
         rules = [r for r in s.rules if offered is None or contract.rule_offered(r, game, offered)]
         params = MODELS["steps"].get(s.kind)
         if params is None:
@@ -178,7 +172,7 @@ def unmodelled(game, chapter, offered=None) -> str | None:
             bad = _expr_unmodelled(n)
             if bad:
                 return f"{bad} (step {s.id}, {s.cite})"
-    deals = any(s.kind == "deal" for s in _walk_ir(chapter.procedure))
+    deals = any(s.kind == "deal" for s in walk_steps(chapter.procedure))
     for rid, r in game.rankings.items():
         if deals and r.get("kind") not in MODELS["rankings"]:
             return f"ranking {rid!r} of kind {r.get('kind')!r} (it reads suits or hands of several cards)"
@@ -221,7 +215,7 @@ def concerns(game, chapter) -> bool:
     are ranked by a kind it does not model (a pai gow chapter rolling for the first position keeps its
     route). A construct it does not model is then refused by name (:func:`report`), never passed on to a
     route that would divide by the required wagers or ask a hand history for dice."""
-    kinds = {s.kind for s in _walk_ir(chapter.procedure)}
+    kinds = {s.kind for s in walk_steps(chapter.procedure)}
     chance = bool(kinds & {"roll", "spin"}) or not any(w.required for w in game.wagers.values())
     cards_ok = "deal" not in kinds or all(r.get("kind") in MODELS["rankings"] for r in game.rankings.values())
     return chance and bool(game.wagers) and cards_ok
@@ -264,7 +258,7 @@ def suit_wagers(game, chapter) -> set[str]:
     ``MODELS["suit_functions"]`` settles; every wager where such a rule sets a flag or settles all wagers,
     or a step's condition reads suits. The others are played by rank (no result of theirs reads suits)."""
     out: set[str] = set()
-    for s in _walk_ir(chapter.procedure):
+    for s in walk_steps(chapter.procedure):
         if _calls_suits(s.when) or _calls_suits(s.players):
             return set(game.wagers)
         for r in s.rules:
@@ -352,7 +346,7 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
     # modelled) and, where no card is dealt to a player, see the same chance: one round plays as many of
     # them as the table has positions
     to_players = any(s.kind == "deal" and dict(s.params).get("to", "players") not in ("dealer", "community")
-                     for s in _walk_ir(chapter.procedure))
+                     for s in walk_steps(chapter.procedure))
     per_round = 1 if to_players else max(1, game.max_positions)
     by_card = suit_wagers(game, chapter)
     plays: list[tuple[str, Any, Any]] = []  # (wager, its seat's wagers as play_round takes them, the amount)

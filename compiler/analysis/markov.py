@@ -33,7 +33,8 @@ from typing import Any
 
 from compiler.analysis import contract
 from compiler.analysis.chance_exact import placed_on
-from compiler.analysis.markov_several import FirstInstance as _FirstInstance, several_refusal, walk as _walk
+from compiler.analysis.markov_several import FirstInstance as _FirstInstance, several_refusal
+from compiler.ir.model import walk_steps as _walk
 from compiler.analysis.model import Figure, Policy, Report
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.carry import Carried

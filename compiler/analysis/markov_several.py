@@ -9,17 +9,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from compiler.ir.model import walk_steps as walk
 from compiler.ir.several import in_actions, in_expr, returns_every
 from compiler.lang.syntax import BoolOp, Call, Ref
 from compiler.runtime.engine import FixedStrategy
-
-
-def walk(steps, keep=None):
-    """The steps of a procedure, loops' bodies after their loop, those ``keep`` keeps (None: all)."""
-    for s in steps:
-        if keep is None or keep(s):
-            yield s
-            yield from walk(s.steps, keep)
 
 
 def several_refusal(game, chapter, offered=None) -> str | None:

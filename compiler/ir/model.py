@@ -284,9 +284,13 @@ class Chapter:
         return "ch" + self.slug.replace("-", "_")
 
     def all_steps(self):
-        def walk(steps):
-            for s in steps:
-                yield s
-                yield from walk(s.steps)
+        yield from walk_steps(self.procedure)
 
-        yield from walk(self.procedure)
+
+def walk_steps(steps, keep=None):
+    """The steps of a procedure, a loop's or block's steps after it, those ``keep`` keeps (None: all; a step it
+    does not keep is left out with its steps)."""
+    for s in steps:
+        if keep is None or keep(s):
+            yield s
+            yield from walk_steps(s.steps, keep)
