@@ -31,7 +31,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from compiler.analysis.exact_engine import PathLimit, rank_level_ok, shoe_counts
+from compiler.analysis.exact_engine import ExactResult, PathLimit, WagerStats, rank_level_ok, shoe_counts
 from compiler.runtime.engine import Strategy, Table
 from compiler.runtime.money import money
 from compiler.runtime.shoe import StandInShoe
@@ -136,6 +136,7 @@ class Leaf:
     net: dict[str, Fraction]
     stake: dict[str, Fraction]
     outcome: dict[str, str]
+    single: bool = True  # each wager settled by one result at most (its outcome is then the wager's)
 
 
 @dataclass
@@ -188,7 +189,8 @@ def game_tree(game, bets: Mapping[str, Any], options: Mapping[str, Any] | None =
             net[r.wager] += Fraction(r.net)
             stake[r.wager] += Fraction(r.amount)
             outcome[r.wager] = r.outcome
-        leaves.append(Leaf(shoe.prob, tuple(strat.decisions), dict(net), dict(stake), outcome))
+        leaves.append(Leaf(shoe.prob, tuple(strat.decisions), dict(net), dict(stake), outcome,
+                           len(outcome) == len(res.results)))
         if len(leaves) > max_paths:
             raise PathLimit(f"more than {max_paths} paths")
         path = odo.next_path()
@@ -234,6 +236,38 @@ def under_policy(leaves: Sequence[Leaf], policy: Mapping[str, str], label: str |
             first.setdefault(key, c)
     chosen = [lf for lf in chosen if all(first[k] == c for k, c in lf.decisions)]
     return _figures(chosen, label or ", ".join(f"{k}: {v}" for k, v in policy.items()))
+
+
+def policy_result(leaves: Sequence[Leaf], policy: Mapping[str, str]) -> ExactResult:
+    """The round under a fixed policy that names every decision and offer of the tree (decision id or
+    'offer:WAGER' -> choice, 'make'/'decline' for offers), as :func:`enumerate_round` gives it under the
+    same strategy: the leaves that follow it are the deals of that enumeration, each played to its end
+    with those choices. A decision or offer the policy does not name, or a wager settled by more than one
+    result in a round, raises ValueError (the caller enumerates instead)."""
+    wagers: dict[str, WagerStats] = defaultdict(WagerStats)
+    by_outcome: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
+    nets: dict[Fraction, Fraction] = defaultdict(Fraction)
+    paths, total = 0, Fraction(0)
+    for lf in leaves:
+        if any(policy.get(key[0], c) != c for key, c in lf.decisions):
+            continue
+        unnamed = [key[0] for key, _ in lf.decisions if key[0] not in policy]
+        if unnamed or not lf.single:
+            raise ValueError(f"the policy does not name {unnamed[0]}" if unnamed else
+                             "a wager is settled by more than one result in a round")
+        paths += 1
+        total += lf.prob
+        for w, v in lf.net.items():
+            st = wagers[w]
+            st.placed_prob += lf.prob
+            st.expected_net += lf.prob * v
+            st.expected_stake += lf.prob * lf.stake[w]
+            st.outcomes[lf.outcome[w]] += lf.prob
+            by_outcome[(w, lf.outcome[w])] += lf.prob
+        nets[sum(lf.net.values(), Fraction(0))] += lf.prob
+    if total != 1:
+        raise ValueError(f"the leaves that follow the policy have probability {total}, not 1")
+    return ExactResult(paths, total, dict(wagers), dict(by_outcome), dict(nets))
 
 
 def optimal(leaves: Sequence[Leaf], value=None) -> TreeResult:

@@ -14,7 +14,7 @@ from typing import Callable
 
 from compiler.analysis import chance_exact, contract, markov, paigow, per_wager, points_exact, card_routes, progress
 from compiler.analysis.exact_engine import PATH_BUDGET, PathLimit, enumerate_round, rank_level_ok
-from compiler.analysis.game_tree import game_tree, optimal
+from compiler.analysis.game_tree import game_tree, optimal, policy_result
 from compiler.analysis.counted_loops import unroll_counted_deals
 from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
                                      dec, pct)  # (DURING_CLAUSE: callers)
@@ -47,7 +47,10 @@ def policies(game) -> list[tuple[str, dict[str, str]]]:
 
 
 def analyze_engine(game, options: dict | None = None, decks: int | None = None) -> list[Figure]:
-    """Exact figures by enumerating the engine (games with suit-free rankings)."""
+    """Exact figures by enumerating the engine (games with suit-free rankings). Where the round has a
+    decision (several policies), the game tree is played once and gives every fixed policy's figure, the
+    wagers offered during the round and the optimal strategy; a tree past its budget leaves each policy
+    to an enumeration of its own."""
     if not rank_level_ok(game):
         raise ValueError("this game's rankings use suits; use the poker enumerators")
     required = [w for w, d in game.wagers.items() if d.required]
@@ -61,11 +64,12 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
     # a round's figure is per unit of its required wagers; with none required (each wager is a choice, as at
     # roulette or baccarat) every wager has its own figure, per unit of that wager made
     round_pols = pols if required else []
+    leaves = _tree(game, base, options, decks) if required and len(round_pols) > 1 else None
     with progress.track(len(round_pols) + len(pols) * len(during_offered) + len(optional_offered),
                         "enumerations") as bar:
+        run = _Runner(game, base, options, decks, leaves, bar)
         for label, pref in round_pols:
-            res = enumerate_round(game, base, FixedStrategy(pref), options=options, decks=decks)
-            bar.update(1)
+            res, how = run.result(pref)
             net = sum((res.wagers[w].expected_net for w in res.wagers), Fraction(0))
             stake = sum((res.wagers[w].expected_stake for w in res.wagers), Fraction(0))
             names = " + ".join(game.wagers[w].name for w in required)
@@ -73,10 +77,10 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
             n = len(required)
             outcomes = {("+" if k > 0 else "") + str(k / n): v for k, v in sorted(res.round_net.items())}
             figs.append(Figure(tuple(required), names, _fixed(label, pref), net / len(required), net / stake, win,
-                               outcomes, f"exact: engine enumerated over {res.paths} deals",
+                               outcomes, f"exact: {how} over {res.paths} deals",
                                tuple(w for w in res.wagers if w not in required), status="exact"))
-        if required and len(round_pols) > 1:
-            figs.extend(_optimal_engine(game, base, required, options, decks, figs))
+        if leaves is not None:
+            figs.extend(_optimal_engine(game, required, leaves, figs))
         included = {w for f in figs for w in f.includes}
         for w in during_offered:
             # a wager the player may make when offered during the round: per unit made, under each policy that
@@ -85,8 +89,7 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
                 bar.update(len(pols))
                 continue
             for label, pref in pols:
-                res = enumerate_round(game, base, FixedStrategy(pref, offers={w: 1}), options=options, decks=decks)
-                bar.update(1)
+                res, how = run.result(pref, make=w)
                 st = res.wagers.get(w)
                 if st is None or not st.placed_prob:
                     continue
@@ -94,7 +97,7 @@ def analyze_engine(game, options: dict | None = None, decks: int | None = None) 
                                    st.expected_net / st.expected_stake, None,
                                    st.outcomes.get("win", Fraction(0)) / st.placed_prob,
                                    {k: v / st.placed_prob for k, v in st.outcomes.items()},
-                                   f"exact: engine enumerated over {res.paths} deals; per unit made (made in "
+                                   f"exact: {how} over {res.paths} deals; per unit made (made in "
                                    f"{st.placed_prob} of rounds)", status="exact"))
         for w in optional_offered:
             bets = dict(base)
@@ -113,14 +116,42 @@ ENGINE_OPTIMAL = ("optimal strategy: at each decision the choice of largest expe
                   "has seen (backward induction over every deal and choice of the compiled round)")
 
 
-def _optimal_engine(game, base: dict, required: list, options, decks, fixed: list[Figure]) -> list[Figure]:
-    """The round under optimal play, where a choice that depends on the cards seen (Red Dog: raise on a wide
-    spread) does better than every fixed policy; none where one of them is optimal (War: always go to war) or
-    the game tree passes its budget."""
+def _tree(game, base: dict, options, decks):
+    """The game tree of the round with its required wagers, or None past the path budget."""
     try:
-        leaves = game_tree(game, base, options, decks=decks, max_paths=PATH_BUDGET)
+        return game_tree(game, base, options, decks=decks, max_paths=PATH_BUDGET)
     except PathLimit:
-        return []
+        return None
+
+
+@dataclass
+class _Runner:
+    """One fixed policy's round: read from the game tree where there is one (every choice and offer named),
+    else enumerated on the engine (the offer ``make`` made for one unit whenever offered)."""
+    game: object
+    base: dict
+    options: dict | None
+    decks: int | None
+    leaves: list | None
+    bar: object
+
+    def result(self, pref: dict, make: str | None = None):
+        self.bar.update(1)
+        if self.leaves is not None:
+            offers = {w for w, d in self.game.wagers.items() if _during(self.game, w)}
+            policy = {**pref, **{f"offer:{w}": "make" if w == make else "decline" for w in offers}}
+            try:
+                return policy_result(self.leaves, policy), "engine game tree"
+            except ValueError:
+                pass
+        strat = FixedStrategy(pref, offers={make: 1}) if make else FixedStrategy(pref)
+        res = enumerate_round(self.game, self.base, strat, options=self.options, decks=self.decks)
+        return res, "engine enumerated"
+
+
+def _optimal_engine(game, required: list, leaves, fixed: list[Figure]) -> list[Figure]:
+    """The round under optimal play, where a choice that depends on the cards seen (Red Dog: raise on a wide
+    spread) does better than every fixed policy; none where one of them is optimal (War: always go to war)."""
     opt = optimal(leaves)
     net, stake = opt.total_net(), opt.total_stake()
     n = len(required)

@@ -38,6 +38,43 @@ def test_567_war_optimal_strategy_is_always_war_and_equals_closed_form():
     assert surrender.total_net() == t1 * F(-1, 2)
 
 
+@pytest.mark.parametrize("chapter, base, counts", [
+    ("rulespecs/567-war.yaml", {"initial": 1}, {r * 4: 3 for r in range(13)}),  # 39 cards, one per rank x 3
+    ("tests/fixtures/chapters/red-dog.yaml", {"ante": 1}, {r * 4: 2 for r in range(13)}),
+])
+def test_every_fixed_policy_read_from_the_tree_equals_its_own_enumeration(chapter, base, counts):
+    """`rulespec analyze` reads each fixed policy's figures (and the wagers offered during the round, made
+    whenever offered) from the one game tree it plays for the optimal strategy: field for field they equal
+    an enumeration of the engine under that policy alone (compiler/analysis/exact_engine.py)."""
+    from compiler.analysis.exact_engine import enumerate_round
+    from compiler.analysis.game_tree import policy_result
+    from compiler.analysis.report import policies
+    from compiler.runtime.engine import FixedStrategy
+
+    game = load_game(chapter)[0].GAME
+    leaves = game_tree(game, base, {}, counts=counts)
+    offers = sorted({key[0] for lf in leaves for key, _ in lf.decisions if key[0].startswith("offer:")})
+    checked = 0
+    for _, pref in policies(game):
+        for make in [None, *offers]:
+            policy = {**pref, **{o: "make" if o == make else "decline" for o in offers}}
+            tree = policy_result(leaves, policy)
+            strat = FixedStrategy(pref, offers={make[6:]: 1}) if make else FixedStrategy(pref)
+            direct = enumerate_round(game, base, strat, counts=counts)
+            assert tree.total_prob == direct.total_prob == 1
+            assert tree.paths == direct.paths
+            assert tree.by_outcome == {k: v for k, v in direct.by_outcome.items() if v}
+            assert tree.round_net == direct.round_net
+            for w, st in direct.wagers.items():
+                per_unit = (lambda s: s.expected_net / s.expected_stake) if make == "offer:" + w else \
+                    (lambda s: s.expected_net)
+                assert (tree.wagers[w].placed_prob, per_unit(tree.wagers[w])) == (st.placed_prob, per_unit(st))
+            checked += 1
+    assert checked >= 2
+    with pytest.raises(ValueError, match="does not name"):
+        policy_result(leaves, {})
+
+
 def _pays(cards) -> int:
     """Let It Ride paytable (net per unit) of five cards, evaluated here independently."""
     ranks = sorted((RANKS.index(c[0]) for c in cards), reverse=True)
