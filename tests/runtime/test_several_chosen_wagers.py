@@ -17,13 +17,12 @@ import yaml
 
 from compiler.analysis import markov
 from compiler.analysis.simulate import fast_route
-from compiler.cli import main
 from compiler.pipeline import load_game
 from compiler.play.session import history_yaml, play_one
 from compiler.runtime.audit import audit_rounds
 from compiler.runtime.engine import FixedStrategy
 from compiler.runtime.errors import RefusedError
-from cli_run import run_in_process
+from cli_run import run_rulespec
 
 ROOT = Path(__file__).resolve().parents[2]
 CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
@@ -32,15 +31,6 @@ PLACES = [{"amount": 6, "numbers": [6]}, {"amount": 12, "numbers": [8]}, {"amoun
 # the come-out 5 (the point), then 6 (Place #1 on 6 wins), 8 (Place #2 on 8 wins), 7: seven out (Place #3 on 9 lost)
 ROLLS = [[4, 1], [3, 3], [5, 3], [3, 4]]
 
-
-@pytest.fixture(scope="module")
-def craps():
-    return load_game(str(CRAPS))
-
-
-def _run(*argv) -> tuple[int, str, str]:
-    r = run_in_process(main, argv)
-    return r.returncode, r.stdout, r.stderr
 
 
 def test_one_seat_holds_place_wagers_on_three_numbers_each_settled_by_its_own_number(craps):
@@ -98,7 +88,8 @@ def test_a_hand_history_with_the_same_number_twice_or_a_list_for_a_wager_of_one_
     assert text.count(old) == 1
     f = tmp_path / "r.yaml"
     f.write_text(text.replace(old, new), encoding="utf-8")
-    rc, out, err = _run("settle", CRAPS, f, "--check")
+    r = run_rulespec("settle", CRAPS, f, "--check")
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 1 and message in err and f"[at {pointer}]" in err and "Traceback" not in err, err
     assert err.startswith(f"{f}:")
 
@@ -119,7 +110,8 @@ def test_play_places_several_and_its_saved_history_settles_the_same(craps, tmp_p
     assert h["positions"]["1"]["wagers"]["place"] == PLACES
     f = tmp_path / "r.yaml"
     f.write_text(history_yaml(played.history), encoding="utf-8")
-    rc, out, err = _run("settle", CRAPS, f, "--format", "json")
+    r = run_rulespec("settle", CRAPS, f, "--format", "json")
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 0, err
     again = {(x["wager"], x.get("instance"), x["outcome"], x["net"]) for x in json.loads(out)["results"]}
     assert again == {(x.wager, x.instance or None, x.outcome, str(x.net)) for x in played.result.results}
@@ -173,6 +165,7 @@ def test_rulespec_play_asks_for_another_place_refuses_the_same_number_twice_and_
     saved = tmp_path / "981-round-001.yaml"
     h = yaml.safe_load(saved.read_text(encoding="utf-8"))
     assert h["positions"]["1"]["wagers"]["place"] == [{"amount": 6, "numbers": [6]}, {"amount": 12, "numbers": [8]}]
-    rc, out, err = _run("settle", CRAPS, saved)
+    r = run_rulespec("settle", CRAPS, saved)
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 0, err
     assert "Place #1 on 6" in out and "Place #2 on 8" in out

@@ -18,12 +18,11 @@ import yaml
 
 from compiler.analysis import contract, markov
 from compiler.analysis.simulate import fast_route
-from compiler.cli import main
 from compiler.pipeline import load_game
 from compiler.play.session import history_yaml, play_one, prepare_table
 from compiler.runtime.audit import audit_rounds
 from compiler.runtime.engine import CallbackStrategy, FixedStrategy
-from cli_run import run_in_process
+from cli_run import run_rulespec
 
 ROOT = Path(__file__).resolve().parents[2]
 CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
@@ -31,15 +30,6 @@ CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
 # 8 (Come #1 won; Come #3's point 8), 6 (the Pass Line's point made)
 ROLLS = [[3, 3], [2, 2], [4, 4], [4, 1], [6, 2], [5, 1]]
 
-
-@pytest.fixture(scope="module")
-def craps():
-    return load_game(str(CRAPS))
-
-
-def _run(*argv) -> tuple[int, str, str]:
-    r = run_in_process(main, argv)
-    return r.returncode, r.stdout, r.stderr
 
 
 def _three(mod):
@@ -97,7 +87,8 @@ def test_play_saves_the_instances_and_settle_check_replays_the_round(craps, tmp_
     assert h["positions"]["1"]["state"] == {"come#2": {"come_point": 5}, "come#3": {"come_point": 8}}
     f = tmp_path / "r.yaml"
     f.write_text(history_yaml(played.history), encoding="utf-8")
-    rc, out, err = _run("settle", CRAPS, f)
+    r = run_rulespec("settle", CRAPS, f)
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 0, err
     assert "seat 1 began the round with on the layout: Come #2 10.00 (come_point 5), Come #3 10.00 " \
            "(come_point 8)" in out
@@ -135,7 +126,8 @@ def test_what_would_not_say_which_instance_is_refused_at_validate_with_its_posit
         message = "this rule already runs once per instance of 'come'"
     f = tmp_path / "craps.yaml"
     f.write_text(text, encoding="utf-8")
-    rc, out, err = _run("validate", f)
+    r = run_rulespec("validate", f)
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 1 and message in err and "Traceback" not in err, err
     line = next(i for i, x in enumerate(err.splitlines()) if message in x)
     assert err.splitlines()[line].startswith(f"{f}:")  # FILE:LINE:COL: error: ...
