@@ -210,7 +210,12 @@ class _Builder:
         steps = tuple(self.step(x, f"{ptr}/steps/{i}") for i, x in enumerate(s.get("steps") or ()))
         self._settled_earlier(rules, ptr)
         for i, c in enumerate(choices):
-            self._each(c.when, c.then, f"{ptr}/choices/{i}", "a choice")
+            if s.get("each") in self.several:  # a choice per instance: it reads and acts on that one alone
+                for msg, line, col, in_then in several.per_instance_choice(
+                        several.in_expr(c.when, self.several), several.in_actions(c.then, self.several), s["each"]):
+                    self.error(f"{ptr}/choices/{i}" + ("/then" if in_then else "/when"), msg, line, col)
+            else:
+                self._each(c.when, c.then, f"{ptr}/choices/{i}", "a choice")
         for key, what in (STEP_KINDS[s["do"]].names.items() if s["do"] in STEP_KINDS else ()):
             self._named(s, ptr, key, what)
         if s.get("do") == "set_hands" and s.get("to", "players") == "dealer" and not (
@@ -263,7 +268,10 @@ class _Builder:
         if v is None:
             return
         if what == "wager":
-            if v in self.several and not (s.get("do") == "offer" and key == "wager"):
+            if key == "each" and v not in self.several:
+                self.error(f"{ptr}/{key}", f"'each: {v}': a decision is taken once for each instance of a wager a "
+                           f"player may have several of, and {v!r} is not declared several: true")
+            elif v in self.several and not (s.get("do") == "offer" and key == "wager") and key != "each":
                 self.error(f"{ptr}/{key}", f"'{key}: {v}' names a wager a player may have several of (several: "
                            "true): it would not say which instance")
             if v not in self.names.wagers:

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from compiler.analysis import markov
+from compiler.analysis import contract, markov
 from compiler.analysis.simulate import fast_route
 from compiler.pipeline import load_game
 from compiler.play.session import history_yaml, play_one
 from compiler.runtime.audit import audit_rounds
-from compiler.runtime.engine import FixedStrategy
+from compiler.runtime.engine import CallbackStrategy, FixedStrategy
 from compiler.runtime.errors import RefusedError
 from cli_run import run_rulespec
 
@@ -62,6 +62,43 @@ def test_taking_the_place_wagers_down_returns_every_one_still_up(craps):
     got = {x.label: (x.outcome, x.net, x.cites[0]) for x in r.results}
     assert got == {"place#1": ("win", Decimal(7), "§ 981.7(b)"), "place#2": ("void", Decimal(0), "§ 981.7(e)"),
                    "place#3": ("void", Decimal(0), "§ 981.7(e)"), "pass_line": ("win", Decimal(10), "§ 981.6(c)")}
+
+
+def test_981_7_e_a_place_wager_on_one_number_is_taken_down_alone_and_the_others_stay_in_action(craps):
+    """The take-down decision is taken once per Place wager in action (``each: place``), in the order placed, the
+    player shown which one: taking down the Place on 6 returns it alone; the ones on 8 and 9 stay up, one to win
+    and one to lose on the seven out."""
+    mod, _ = craps
+    t = mod.new_table({}, seed=1)
+    asked = []
+
+    def choose(decision, choices, view):
+        asked.append((view.instance, view.about))
+        return "take_down" if view.instance == "place#1" else "leave_up"
+
+    # the come-out 5, then 4 (nothing settled; the Place on 6 taken down), 8 (Place #2 wins), 7: seven out
+    r = t.play_round({1: {"pass_line": 10, "place": PLACES}}, CallbackStrategy(choose=choose),
+                     rolls=[[4, 1], [2, 2], [5, 3], [3, 4]])
+    got = {x.label: (x.outcome, x.net, x.cites[0]) for x in r.results}
+    assert got == {"place#1": ("void", Decimal(0), "§ 981.7(e)"), "place#2": ("win", Decimal(14), "§ 981.7(b)"),
+                   "place#3": ("lose", Decimal(-5), "§ 981.7(b)"), "pass_line": ("lose", Decimal(-10), "§ 981.6(c)")}
+    assert asked == [("place#1", "Place #1 on 6"), ("place#2", "Place #2 on 8"), ("place#3", "Place #3 on 9"),
+                     ("place#3", "Place #3 on 9")]  # after the 4: all three; after the 8: the one on 9 still up
+    text = [e.format() for e in r.log]
+    assert "seat 1: chooses take_down (take_down, Place #1 on 6)  [§ 981.7(e)]" in text
+    assert "seat 1: chooses leave_up (take_down, Place #2 on 8)  [§ 981.7(e)]" in text
+    a = audit_rounds([r])
+    assert not a.problems and not a.unsettled and t.ledger.balance() == 0
+
+
+def test_a_decision_per_instance_is_refused_by_name_by_every_method_that_does_not_model_it(craps):
+    """The analysis contract is an allow-list: only the Markov chain (one instance valued, its own decision) and the
+    engine simulation declare ``decide.each``; every other method names it among what it does not model."""
+    mod, compiled = craps
+    cons = contract.constructs(mod.GAME, compiled.chapter)
+    for method in contract.METHODS:
+        names = [str(c).split(" (")[0] for c in contract.all_unmodelled(method, cons)]
+        assert ("parameter 'decide.each'" in names) == (method not in ("markov", "simulation")), (method, names)
 
 
 def test_the_same_number_twice_is_refused_at_placement(craps):
@@ -156,15 +193,19 @@ def test_rulespec_play_asks_for_another_place_refuses_the_same_number_twice_and_
     none = ["0"] * 5  # Any Seven, Any Craps, Eleven, Aces, Twelve
     slip = ["0", "0", "0", "6", "6", "12", "6", "0", *none]  # Place #2 on 6 again: refused, asked again
     good = ["0", "0", "0", "6", "6", "12", "8", "0", *none]
+    down = ["take_down", "take_down"]  # after the first roll of the point: the Place on 6, then the one on 8
     proc = subprocess.run([sys.executable, "-m", "compiler.cli", "play", str(CRAPS), "--seats", "1", "--seed", "3",
-                           "--save", str(tmp_path)], input="\n".join([*slip, *good, "take_down", "n"]) + "\n",
+                           "--save", str(tmp_path)], input="\n".join([*slip, *good, *down, "n"]) + "\n",
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Seat 1, take down (Place #1 on 6) (§ 981.7(e))" in proc.stdout  # one decision per Place (each: place)
+    assert "Seat 1, take down (Place #2 on 8) (§ 981.7(e))" in proc.stdout
     assert "Place #2 (§ 981.5(d)): amount (0: no more wager)" in proc.stdout
     assert "place#2 is placed on [6], as place#1 is: one Place on each" in proc.stdout
     saved = tmp_path / "981-round-001.yaml"
     h = yaml.safe_load(saved.read_text(encoding="utf-8"))
     assert h["positions"]["1"]["wagers"]["place"] == [{"amount": 6, "numbers": [6]}, {"amount": 12, "numbers": [8]}]
+    assert h["positions"]["1"]["choices"] == {"take_down": down}
     r = run_rulespec("settle", CRAPS, saved)
     rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 0, err

@@ -94,6 +94,11 @@ def test_play_saves_the_instances_and_settle_check_replays_the_round(craps, tmp_
            "(come_point 8)" in out
 
 
+_TAKE_DOWN = ("        each: place\n        when: state.point != 0\n        players: has(place)\n        cite: § 981.7(e)\n"
+              "        choices:\n          - {id: leave_up, cite: § 981.7(e)}\n"
+              "          - {id: take_down, cite: § 981.7(e), then: return place}\n")
+
+
 @pytest.mark.parametrize("old,new,message", [
     ("players: has(pass_line), cite: § 981.6(e)}", "players: has(pass_line) and wager(come) < 100, cite: § 981.6(e)}",
      "'wager(come)' in the step's 'players': 'come' is a wager a player may have several of"),
@@ -103,9 +108,14 @@ def test_play_saves_the_instances_and_settle_check_replays_the_round(craps, tmp_
     ("{id: take_odds, do: offer, wager: pass_odds, equal_to: pass_line,",
      "{id: take_odds, do: offer, wager: pass_odds, equal_to: come,", "'equal_to: come' names a wager a player may have"),
     ("then: return place}\n      - {id: come_bet", "then: return place; lose come}\n      - {id: come_bet",
-     "'lose come' in a choice"),  # a choice returns every instance (take them down), but wins or loses none
+     "'lose come': this decision is taken once per instance of 'place' (each: place); it cannot also read or settle "
+     "'come'"),  # a choice per Place wager acts on that one: which Come would it lose?
     ("then: return place}\n      - {id: come_bet", "then: return place; set come_point = 0}\n      - {id: come_bet",
-     "'set come_point' in a choice"),
+     "'set come_point': this decision is taken once per instance of 'place'"),
+    ("        each: place\n", "        each: field\n", "'each: field': a decision is taken once for each instance of a "
+     "wager a player may have several of, and 'field' is not declared several: true"),
+    (_TAKE_DOWN, _TAKE_DOWN.replace("        each: place\n", "").replace("then: return place}", "then: return place; "
+     "lose come}"), "'lose come' in a choice"),  # a choice returns every instance (take them down), but loses none
     ("  place: {name: Place, cite: § 981.5(d), choose: {from: [4, 5, 6, 8, 9, 10], size: 1, cite: § 981.5(d)}, "
      "several: true}", "  place: {name: Place, cite: § 981.5(d), choose: {from: [4, 5, 6, 8, 9, 10], size: 1, cite: "
      "§ 981.5(d)}, several: true, stays: until_settled}",
