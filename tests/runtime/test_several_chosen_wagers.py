@@ -210,3 +210,28 @@ def test_rulespec_play_asks_for_another_place_refuses_the_same_number_twice_and_
     rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 0, err
     assert "Place #1 on 6" in out and "Place #2 on 8" in out
+
+
+def test_a_decision_per_instance_of_a_wager_not_offered_is_never_taken_and_the_fast_path_agrees(tmp_path):
+    """The fast path refuses a decision per instance (``each``) of an offered wager; of a wager the casino does not
+    offer (``offered_by``) there is no instance, so the decision is never taken, and both routes agree to the cent
+    (a variant of the Craps test chapter whose Come and Don't Come are wagers of one, the Place offered by option)."""
+    from compiler.analysis.simulate import simulate
+
+    text = CRAPS.read_text(encoding="utf-8")
+    for old, new in (("keeps: [come_point], several: true}", "keeps: [come_point]}"),
+                     ("keeps: [dont_come_point], several: true}", "keeps: [dont_come_point]}"),
+                     ("cite: § 981.5(d)}, several: true}", "cite: § 981.5(d)}, several: true, offered_by: place_offered}"),
+                     ("\nstate:\n", "\noptions:\n  place_offered: {type: boolean, default: false, cite: § 981.5(d), "
+                                   "title: the Place wager is offered}\nstate:\n")):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    f = tmp_path / "craps.yaml"
+    f.write_text(text, encoding="utf-8")
+    mod, c = load_game(str(f))
+    bets = {"pass_line": Decimal(6)}
+    ok, why = fast_route(mod.GAME, {"place_offered": True}, c.chapter, bets)
+    assert not ok and "wager 'place'" in why
+    runs = [simulate(mod.GAME, {}, rounds=2000, seed=5, bets=bets, fast=fast, chapter=c.chapter) for fast in (True, False)]
+    assert [r.route for r in runs] == ["fast path", "engine"]
+    assert runs[0].players == runs[1].players and runs[0].house == runs[1].house
