@@ -235,3 +235,19 @@ def test_a_decision_per_instance_of_a_wager_not_offered_is_never_taken_and_the_f
     runs = [simulate(mod.GAME, {}, rounds=2000, seed=5, bets=bets, fast=fast, chapter=c.chapter) for fast in (True, False)]
     assert [r.route for r in runs] == ["fast path", "engine"]
     assert runs[0].players == runs[1].players and runs[0].house == runs[1].house
+
+
+def test_rulespec_play_asks_again_after_a_blank_answer_for_the_numbers(tmp_path):
+    """A blank answer to "on which numbers?" (Enter alone) is a wrong answer, said with the wager's §, and the
+    numbers are asked again; it was a traceback."""
+    import subprocess
+    import sys
+
+    answers = ["0", "0", "0", "6", "", "8", "0", *["0"] * 5, "leave_up", "n"]  # the Place on 8 after a blank
+    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "play", str(CRAPS), "--seats", "1", "--seed", "3",
+                           "--save", str(tmp_path)], input="\n".join(answers) + "\n" * 20,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout[-2000:] + proc.stderr
+    assert "the Place cannot be placed on []" in proc.stdout and "(§ 981.5(d))" in proc.stdout
+    h = yaml.safe_load((tmp_path / "981-round-001.yaml").read_text(encoding="utf-8"))
+    assert h["positions"]["1"]["wagers"]["place"] == [{"amount": 6, "numbers": [8]}]
