@@ -269,8 +269,9 @@ class _Builder:
             return
         if what == "wager":
             if key == "each" and v not in self.several:
-                self.error(f"{ptr}/{key}", f"'each: {v}': a decision is taken once for each instance of a wager a "
-                           f"player may have several of, and {v!r} is not declared several: true")
+                if v in self.names.wagers:  # an unknown wager is said below
+                    self.error(f"{ptr}/{key}", f"'each: {v}': a decision is taken once for each instance of a wager "
+                               f"a player may have several of, and {v!r} is not declared several: true")
             elif v in self.several and not (s.get("do") == "offer" and key == "wager") and key != "each":
                 self.error(f"{ptr}/{key}", f"'{key}: {v}' names a wager a player may have several of (several: "
                            "true): it would not say which instance")
