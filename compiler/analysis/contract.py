@@ -191,14 +191,14 @@ METHODS: dict[str, Declaration] = {
     "markov": _decl(
         {"announce": {"text": _ANY}, "roll": {"dice": _ANY, "numbers": _ANY}, "settle": {"rules": _ANY},
          "block": {"steps": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY},
-         "offer": {"wager": _ANY, "equal_to": _ANY}, "decide": {"choices": _ANY}},
+         "offer": {"wager": _ANY, "equal_to": _ANY}, "decide": {"choices": _ANY, "each": _ANY}},
         conditions=_conditions(("announce", "roll", "settle", "block", "repeat", "offer", "decide"),
                                ("when", "players")),
         functions=("has", "placed", "wager", "option", "offered", "any_player", "dice_count", "picked", "hits",
                    "matched"), operators=_OPERATORS,  # chosen numbers: a chain per legal set
         references=("player", "round", "state", "dice", "name"),
         outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note"),
-        wagers=("stays until_settled", "several")),  # several: one instance valued (markov.several_refusal)
+        wagers=("stays until_settled", "several")),  # several (and decide.each): one instance valued (several_refusal)
     # hands valued by points played by the player's decisions (hit until standing, double, split, insurance) and
     # a dealer's play: the compiled steps walked one seat with a transposition table, each by the engine's own
     # executor (draw_walk.py; its own finer checks: draw_report.refusal; exact for the method it states)
@@ -218,6 +218,7 @@ METHODS: dict[str, Declaration] = {
     # today; a construct added to the language is simulated only once declared here
     "simulation": _decl(
         {**_STEPS, **_OFFER, **_ENVY, "collect_unwagered": {}, "roll": {"dice": _ANY, "numbers": _ANY},
+         "decide": {"choices": _ANY, "each": _ANY},  # each: a decision per instance of a wager of several
          "spin": {"wheel": _ANY}, "repeat": {"steps": _ANY, "bound": _ANY},
          "split": {"zone": _ANY, "wager": _ANY, "hands": _ANY, "choices": _ANY},
          "deal": {**_DEAL, "to": frozenset({"players", "dealer", "community", "positions"}), "count_order": _ANY,

@@ -19,7 +19,8 @@ def several_refusal(game, chapter, offered=None) -> str | None:
     """A wager a player may have several of (``several: true``) is valued one instance at a time: right only when
     its instances do not interact. They do not when every rule run per instance acts on that instance alone (its
     outcome, the state it keeps, a note), a decide step's choice acts on them only by returning every one in
-    action (taking them down: each is returned as it would be alone), a step's ``when`` or ``players`` reads the
+    action (taking them down: each is returned as it would be alone) or is taken per instance (``each: W``: it
+    reads and acts on that instance alone, as it would were it alone), a step's ``when`` or ``players`` reads the
     wager only as a ``has(W)`` that must hold (true for an instance in action, alone or not: :func:`_gate`), and
     nothing else reads it; anything else is refused, naming the rule."""
     several = {w: d.keeps for w, d in game.wagers.items() if d.several and (offered is None or offered(w))}
@@ -38,8 +39,10 @@ def several_refusal(game, chapter, offered=None) -> str | None:
             hits = in_expr(r.when, several) + in_actions(r.then, several)
             if hits:
                 return _across(s, r.cite, hits[0])
-        for c in s.choices:
+        each = dict(s.params).get("each") if s.kind == "decide" else None
+        for c in s.choices:  # a choice per instance (each: W) reads and acts on that instance alone, as a rule would
             hits = in_expr(c.when, several) + [h for h in in_actions(c.then, several) if not returns_every(h)]
+            hits = [h for h in hits if h[0] != each]
             if hits:
                 return _across(s, c.cite, hits[0])
         for e in (*(n for _, n, _ in s.exprs),):

@@ -127,6 +127,10 @@ class StepCompiler:
             return self._deal_step(s, p, gate, seats)
         if k == "settle":
             return self._settle_step(s, seats)
+        if k == "decide" and p.get("each"):  # taken once per instance of a wager of several (refused when offered)
+            if self.proto.offered(p["each"]):
+                raise Unsupported(f"{where}: a decision taken once per instance of {p['each']!r} (each)")
+            return lambda st, strat: None  # a wager not offered has no instance: the decision is never taken
         if k == "decide":
             return self._decide_step(s, seats)
         if k == "offer":

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from compiler.ir import several
+from compiler.ir.settled import SETTLES, said as _said, settled_by_an_earlier_rule, settled_in_an_earlier_step
 from compiler.ir.model import (Chapter, Choice, Constraint, HouseWay, HouseWayRule, Interpretation, Irregularity, Meter,
                                Missing, Option, Payout, Paytable, PaytableRow, Rule, Source, Src, Step, Wager)
 from compiler.lang.rules import (Names, NameProblem, RuleSyntaxError, check_actions, check_expr, parse_actions,
@@ -209,7 +210,12 @@ class _Builder:
         steps = tuple(self.step(x, f"{ptr}/steps/{i}") for i, x in enumerate(s.get("steps") or ()))
         self._settled_earlier(rules, ptr)
         for i, c in enumerate(choices):
-            self._each(c.when, c.then, f"{ptr}/choices/{i}", "a choice")
+            if s.get("each") in self.several:  # a choice per instance: it reads and acts on that one alone
+                for msg, line, col, in_then in several.per_instance_choice(
+                        several.in_expr(c.when, self.several), several.in_actions(c.then, self.several), s["each"]):
+                    self.error(f"{ptr}/choices/{i}" + ("/then" if in_then else "/when"), msg, line, col)
+            else:
+                self._each(c.when, c.then, f"{ptr}/choices/{i}", "a choice")
         for key, what in (STEP_KINDS[s["do"]].names.items() if s["do"] in STEP_KINDS else ()):
             self._named(s, ptr, key, what)
         if s.get("do") == "set_hands" and s.get("to", "players") == "dealer" and not (
@@ -262,7 +268,11 @@ class _Builder:
         if v is None:
             return
         if what == "wager":
-            if v in self.several and not (s.get("do") == "offer" and key == "wager"):
+            if key == "each" and v not in self.several:
+                if v in self.names.wagers:  # an unknown wager is said below
+                    self.error(f"{ptr}/{key}", f"'each: {v}': a decision is taken once for each instance of a wager "
+                               f"a player may have several of, and {v!r} is not declared several: true")
+            elif v in self.several and not (s.get("do") == "offer" and key == "wager") and key != "each":
                 self.error(f"{ptr}/{key}", f"'{key}: {v}' names a wager a player may have several of (several: "
                            "true): it would not say which instance")
             if v not in self.names.wagers:
@@ -290,8 +300,8 @@ class _Builder:
             if st.id in seen:
                 self.error(st.src.pointer + "/id", f"duplicate step id {st.id!r} (first at {seen[st.id]})")
             seen.setdefault(st.id, str(st.src))
-        for later, j, a, earlier in settled_in_an_earlier_step(procedure):
-            self.error(f"{later.src.pointer}/rules/{j}/then", f"'{_said(a)}': the rule at "
+        for ptr, a, earlier in settled_in_an_earlier_step(procedure, tuple(self.names.wagers)):
+            self.error(ptr, f"'{_said(a)}': the rule at "
                        f"{earlier.src.path}:{earlier.src.line}:{earlier.src.col} ({earlier.cite}), in an earlier step "
                        f"that always runs, has settled {a.wager!r} already whenever this step runs (a wager is "
                        "settled once; nothing between them places it again)", a.line, a.column)
@@ -453,14 +463,6 @@ def change_intervals(data) -> list[dict]:
     return out
 
 
-SETTLES = ("win", "lose", "push", "return", "surrender")
-
-
-def _said(a) -> str:
-    word = "return" if a.kind == "return" else a.kind
-    return f"{word} {'all' if a.wager == '*' else a.wager}"
-
-
 def settled_twice(actions) -> list[NameProblem]:
     """A wager settled twice by one rule (``win bet; lose bet``, ``lose all; win bet``): the second
     outcome could never apply, so the rule says two things at once."""
@@ -487,82 +489,6 @@ def settled_twice(actions) -> list[NameProblem]:
         else:
             settled[a.wager] = a
     return problems
-
-
-# what a condition may read that a settle step changes while it runs: the wagers' state, flags, round state
-_CHANGING_READS = frozenset({"has", "placed", "wager", "active", "flag"})
-_CHANGING_ACTIONS = frozenset({"set", "clear", "set_state", "place", "end", "void_round", "reshuffle",
-                               "remove_deck", "discard_card", "use_card", "bonus"})
-
-
-def _conjuncts(rule) -> frozenset | None:
-    """The conjuncts of a rule's condition as rule-language text (None: a condition that did not parse, or
-    reads what a settle step changes while it runs, so it may hold at one rule and not at a later one)."""
-    from compiler.lang.syntax import BoolOp, Call, Ref, nodes, source
-
-    node = rule.when
-    if node is None:
-        return frozenset() if rule.when_text is None else None
-    if any((isinstance(n, Call) and n.name in _CHANGING_READS) or (isinstance(n, Ref) and n.parts[0] == "state")
-           for n in nodes(node)):
-        return None
-    items = node.items if isinstance(node, BoolOp) and node.op == "and" else (node,)
-    return frozenset(source(x) for x in items)
-
-
-def settled_by_an_earlier_rule(rules) -> list[tuple[int, object, Rule]]:
-    """(index, action, earlier rule) for each action of a settle rule naming a wager that an earlier rule of
-    the same step always settles first: the earlier rule's condition is part of this one's (so it held
-    too, and nothing between them changed what it reads), and it settles that wager (or ``all``). The
-    action could never apply: issue 23 item 7 (a lost split hand hidden by a silently skipped rule)."""
-    out = []
-    for j, b in enumerate(rules):
-        cb = _conjuncts(b)
-        if cb is None:
-            continue
-        for act in b.then:
-            if act.kind not in SETTLES or act.wager in (None, "*"):
-                continue
-            for i in range(j - 1, -1, -1):
-                a = rules[i]
-                if any(x.kind in _CHANGING_ACTIONS for x in a.then):
-                    break
-                ca = _conjuncts(a)
-                if ca is not None and ca <= cb and any(x.kind in SETTLES and x.wager in (act.wager, "*")
-                                                       for x in a.then):
-                    out.append((j, act, a))
-                    break
-    return out
-
-
-def _placed_by(s) -> set:
-    """The wagers a step may place again: its offer's or split's wager, and every `place` of its rules and choices."""
-    out = {v for k, v in s.params if k == "wager" and s.kind in ("offer", "split") and isinstance(v, str)}
-    for x in (*s.rules, *s.choices):
-        out |= {a.wager for a in x.then if a.kind == "place" and a.wager}
-    return out
-
-
-def settled_in_an_earlier_step(procedure) -> list[tuple[Step, int, object, Rule]]:
-    """(later step, rule index, action, earlier rule) for each action of a settle rule naming a wager that an
-    earlier step always settles first: a settle step of the procedure's top level with no condition, acting
-    on every player, whose rule has no condition; no step between them places that wager again (an offer,
-    a split's copy, a `place`). The action could never apply (issue 23 item 7, across steps)."""
-    out: list = []
-    always: dict[str, Rule] = {}
-    for top in procedure:
-        for s in _walk((top,)):
-            for j, r in enumerate(s.rules if s.kind == "settle" else ()):
-                out.extend((s, j, a, always[a.wager]) for a in r.then if a.kind in SETTLES and a.wager in always)
-            for w in _placed_by(s):
-                always.pop(w, None)
-        if top.kind == "settle" and top.when_text is None and top.players_text is None:
-            for r in top.rules:
-                if r.when_text is None:
-                    for a in r.then:
-                        if a.kind in SETTLES and a.wager not in (None, "*"):
-                            always.setdefault(a.wager, r)
-    return out
 
 
 def _walk(steps):

@@ -9,7 +9,10 @@ Elsewhere a condition may ask ``has(W)`` (any instance in action) and ``placed(W
 or carried into it); anything that would have to pick one instance (its amount, its kept state, settling
 it, an ``equal_to`` of it) is refused here, at validate, with its position: it would not say which. A
 decide step's choice may ``return W``: every instance in action is returned (a player taking the Place wagers
-down). A wager of several may be placed on chosen numbers (``choose``): each instance has its own.
+down). A decide step with ``each: W`` is taken once per instance of ``W`` in action instead, its choices reading
+and acting on that instance alone (a player taking down the Place wager on one number):
+:func:`per_instance_choice`. A wager of several may be placed on chosen numbers (``choose``): each instance has
+its own.
 """
 from __future__ import annotations
 
@@ -75,6 +78,16 @@ def instance_wager(when_hits, then_hits) -> tuple[str | None, list[tuple[str, in
                             f"several: true); it cannot also read or settle {w!r}, another such wager: write one "
                             "rule for each", line, col, in_then)]
     return first, []
+
+
+def per_instance_choice(when_hits, then_hits, each: str) -> list[tuple[str, int, int, bool]]:
+    """Problems (message, line, column, in ``then``) of a choice of a decision taken once per instance of ``each``
+    (``decide`` with ``each``): it reads and acts on that instance (``picked(place, 6)``, ``return place``), and
+    names no other wager of several instances."""
+    hits = [(h, False) for h in when_hits] + [(h, True) for h in then_hits]
+    return [(f"'{what}': this decision is taken once per instance of {each!r} (each: {each}); it cannot also read "
+             f"or settle {w!r}, another wager a player may have several of", line, col, in_then)
+            for (w, what, line, col), in_then in hits if w != each]
 
 
 def returns_every(hit) -> bool:

@@ -59,7 +59,7 @@ class TerminalPlayer(Player):
     def numbers(self, wd, procedure) -> list[str]:
         """The numbers (pockets, faces, totals) a wager declared with ``choose`` is placed on, checked."""
         while True:
-            text = self.ask("  ... on which numbers? (separated by spaces)")
+            text = self.ask("  ... on which numbers? (separated by spaces)") or ""  # a blank answer: None
             try:
                 return list(check_chosen(wd, text.replace(",", " ").split(), procedure))
             except ValueError as e:
@@ -115,7 +115,9 @@ class TerminalPlayer(Player):
         for c in choices:
             self.console.print(f"    {escape(c)}  [dim]{escape(cites.get(c, ''))}[/dim]")
         where = f" ({step.cite})" if step is not None else ""
-        return self.ask(f"Seat {seat}, {decision.replace('_', ' ')}{where}", choices=choices, default=choices[0])
+        about = f" ({view.about})" if getattr(view, "about", "") else ""  # a decision taken per instance (each)
+        return self.ask(f"Seat {seat}, {decision.replace('_', ' ')}{about}{where}", choices=choices,
+                        default=choices[0])
 
     def offer(self, seat, wager, view):
         self.show_view(seat, view)

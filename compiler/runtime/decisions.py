@@ -5,24 +5,28 @@ from compiler.runtime.context import Context
 from compiler.runtime.definition import Step
 from compiler.runtime.errors import RefusedError
 from compiler.runtime.money import money
-from compiler.runtime.state import Round, Seat
+from compiler.runtime.state import Round, Seat, wager_name
 from compiler.runtime.cards import card_str
 from compiler.runtime.strategy import view_of
 
 
 def choose(table, ctx: Context, rnd: Round, step: Step, s, who: str):
     """The choice of hand ``s`` at ``step`` (its strategy, or the hand history), logged with its § and its
-    actions applied; None where no choice is available to it."""
+    actions applied; None where no choice is available to it. Within a decision taken per instance
+    (``each``), ``ctx.instance`` is the instance it concerns: the player is shown it, and the log names it."""
     avail = [c for c in step.choices if c.when is None or c.when(ctx)]
     if not avail:
         return None
     ids = [c.id for c in avail]
-    choice = table._strategies(s.number).choose(step.id, ids, view_of(rnd, s))
+    i = ctx.instance
+    about = wager_name(table.game, i) if i is not None else ""
+    view = view_of(rnd, s, i.key if i is not None else "", about)
+    choice = table._strategies(s.number).choose(step.id, ids, view)
     if choice not in ids:
         raise RefusedError(f"{who}: {choice!r} is not a choice at {step.id!r} ({step.cite}); choices are {ids}")
     c = avail[ids.index(choice)]
     s.choices[step.id] = choice
-    rnd.log("decision", c.cite, f"chooses {choice} ({step.id})", seat=s.number)
+    rnd.log("decision", c.cite, f"chooses {choice} ({step.id}{', ' + about if about else ''})", seat=s.number)
     if c.then is not None:
         ctx.cite = c.cite
         c.then(ctx)
@@ -30,13 +34,19 @@ def choose(table, ctx: Context, rnd: Round, step: Step, s, who: str):
 
 
 def decide(table, ctx: Context, rnd: Round, step: Step, pending) -> None:
-    """Each player picks one available choice: their strategy, or the hand history."""
+    """Each player picks one available choice: their strategy, or the hand history; with ``each: W``, one for each
+    instance of ``W`` in action, in the order placed, the choice reading and acting on that instance alone."""
+    each = step.params.get("each")
     for s in table._players(ctx, rnd, step):
         ctx.seat = s
-        if choose(table, ctx, rnd, step, s, f"seat {s.number}") is None:
-            continue
-        if rnd.stopped:
-            return
+        try:
+            for w in ([w for w in s.wagers.values() if w.id == each and w.outcome is None] if each else [None]):
+                ctx.instance = w
+                choose(table, ctx, rnd, step, s, f"seat {s.number}")
+                if rnd.stopped:
+                    return
+        finally:
+            ctx.instance = None
     ctx.seat = None
 
 

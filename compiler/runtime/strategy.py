@@ -69,13 +69,15 @@ class PlayerView:
     dealer: Mapping[str, tuple]
     community: tuple
     wagers: Mapping[str, Decimal]
+    instance: str = ""  # the instance a decision taken per instance concerns (``decide`` with ``each``): "place#2"
+    about: str = ""  # its name in the log: "Place #2 on 8"
 
 
-
-def view_of(rnd, seat) -> PlayerView:
+def view_of(rnd, seat, instance: str = "", about: str = "") -> PlayerView:
     """What the player at ``seat`` is shown: their own cards, the dealer's and community zones dealt face
-    up or revealed (never a face-down card of the dealer), and their open wagers."""
+    up or revealed (never a face-down card of the dealer), their open wagers, and the instance of a wager a
+    decision taken per instance concerns."""
     return PlayerView(seat.number, {z: tuple(v) for z, v in seat.zones.items()},
                       {z: tuple(v) for z, v in rnd.dealer.items() if z in rnd.revealed},
                       tuple(c for z, v in rnd.community.items() if z in rnd.revealed for c in v),
-                      {k: w.amount for k, w in seat.wagers.items() if w.outcome is None})
+                      {k: w.amount for k, w in seat.wagers.items() if w.outcome is None}, instance, about)

@@ -15,15 +15,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from compiler.analysis import markov
+from compiler.analysis import contract, markov
 from compiler.analysis.simulate import fast_route
-from compiler.cli import main
 from compiler.pipeline import load_game
 from compiler.play.session import history_yaml, play_one
 from compiler.runtime.audit import audit_rounds
-from compiler.runtime.engine import FixedStrategy
+from compiler.runtime.engine import CallbackStrategy, FixedStrategy
 from compiler.runtime.errors import RefusedError
-from cli_run import run_in_process
+from cli_run import run_rulespec
 
 ROOT = Path(__file__).resolve().parents[2]
 CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
@@ -32,15 +31,6 @@ PLACES = [{"amount": 6, "numbers": [6]}, {"amount": 12, "numbers": [8]}, {"amoun
 # the come-out 5 (the point), then 6 (Place #1 on 6 wins), 8 (Place #2 on 8 wins), 7: seven out (Place #3 on 9 lost)
 ROLLS = [[4, 1], [3, 3], [5, 3], [3, 4]]
 
-
-@pytest.fixture(scope="module")
-def craps():
-    return load_game(str(CRAPS))
-
-
-def _run(*argv) -> tuple[int, str, str]:
-    r = run_in_process(main, argv)
-    return r.returncode, r.stdout, r.stderr
 
 
 def test_one_seat_holds_place_wagers_on_three_numbers_each_settled_by_its_own_number(craps):
@@ -74,6 +64,43 @@ def test_taking_the_place_wagers_down_returns_every_one_still_up(craps):
                    "place#3": ("void", Decimal(0), "§ 981.7(e)"), "pass_line": ("win", Decimal(10), "§ 981.6(c)")}
 
 
+def test_981_7_e_a_place_wager_on_one_number_is_taken_down_alone_and_the_others_stay_in_action(craps):
+    """The take-down decision is taken once per Place wager in action (``each: place``), in the order placed, the
+    player shown which one: taking down the Place on 6 returns it alone; the ones on 8 and 9 stay up, one to win
+    and one to lose on the seven out."""
+    mod, _ = craps
+    t = mod.new_table({}, seed=1)
+    asked = []
+
+    def choose(decision, choices, view):
+        asked.append((view.instance, view.about))
+        return "take_down" if view.instance == "place#1" else "leave_up"
+
+    # the come-out 5, then 4 (nothing settled; the Place on 6 taken down), 8 (Place #2 wins), 7: seven out
+    r = t.play_round({1: {"pass_line": 10, "place": PLACES}}, CallbackStrategy(choose=choose),
+                     rolls=[[4, 1], [2, 2], [5, 3], [3, 4]])
+    got = {x.label: (x.outcome, x.net, x.cites[0]) for x in r.results}
+    assert got == {"place#1": ("void", Decimal(0), "§ 981.7(e)"), "place#2": ("win", Decimal(14), "§ 981.7(b)"),
+                   "place#3": ("lose", Decimal(-5), "§ 981.7(b)"), "pass_line": ("lose", Decimal(-10), "§ 981.6(c)")}
+    assert asked == [("place#1", "Place #1 on 6"), ("place#2", "Place #2 on 8"), ("place#3", "Place #3 on 9"),
+                     ("place#3", "Place #3 on 9")]  # after the 4: all three; after the 8: the one on 9 still up
+    text = [e.format() for e in r.log]
+    assert "seat 1: chooses take_down (take_down, Place #1 on 6)  [§ 981.7(e)]" in text
+    assert "seat 1: chooses leave_up (take_down, Place #2 on 8)  [§ 981.7(e)]" in text
+    a = audit_rounds([r])
+    assert not a.problems and not a.unsettled and t.ledger.balance() == 0
+
+
+def test_a_decision_per_instance_is_refused_by_name_by_every_method_that_does_not_model_it(craps):
+    """The analysis contract is an allow-list: only the Markov chain (one instance valued, its own decision) and the
+    engine simulation declare ``decide.each``; every other method names it among what it does not model."""
+    mod, compiled = craps
+    cons = contract.constructs(mod.GAME, compiled.chapter)
+    for method in contract.METHODS:
+        names = [str(c).split(" (")[0] for c in contract.all_unmodelled(method, cons)]
+        assert ("parameter 'decide.each'" in names) == (method not in ("markov", "simulation")), (method, names)
+
+
 def test_the_same_number_twice_is_refused_at_placement(craps):
     mod, _ = craps
     t = mod.new_table({}, seed=1)
@@ -98,7 +125,8 @@ def test_a_hand_history_with_the_same_number_twice_or_a_list_for_a_wager_of_one_
     assert text.count(old) == 1
     f = tmp_path / "r.yaml"
     f.write_text(text.replace(old, new), encoding="utf-8")
-    rc, out, err = _run("settle", CRAPS, f, "--check")
+    r = run_rulespec("settle", CRAPS, f, "--check")
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 1 and message in err and f"[at {pointer}]" in err and "Traceback" not in err, err
     assert err.startswith(f"{f}:")
 
@@ -119,7 +147,8 @@ def test_play_places_several_and_its_saved_history_settles_the_same(craps, tmp_p
     assert h["positions"]["1"]["wagers"]["place"] == PLACES
     f = tmp_path / "r.yaml"
     f.write_text(history_yaml(played.history), encoding="utf-8")
-    rc, out, err = _run("settle", CRAPS, f, "--format", "json")
+    r = run_rulespec("settle", CRAPS, f, "--format", "json")
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 0, err
     again = {(x["wager"], x.get("instance"), x["outcome"], x["net"]) for x in json.loads(out)["results"]}
     assert again == {(x.wager, x.instance or None, x.outcome, str(x.net)) for x in played.result.results}
@@ -164,15 +193,61 @@ def test_rulespec_play_asks_for_another_place_refuses_the_same_number_twice_and_
     none = ["0"] * 5  # Any Seven, Any Craps, Eleven, Aces, Twelve
     slip = ["0", "0", "0", "6", "6", "12", "6", "0", *none]  # Place #2 on 6 again: refused, asked again
     good = ["0", "0", "0", "6", "6", "12", "8", "0", *none]
+    down = ["take_down", "take_down"]  # after the first roll of the point: the Place on 6, then the one on 8
     proc = subprocess.run([sys.executable, "-m", "compiler.cli", "play", str(CRAPS), "--seats", "1", "--seed", "3",
-                           "--save", str(tmp_path)], input="\n".join([*slip, *good, "take_down", "n"]) + "\n",
+                           "--save", str(tmp_path)], input="\n".join([*slip, *good, *down, "n"]) + "\n",
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Seat 1, take down (Place #1 on 6) (§ 981.7(e))" in proc.stdout  # one decision per Place (each: place)
+    assert "Seat 1, take down (Place #2 on 8) (§ 981.7(e))" in proc.stdout
     assert "Place #2 (§ 981.5(d)): amount (0: no more wager)" in proc.stdout
     assert "place#2 is placed on [6], as place#1 is: one Place on each" in proc.stdout
     saved = tmp_path / "981-round-001.yaml"
     h = yaml.safe_load(saved.read_text(encoding="utf-8"))
     assert h["positions"]["1"]["wagers"]["place"] == [{"amount": 6, "numbers": [6]}, {"amount": 12, "numbers": [8]}]
-    rc, out, err = _run("settle", CRAPS, saved)
+    assert h["positions"]["1"]["choices"] == {"take_down": down}
+    r = run_rulespec("settle", CRAPS, saved)
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 0, err
     assert "Place #1 on 6" in out and "Place #2 on 8" in out
+
+
+def test_a_decision_per_instance_of_a_wager_not_offered_is_never_taken_and_the_fast_path_agrees(tmp_path):
+    """The fast path refuses a decision per instance (``each``) of an offered wager; of a wager the casino does not
+    offer (``offered_by``) there is no instance, so the decision is never taken, and both routes agree to the cent
+    (a variant of the Craps test chapter whose Come and Don't Come are wagers of one, the Place offered by option)."""
+    from compiler.analysis.simulate import simulate
+
+    text = CRAPS.read_text(encoding="utf-8")
+    for old, new in (("keeps: [come_point], several: true}", "keeps: [come_point]}"),
+                     ("keeps: [dont_come_point], several: true}", "keeps: [dont_come_point]}"),
+                     ("cite: § 981.5(d)}, several: true}", "cite: § 981.5(d)}, several: true, offered_by: place_offered}"),
+                     ("\nstate:\n", "\noptions:\n  place_offered: {type: boolean, default: false, cite: § 981.5(d), "
+                                   "title: the Place wager is offered}\nstate:\n")):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    f = tmp_path / "craps.yaml"
+    f.write_text(text, encoding="utf-8")
+    mod, c = load_game(str(f))
+    bets = {"pass_line": Decimal(6)}
+    ok, why = fast_route(mod.GAME, {"place_offered": True}, c.chapter, bets)
+    assert not ok and "wager 'place'" in why
+    runs = [simulate(mod.GAME, {}, rounds=2000, seed=5, bets=bets, fast=fast, chapter=c.chapter) for fast in (True, False)]
+    assert [r.route for r in runs] == ["fast path", "engine"]
+    assert runs[0].players == runs[1].players and runs[0].house == runs[1].house
+
+
+def test_rulespec_play_asks_again_after_a_blank_answer_for_the_numbers(tmp_path):
+    """A blank answer to "on which numbers?" (Enter alone) is a wrong answer, said with the wager's §, and the
+    numbers are asked again; it was a traceback."""
+    import subprocess
+    import sys
+
+    answers = ["0", "0", "0", "6", "", "8", "0", *["0"] * 5, "leave_up", "n"]  # the Place on 8 after a blank
+    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "play", str(CRAPS), "--seats", "1", "--seed", "3",
+                           "--save", str(tmp_path)], input="\n".join(answers) + "\n" * 20,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout[-2000:] + proc.stderr
+    assert "the Place cannot be placed on []" in proc.stdout and "(§ 981.5(d))" in proc.stdout
+    h = yaml.safe_load((tmp_path / "981-round-001.yaml").read_text(encoding="utf-8"))
+    assert h["positions"]["1"]["wagers"]["place"] == [{"amount": 6, "numbers": [8]}]

@@ -18,12 +18,11 @@ import yaml
 
 from compiler.analysis import contract, markov
 from compiler.analysis.simulate import fast_route
-from compiler.cli import main
 from compiler.pipeline import load_game
 from compiler.play.session import history_yaml, play_one, prepare_table
 from compiler.runtime.audit import audit_rounds
 from compiler.runtime.engine import CallbackStrategy, FixedStrategy
-from cli_run import run_in_process
+from cli_run import run_rulespec
 
 ROOT = Path(__file__).resolve().parents[2]
 CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
@@ -31,15 +30,6 @@ CRAPS = ROOT / "tests" / "fixtures" / "chapters" / "craps.yaml"
 # 8 (Come #1 won; Come #3's point 8), 6 (the Pass Line's point made)
 ROLLS = [[3, 3], [2, 2], [4, 4], [4, 1], [6, 2], [5, 1]]
 
-
-@pytest.fixture(scope="module")
-def craps():
-    return load_game(str(CRAPS))
-
-
-def _run(*argv) -> tuple[int, str, str]:
-    r = run_in_process(main, argv)
-    return r.returncode, r.stdout, r.stderr
 
 
 def _three(mod):
@@ -97,10 +87,16 @@ def test_play_saves_the_instances_and_settle_check_replays_the_round(craps, tmp_
     assert h["positions"]["1"]["state"] == {"come#2": {"come_point": 5}, "come#3": {"come_point": 8}}
     f = tmp_path / "r.yaml"
     f.write_text(history_yaml(played.history), encoding="utf-8")
-    rc, out, err = _run("settle", CRAPS, f)
+    r = run_rulespec("settle", CRAPS, f)
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 0, err
     assert "seat 1 began the round with on the layout: Come #2 10.00 (come_point 5), Come #3 10.00 " \
            "(come_point 8)" in out
+
+
+_TAKE_DOWN = ("        each: place\n        when: state.point != 0\n        players: has(place)\n        cite: § 981.7(e)\n"
+              "        choices:\n          - {id: leave_up, cite: § 981.7(e)}\n"
+              "          - {id: take_down, cite: § 981.7(e), then: return place}\n")
 
 
 @pytest.mark.parametrize("old,new,message", [
@@ -112,9 +108,14 @@ def test_play_saves_the_instances_and_settle_check_replays_the_round(craps, tmp_
     ("{id: take_odds, do: offer, wager: pass_odds, equal_to: pass_line,",
      "{id: take_odds, do: offer, wager: pass_odds, equal_to: come,", "'equal_to: come' names a wager a player may have"),
     ("then: return place}\n      - {id: come_bet", "then: return place; lose come}\n      - {id: come_bet",
-     "'lose come' in a choice"),  # a choice returns every instance (take them down), but wins or loses none
+     "'lose come': this decision is taken once per instance of 'place' (each: place); it cannot also read or settle "
+     "'come'"),  # a choice per Place wager acts on that one: which Come would it lose?
     ("then: return place}\n      - {id: come_bet", "then: return place; set come_point = 0}\n      - {id: come_bet",
-     "'set come_point' in a choice"),
+     "'set come_point': this decision is taken once per instance of 'place'"),
+    ("        each: place\n", "        each: field\n", "'each: field': a decision is taken once for each instance of a "
+     "wager a player may have several of, and 'field' is not declared several: true"),
+    (_TAKE_DOWN, _TAKE_DOWN.replace("        each: place\n", "").replace("then: return place}", "then: return place; "
+     "lose come}"), "'lose come' in a choice"),  # a choice returns every instance (take them down), but loses none
     ("  place: {name: Place, cite: § 981.5(d), choose: {from: [4, 5, 6, 8, 9, 10], size: 1, cite: § 981.5(d)}, "
      "several: true}", "  place: {name: Place, cite: § 981.5(d), choose: {from: [4, 5, 6, 8, 9, 10], size: 1, cite: "
      "§ 981.5(d)}, several: true, stays: until_settled}",
@@ -135,7 +136,8 @@ def test_what_would_not_say_which_instance_is_refused_at_validate_with_its_posit
         message = "this rule already runs once per instance of 'come'"
     f = tmp_path / "craps.yaml"
     f.write_text(text, encoding="utf-8")
-    rc, out, err = _run("validate", f)
+    r = run_rulespec("validate", f)
+    rc, out, err = r.returncode, r.stdout, r.stderr
     assert rc == 1 and message in err and "Traceback" not in err, err
     line = next(i for i, x in enumerate(err.splitlines()) if message in x)
     assert err.splitlines()[line].startswith(f"{f}:")  # FILE:LINE:COL: error: ...
