@@ -98,6 +98,11 @@ def colex_index(rows: np.ndarray) -> np.ndarray:
     return idx
 
 
+# card -> its rank's bit in its suit's 14-bit field of an int64 (card = 4 x rank + suit); the joker (card 52,
+# rank bit 13) in all four fields: the flush masks of a hand are the OR of its cards' entries
+_SUIT_FIELDS = np.array([(1 << (c >> 2)) << (14 * (c & 3)) for c in range(52)]
+                        + [sum((1 << JOKER_RANK) << (14 * t) for t in range(4))], dtype=np.int64)
+
 # ----------------------------------------------------------------------------- vectoriser
 class Vectoriser:
     """Values (dense ids) of k-card hands as their best ``ranking.cards``-card hand (of any size the ranking ranks,
@@ -163,6 +168,8 @@ class Vectoriser:
         self.has_flush = bool(flush_vals)
         self.category_of = np.array([v.category_index for v in self.values], dtype=np.int16)
         self._binom = _BINOM[:, :k + 1].copy()
+        self._colex_by_card = [np.array([_BINOM[(c >> 2) + i, i + 1] for c in range(JOKER + 1)], dtype=np.int64)
+                               for i in range(k)]
         self._deck_arr = np.array(deck, dtype=np.uint8)
 
     def _lookup(self, ranks: tuple, flush: bool) -> HandValue:
@@ -178,19 +185,19 @@ class Vectoriser:
         cards = np.asarray(cards)
         if cards.ndim != 2 or cards.shape[1] != self.k:
             raise ValueError(f"expected rows of {self.k} cards")
-        ranks = (cards >> 2).astype(np.int64)
-        idx = np.zeros(cards.shape[0], dtype=np.int64)
-        for i in range(self.k):
-            idx += self._binom[ranks[:, i] + i, i + 1]
+        # the rank multiset's colex index, one table look-up a column (column i: card -> C(rank + i, i + 1))
+        idx = self._colex_by_card[0][cards[:, 0]]
+        for i in range(1, self.k):
+            idx += self._colex_by_card[i][cards[:, i]]
         best = self.plain[idx]
         if self.has_flush:
-            bits = (np.int64(1) << ranks).astype(np.int32)
-            suits = cards & 3
-            is_j = cards == JOKER
+            # each card's rank bit in its suit's 14-bit field (the joker: in every suit's), OR-ed along the row:
+            # the four suits' rank masks in one int64 per hand
+            masks = _SUIT_FIELDS[cards[:, 0]]
+            for i in range(1, self.k):
+                masks |= _SUIT_FIELDS[cards[:, i]]
             for t in range(4):
-                sel = (suits == t) | is_j
-                m = (bits * sel).sum(axis=1)
-                np.maximum(best, self.flush[m], out=best)
+                np.maximum(best, self.flush[(masks >> (14 * t)) & 0x3FFF], out=best)
         return best
 
     def evaluate_positions(self, rows: np.ndarray) -> np.ndarray:
