@@ -206,6 +206,10 @@ def register_play(sub) -> None:
     p.add_argument("--exhaustive", action="store_true",
                    help="first run the long exact enumerations (pai gow main wager: minutes) and write their "
                         "record beside the rulespec (records/), which later analyses use while its key matches")
+    p.add_argument("--bet", action="append", metavar="WAGER=AMOUNT[@N,N...]",
+                   help="a round with this set of wagers on one seat (repeatable; @ the chosen numbers of a wager "
+                        "placed on numbers): its exact expected net, per amount wagered, hit frequency, standard "
+                        "deviation and distribution, instead of each wager's figure")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=cmd_analyze)
 

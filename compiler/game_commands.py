@@ -379,6 +379,8 @@ def cmd_analyze(args) -> int:
         print(_error_line(e), file=sys.stderr)
     if errors:
         return 1
+    if getattr(args, "bet", None):
+        return _declared_bets(args, mod, compiled, opts)
 
     if getattr(args, "exhaustive", False):
         from compiler.analysis import draw_report, paigow_record
@@ -432,6 +434,46 @@ def cmd_analyze(args) -> int:
             for known in report.strategy.levels():
                 print(report.strategy.format_strategy(known, max_rows=3))
     return 0
+
+
+def _declared_bets(args, mod, compiled, opts) -> int:
+    """``analyze --bet W=AMOUNT ...``: the round with that set of wagers (compiler/analysis/declared_bets.py)."""
+    from compiler.analysis import declared_bets as db
+
+    try:
+        bets = [_parse_bet(text) for text in args.bet]
+        fig = db.round_figure(mod.GAME, compiled.chapter, bets, opts, decks=args.decks)
+    except db.Refused as e:
+        fig, refused = None, str(e)
+    except (ValueError, EngineError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if args.format == "json":
+        out = {"chapter": str(mod.CHAPTER), "declared_wagers": fig.to_json() if fig else {"status": "not computed",
+                                                                                          "reason": refused}}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        print(f"Chapter {mod.CHAPTER}. {mod.GAME.title}: a round with the declared wagers")
+        print(fig.to_text({w: d.name for w, d in mod.GAME.wagers.items()}) if fig else refused)
+    return 0
+
+
+def _parse_bet(text: str):
+    from compiler.analysis.declared_bets import Bet
+
+    wager, eq, rest = text.partition("=")
+    amount, at, numbers = rest.partition("@")
+    try:
+        value = Decimal(amount.strip())
+    except ArithmeticError:
+        value = None
+    if not eq or not wager.strip() or value is None or not value.is_finite() or value != value.quantize(Decimal("0.01")):
+        raise ValueError(f"--bet {text!r}: write WAGER=AMOUNT (an amount in dollars and cents), with @N,N... for a "
+                         "wager placed on chosen numbers")
+    nums = tuple(n.strip() for n in numbers.split(",")) if at else None
+    if nums is not None and not all(nums):
+        raise ValueError(f"--bet {text!r}: an empty number after @")
+    return Bet(wager.strip(), value, nums)
 
 
 def _strategy_csv(strategy, known: int) -> str:
