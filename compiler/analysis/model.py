@@ -138,6 +138,22 @@ class Figure:
                       "policy": Policy.from_fields(d["policy"])})
 
     @property
+    def variance(self) -> Fraction | None:
+        """The exact variance of the net per unit, where ``outcomes`` is the distribution of that net (keys are
+        nets, '+1', '-1/2', whose probabilities sum to 1 and whose mean is the expected return); None where the
+        outcomes are named (win, lose) or the figure is simulated or an expected amount."""
+        if not self.exact or self.kind != "return" or not self.outcomes:
+            return None
+        try:
+            dist = [(Fraction(k), v) for k, v in self.outcomes.items()]
+        except (ValueError, ZeroDivisionError):
+            return None
+        mean = sum((x * p for x, p in dist), Fraction(0))
+        if sum((p for _, p in dist), Fraction(0)) != 1 or mean != self.expected_return:
+            return None
+        return sum(((x - mean) ** 2 * p for x, p in dist), Fraction(0))
+
+    @property
     def meets_target(self) -> bool:
         """An exact figure, or a simulated one whose standard error is within its precision target."""
         if self.exact:
@@ -166,6 +182,9 @@ class Figure:
             d["per_total_wagered"] = {"fraction": str(self.per_total_wagered), "decimal": dec(self.per_total_wagered)}
         if self.includes:
             d["includes"] = list(self.includes)
+        if self.variance is not None:
+            d["standard_deviation"] = {"decimal": f"{float(self.variance) ** 0.5:.6f}",
+                                       "variance": {"fraction": str(self.variance), "decimal": dec(self.variance)}}
         return d
 
     def _simulated_json(self) -> dict:
@@ -251,6 +270,9 @@ class Report:
                              f"or wager taken back)")
             if f.hit_frequency is not None:
                 lines.append(f"  hit frequency: {f.hit_frequency} = {dec(f.hit_frequency)}")
+            if f.variance is not None:
+                lines.append(f"  standard deviation of the net per unit: {float(f.variance) ** 0.5:.6f}  "
+                             f"(variance {f.variance} = {dec(f.variance)})")
             if f.includes:
                 lines.append(f"  includes the wagers it leads to: {', '.join(f.includes)}")
             if f.outcomes:  # (a figure of an expectation only, e.g. the draw walk's, has no distribution)

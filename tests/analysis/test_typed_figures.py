@@ -79,3 +79,25 @@ def test_no_code_splits_wager_ids_at_plus():
              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if re.search(r"""split\(\s*["']\+["']\s*\)""", line)]
     assert found == []
+
+
+def test_567_the_standard_deviation_of_the_net_is_exact_where_the_outcomes_are_its_distribution():
+    """Issue 24.5: the standard deviation of the round's net beside the hit frequency. War at six decks, always
+    surrendering: a tie (probability t = 23/311, the second card one of the 23 other cards of its rank) loses
+    half, otherwise the round wins or loses one unit with equal chance; variance = E[x^2] - E[x]^2 by hand."""
+    from compiler.analysis.report import analyze
+    from compiler.pipeline import load_game
+
+    mod, comp = load_game(ROOT / "rulespecs/567-war.yaml")
+    rep = analyze(mod.GAME, comp.chapter, {}, decks=6)
+    (fig,) = [f for f in rep.figures if f.stakes == ("initial",) and "surrender" in f.policy.text]
+    t = F(23, 311)
+    mean = -t / 2
+    assert fig.expected_return == mean
+    assert fig.variance == (1 - t) + t / 4 - mean ** 2
+    assert f"standard deviation of the net per unit: {float(fig.variance) ** 0.5:.6f}" in rep.to_text()
+    assert fig.to_json()["standard_deviation"]["variance"]["fraction"] == str(fig.variance)
+    # outcomes named (win, lose), or a distribution whose mean is not the figure: no standard deviation claimed
+    assert _fig(outcomes={"win": F(1, 2), "lose": F(1, 2)}).variance is None
+    assert _fig(outcomes={"+1": F(1, 2), "-1": F(1, 2)}).variance is None  # mean 0, figure -1/50
+    assert "standard_deviation" not in _fig(outcomes={"win": F(1)}).to_json()
