@@ -92,6 +92,15 @@ def _vec_seconds(ranking, k, deck) -> float:
     return time.perf_counter() - t
 
 
+def _random_rows(n: int, k: int):
+    """``n`` k-card hands of 52 (20,000 random ones from a fixed seed, repeated), each row sorted increasing."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    base = np.sort(np.argsort(rng.random((20_000, 52)), axis=1)[:, :k], axis=1).astype(np.uint8)
+    return np.tile(base, (n // 20_000, 1))
+
+
 def brute_force_c(counts: dict) -> None:
     """Count the six-card hands of 52 by category with a naive C program (every hand, its six five-card
     subsets, each judged by rank counts, flush and straight); print its time and whether the counts agree."""
@@ -157,6 +166,15 @@ def main(argv=None) -> None:
     figure("six-card distribution of 52 (Vectoriser + enumeration)", d6.seconds + _vec_seconds(r5, 6, None),
            "s", 1, "lower", note=f"CPU {time.process_time() - c0:.2f} s (load-independent)")
     print("   counts:", d6.category_counts())
+    rows = _random_rows(2_000_000, 6)
+    from compiler.analysis.enumerate import Vectoriser
+
+    vec = Vectoriser(r5, 6)
+    t = time.perf_counter()
+    vec.evaluate_cards(rows)
+    figure("2,000,000 six-card hands of 52 valued from their cards (Vectoriser.evaluate_cards: the dealer-hand "
+           "and deal-class routes)", time.perf_counter() - t, "s", None, "lower",
+           note="1.49 s before the per-column look-ups and the OR-ed suit masks (2026-12-03, same machine, loaded)")
     brute_force_c(d6.category_counts())
     for ci, col in enumerate(P["six_card_bonus"]["columns"]):
         print(f"   Six Card Bonus {col}: {fr(paytable_return(d6, P['six_card_bonus'], ci).expected)}")
