@@ -5,7 +5,7 @@ number (a :class:`BranchChance` answering ``table.chance.uniform(n, ...)`` along
 of probability 1/n); every roll of several dice as a multiset of faces with its multinomial probability
 (``BranchChance.dice``: every dice reading :data:`MODELS` declares is symmetric in the dice); every card
 by rank (a shoe of one representative card per rank, each drawn with probability count / cards left;
-only where every ranking is ``high_card``, which reads no suit), or by card, suits and all, where a rule
+only where every ranking is ``high_card`` or ``points``, which read no suit), or by card, suits and all, where a rule
 calls a function of ``MODELS["suit_functions"]`` (a suited tie). Walking every path (an odometer over the
 widths each path recorded) gives the exact distribution of each wager's net as
 :class:`fractions.Fraction`: products of the draws' probabilities.
@@ -53,14 +53,17 @@ MODELS: dict[str, Any] = {
         "block": {"steps"},
     },
     "functions": {"hand", "best", "category", "at_least", "is_hand", "has", "placed", "wager", "flag", "option",
-                  "offered", "active", "count", "dice_count", "hits", "matched", "picked", "suited", "spread"},
+                  "offered", "active", "count", "dice_count", "hits", "matched", "picked", "suited", "spread",
+                  # hands valued by points: a card's points, a hand's total, its n-th card, read by rank in the
+                  # order dealt (the odometer walks the deals in order)
+                  "total", "soft", "natural", "bust", "points", "card"},
     "suit_functions": {"suited"},  # a rule calling one of these is played over cards with their suits
     # dice.X, dice_count, hits, matched, picked and round.roll are symmetric in the dice: a reading of one
     # die by its position must not be declared here unless BranchChance.dice stops rolling by multiset
     "references": {"player", "dealer", "community", "dice", "pocket", "round"},
     "round_attrs": {"roll", "first_after_shuffle", "new_dealer", "number"},
     "actions": {"win", "lose", "push", "surrender", "set", "clear", "note", "return", "end", "bonus"},
-    "rankings": {"high_card"},  # cards by rank: no ranking may read suits
+    "rankings": {"high_card", "points"},  # cards by rank: no ranking may read suits (points: nor a joker)
 }
 _COMMON = {"id", "do", "cite", "title", "when", "players", "order"}
 
@@ -115,7 +118,7 @@ class _Track:
 
 
 class _RankShoe(StandInShoe):
-    """Cards by rank (one representative card per rank; a high_card ranking reads ranks only), or by card
+    """Cards by rank (one representative card per rank; a high_card or points ranking reads ranks only), or by card
     (``counts`` per card). By card, the first card's suit is fixed to spades with the weight of its four
     suits: every suit function MODELS declares is the same under a relabelling of the suits, so the
     rounds that follow each suit are alike (52 x 52 deals of two cards become 13 x 52)."""
@@ -176,6 +179,8 @@ def unmodelled(game, chapter, offered=None) -> str | None:
     for rid, r in game.rankings.items():
         if deals and r.get("kind") not in MODELS["rankings"]:
             return f"ranking {rid!r} of kind {r.get('kind')!r} (it reads suits or hands of several cards)"
+        if deals and r.get("kind") == "points" and game.cards.jokers:
+            return f"ranking {rid!r} of kind 'points' with a deck of jokers (a joker has no point value)"
     return None
 
 

@@ -173,14 +173,15 @@ METHODS: dict[str, Declaration] = {
         operators=_OPERATORS, references=("player", "dealer", "community", "name"),
         outcomes=("win", "win at odds", "win by value table", "lose", "push", "return", "set", "clear", "note"),
         wagers=("requires any_of",)),  # each optional wager played with its companions (companions)
-    # dice, wheels, random numbers and cards by rank, every outcome with its probability, one wager per seat
+    # dice, wheels, random numbers and cards by rank (hands by points too: a points ranking reads ranks only),
+    # every outcome with its probability, one wager per seat
     # (chance_exact.py; its own finer checks: chance_exact.unmodelled)
     "chance": _decl(
         {"announce": {"text": _ANY}, "burn": {"count": _ANY}, "deal": _DEAL, "reveal": {"zone": _ANY},
          "roll": {"dice": _ANY, "numbers": _ANY}, "spin": {"wheel": _ANY}, "settle": {"rules": _ANY},
          "block": {"steps": _ANY}},
         conditions=_conditions(("deal", "block", "settle", "reveal", "burn", "announce", "roll", "spin"), ("when",)),
-        functions=(*_HANDS, *_WAGERS, *_CHANCE, *_RANKS), operators=_OPERATORS,
+        functions=(*_HANDS, *_WAGERS, *_CHANCE, *_RANKS, *_POINTS), operators=_OPERATORS,
         references=("player", "dealer", "community", "dice", "pocket", "round", "name"),
         outcomes=("win", "win at odds", "win by paytable", "lose", "push", "surrender", "set", "clear", "note",
                   "return", "end", "bonus by paytable"),

@@ -1,0 +1,309 @@
+"""The analysis is robust to how a chapter is written (issue 24.4), for the chance and points games: each test
+chapter of tests/fixtures/chapters/ (NOT official text) is written again here the way another regulator
+plausibly would, by text substitution in tmp_path, and both chapters are analysed: the restyled chapter
+validates (no traceback, exit 0) and every wager has the same exact figure (Fraction equality of the expected
+return, the return per amount wagered, the hit frequency and the outcomes), computed both ways here.
+
+The styles tried, one entry of STYLES each (the substitutions are in the functions named there):
+* Dragon Tiger: the tie settled first and the Dragon/Tiger wagers in a settle step of their own, the Tiger's
+  win written ``T > D``; the cards compared by their points (a points ranking, ace 1 to king 13) instead of a
+  high-card ranking; the two cards dealt to community zones in one block.
+* Roulette: the pockets listed in the order of the wheel, not of the layout; the outside wagers written as
+  sets of pockets (a column as the pockets of its column), number ranges and labels instead of the pockets'
+  attributes, and a straight up as ``picked(W, pocket.label)``; each wager lost by a rule of its own instead of
+  ``lose all``.
+* Sic Bo: the dice total written from the faces (``dice_count``), a triple as ``dice.distinct == 1``; the
+  Total wager paid by a paytable on the total instead of one rule per payout.
+* Big Six: the segments listed in another order, each with an attribute the rules read instead of the label.
+* Craps: ``dice.total`` for ``round.roll``, the point loop written with ``while`` instead of ``until``; the Field
+  paid by a paytable on the total.
+* Mini-Baccarat (1 deck: the shoe does not change how the chapter is written): the naturals written as
+  ``total(...) >= 8``, the hands compared by ``total`` instead of ``hand``; the settlement split into one step
+  per wager, the tie first.
+"""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from cli_run import run_rulespec
+from compiler.analysis.report import analyze
+from compiler.pipeline import load_game
+
+ROOT = Path(__file__).resolve().parents[2]
+CH = ROOT / "tests/fixtures/chapters"
+
+
+def sub(text: str, old: str, new: str, count: int | None = 1) -> str:
+    """``old`` replaced by ``new``: exactly ``count`` times (None: every time, at least once), so a
+    restyle that no longer applies to the chapter fails here instead of testing the original twice."""
+    n = text.count(old)
+    assert n >= 1 if count is None else n == count, (old, n)
+    return text.replace(old, new)
+
+
+def rsub(text: str, pattern: str, new, count: int | None = 1) -> str:
+    out, n = re.subn(pattern, new, text, flags=re.M)
+    assert n >= 1 if count is None else n == count, (pattern, n)
+    return out
+
+
+def untied(text: str, *entries: tuple[str, str]) -> str:
+    """The chapter with ``untied`` entries (pointer, why): numbers the restyled data gives that the provision
+    text it cites does not state (the facts lint refuses them otherwise, as it should)."""
+    assert "\nuntied:" not in text
+    return rsub(text, r"^provisions:\n", "untied:\n" + "".join(f"  - {{at: {at}, why: \"{why}\"}}\n" for at, why in entries)
+                + "provisions:\n")
+
+
+def restyled(text: str) -> str:
+    return sub(text, "# NOT OFFICIAL TEXT.", "# NOT OFFICIAL TEXT. Restyled by tests/analysis/test_chance_styles.py.")
+
+
+# --- Dragon Tiger -----------------------------------------------------------------------------------------
+
+DT_TIE = "hand(dragon_tiger, dealer.dragon) == hand(dragon_tiger, dealer.tiger)"
+DT_D = "hand(dragon_tiger, dealer.dragon) > hand(dragon_tiger, dealer.tiger)"
+DT_T = "hand(dragon_tiger, dealer.dragon) < hand(dragon_tiger, dealer.tiger)"
+
+
+def dt_tie_first(text: str) -> str:
+    """The tie settled first, in a step of its own; the Tiger's win written T > D."""
+    rules_d = f'      - {{cite: § 944.7(a), when: "{DT_D}", then: win dragon; lose tiger; lose tie}}\n'
+    rules_t = f'      - {{cite: § 944.7(a), when: "{DT_T}", then: win tiger; lose dragon; lose tie}}\n'
+    text = sub(text, rules_d, "")
+    text = sub(text, rules_t, "")
+    tiger_wins = "hand(dragon_tiger, dealer.tiger) > hand(dragon_tiger, dealer.dragon)"
+    return text.rstrip("\n").replace("\ntext_facts:", (
+        "\n  - id: settle_main\n    do: settle\n    cite: § 944.6(b)\n    rules:\n"
+        f'      - {{cite: § 944.7(a), when: "{tiger_wins}", then: win tiger; lose dragon; lose tie}}\n'
+        f'      - {{cite: § 944.7(a), when: "{DT_D}", then: win dragon; lose tiger; lose tie}}\n'
+        "text_facts:"), 1) + "\n"
+
+
+def dt_points(text: str) -> str:
+    """The cards compared by their points (ace 1 up to king 13), not by a high-card ranking."""
+    text = rsub(text, r"^  dragon_tiger:\n(    .*\n)+", (
+        "  dragon_tiger:\n    cite: § 944.4\n    kind: points\n"
+        "    points: {A: 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, T: 10, J: 11, Q: 12, K: 13}\n"))
+    for zone in ("dragon", "tiger"):
+        text = sub(text, f"hand(dragon_tiger, dealer.{zone})", f"points(dealer.{zone})", None)
+    return text
+
+
+def dt_community(text: str) -> str:
+    """The two cards dealt to community zones, in one block."""
+    text = sub(text, "  - {id: deal_dragon, do: deal, to: dealer,", "  - id: deal\n    do: block\n    cite: § 944.6(a)\n"
+               "    steps:\n    - {id: deal_dragon, do: deal, to: community,")
+    text = sub(text, "  - {id: deal_tiger, do: deal, to: dealer,", "    - {id: deal_tiger, do: deal, to: community,")
+    return sub(text, "dealer.", "community.", None)
+
+
+# --- Roulette ---------------------------------------------------------------------------------------------
+
+WHEEL_ORDER = ["0", "28", "9", "26", "30", "11", "7", "20", "32", "17", "5", "22", "34", "15", "3", "24", "36",
+               "13", "1", "00", "27", "10", "25", "29", "12", "8", "19", "31", "18", "6", "21", "33", "16", "4",
+               "23", "35", "14", "2"]
+
+
+def _pocket_lines(text: str) -> dict[str, str]:
+    return {m.group(1): m.group(0) for m in re.finditer(r'^      - \{label: "([0-9]+)",.*\n', text, flags=re.M)}
+
+
+def rl_wheel_order(text: str) -> str:
+    """The pockets listed in the order of the wheel (American), not of the layout."""
+    lines = _pocket_lines(text)
+    assert sorted(lines) == sorted(WHEEL_ORDER)
+    block = "".join(lines.values())
+    assert block in text
+    return text.replace(block, "".join(lines[label] for label in WHEEL_ORDER))
+
+
+def _labels(text: str, **attrs) -> list[str]:
+    keep = []
+    for label, line in _pocket_lines(text).items():
+        if all(re.search(rf"\b{k}: {v}\b", line) for k, v in attrs.items()):
+            keep.append(label)
+    return keep
+
+
+def rl_sets(text: str) -> str:
+    """Columns as sets of pockets the wager covers (one legal set: hits(W) == 1); red and black as the labels
+    of their pockets; dozens and halves as number ranges; the five number as labels; straight up as
+    picked(W, pocket.label)."""
+    for c in (1, 2, 3):
+        pockets = ", ".join(f'"{x}"' for x in _labels(text, column=c))
+        text = sub(text, f"column_{c}: {{name: {['First', 'Second', 'Third'][c - 1]} Column, cite: § 941.5(a), pays: two_to_one}}",
+                   f"column_{c}: {{name: {['First', 'Second', 'Third'][c - 1]} Column, cite: § 941.5(a), pays: two_to_one, "
+                   f"choose: {{wheel: spin, also: [[{pockets}]], cite: § 941.5(a)}}}}")
+        text = sub(text, f'when: "pocket.column == {c}"', f'when: "has(column_{c}) and hits(column_{c}) == 1"')
+    for colour in ("red", "black"):
+        cond = " or ".join(f"pocket.label == '{x}'" for x in _labels(text, colour=colour))
+        text = sub(text, f"when: \"pocket.colour == '{colour}'\"", f'when: "{cond}"')
+    for d, (lo, hi) in enumerate([(1, 12), (13, 24), (25, 36)], 1):
+        text = sub(text, f'when: "pocket.dozen == {d}"', f'when: "pocket.number >= {lo} and pocket.number <= {hi}"')
+    text = sub(text, "when: \"pocket.half == 'low'\"", 'when: "pocket.number >= 1 and pocket.number <= 18"')
+    text = untied(text, ("/procedure/1/rules/16/when", "Low (1-18): the numbers from 1 to 18"))
+    text = sub(text, "when: \"pocket.half == 'high'\"", 'when: "pocket.number >= 19"')
+    text = sub(text, 'when: "pocket.number <= 3"',
+               "when: \"pocket.label == '0' or pocket.label == '00' or pocket.label == '1' or pocket.label == '2' "
+               "or pocket.label == '3'\"")
+    return sub(text, "has(straight_up) and hits(straight_up) == 1", "has(straight_up) and picked(straight_up, pocket.label)")
+
+
+def rl_each_lost(text: str) -> str:
+    """Each outside wager lost by a rule of its own (the opposite condition), each inside one likewise; no
+    ``lose all``."""
+    rules = re.findall(r'^      - \{cite: (§ 941\.[45]\([a-f]\)), when: "(.*)", then: win (\w+)\}\n', text, flags=re.M)
+    assert len(rules) == 18
+    losing = "".join(f'      - {{cite: {cite}, when: "not ({cond})", then: lose {w}}}\n' for cite, cond, w in rules)
+    return sub(text, "      - {cite: § 941.7, then: lose all}\n", losing)
+
+
+# --- Sic Bo -----------------------------------------------------------------------------------------------
+
+FACES_TOTAL = "(dice_count(1) + 2 * dice_count(2) + 3 * dice_count(3) + 4 * dice_count(4) + 5 * dice_count(5) + 6 * dice_count(6))"
+
+
+def sb_faces(text: str) -> str:
+    """The total written from the faces the dice show; a triple as one distinct face."""
+    text = sub(text, '"dice.total <= 10 and not dice.triple"', f'"{FACES_TOTAL} <= 10 and dice.distinct > 1"')
+    text = sub(text, '"dice.total >= 11 and not dice.triple"', f'"{FACES_TOTAL} >= 11 and dice.distinct != 1"')
+    text = sub(text, "when: dice.triple, then: win any_triple", "when: dice.distinct == 1, then: win any_triple")
+    why = "the total of the faces: each face's number times the dice showing it"
+    return untied(text, ("/procedure/1/rules/0/when", why), ("/procedure/1/rules/1/when", why),
+                  ("/procedure/1/rules/9/when", "the three dice show the same number: one distinct face"))
+
+
+def sb_total_paytable(text: str) -> str:
+    """The Total wager paid by a paytable on the dice total, one row a total, in one rule."""
+    text = rsub(text, r'^      - \{cite: § 942\.5\(b\), when: "has\(total\).*\n', "", count=6)
+    text = sub(text, "      - {cite: § 942.4(c),",
+               '      - {cite: § 942.5(b), when: "has(total) and picked(total, dice.total)", then: win total by totals on dice.total}\n'
+               "      - {cite: § 942.4(c),")
+    odds = {4: "60", 17: "60", 5: "30", 16: "30", 6: "17", 15: "17", 7: "12", 14: "12", 8: "8", 13: "8"}
+    rows = "".join(f"      - {{value: {t}, label: Total of {t}, pays: [{odds.get(t, '6')} to 1]}}\n" for t in range(4, 18))
+    text = rsub(text, r"^  total_.*\n", "", count=6)
+    return sub(text, "procedure:\n", f"paytables:\n  totals:\n    title: Total\n    cite: § 942.5(b)\n"
+               f"    columns: [Pays]\n    header: Total\n    rows:\n{rows}procedure:\n")
+
+
+# --- Big Six ----------------------------------------------------------------------------------------------
+
+def b6_attribute(text: str) -> str:
+    """The segments listed from the rarest, each with a symbol the rules read, not the label."""
+    symbols = [("$1", "one", 24), ("$2", "two", 15), ("$5", "five", 7), ("$10", "ten", 4), ("$20", "twenty", 2),
+               ("Joker", "joker", 1), ("Flag", "flag", 1)]
+    old = "".join(f'        - {{label: "{lab}", count: {n}}}\n' if lab.startswith("$") else
+                  f"        - {{label: {lab}, count: {n}}}\n" for lab, _, n in symbols)
+    new = "".join(f'        - {{label: "{lab}", symbol: {sym}, count: {n}}}\n' for lab, sym, n in reversed(symbols))
+    text = sub(text, old, new)
+    for lab, sym, _ in symbols:
+        text = sub(text, f"when: \"pocket.label == '{lab}'\"", f"when: \"pocket.symbol == '{sym}'\"")
+    return text
+
+
+# --- Craps ------------------------------------------------------------------------------------------------
+
+def cr_dice_while(text: str) -> str:
+    """dice.total for round.roll; the point loop runs while the point is on, not until it is off."""
+    text = sub(text, "round.roll", "dice.total", None)
+    return sub(text, "    until: state.point == 0\n", "    while: state.point != 0\n")
+
+
+def cr_field_paytable(text: str) -> str:
+    """The Field paid by a paytable on the total, one row a winning total."""
+    text = rsub(text, r"^      - \{cite: § 981\.7\(a\), when: round\.roll == (2|12|3 or).*\n", "", count=3)
+    text = sub(text, "      - {cite: § 981.7(a), when: round.roll == 5 or",
+               "      - {cite: § 981.7(a), when: round.roll == 2 or round.roll == 3 or round.roll == 4 or round.roll == 9"
+               " or round.roll == 10 or round.roll == 11 or round.roll == 12, then: win field by field on round.roll}\n"
+               "      - {cite: § 981.7(a), when: round.roll == 5 or")
+    rows = "".join(f"      - {{value: {t}, label: Total of {t}, pays: [{p}]}}\n" for t, p in
+                   [(2, "2 to 1"), (3, "1 to 1"), (4, "1 to 1"), (9, "1 to 1"), (10, "1 to 1"), (11, "1 to 1"),
+                    (12, "3 to 1")])
+    text = rsub(text, r"^  field_(2|12): .*\n", "", count=2)
+    return sub(text, "procedure:\n", f"paytables:\n  field:\n    title: Field\n    cite: § 981.8(b)\n"
+               f"    columns: [Pays]\n    header: Total\n    rows:\n{rows}procedure:\n")
+
+
+# --- Mini-Baccarat ----------------------------------------------------------------------------------------
+
+def mb_totals(text: str) -> str:
+    """Naturals as totals of 8 or more on the first two cards; the hands compared by their totals."""
+    text = sub(text, "when: not natural(community.player) and not natural(community.banker)",
+               "when: total(community.player) < 8 and total(community.banker) < 8")
+    text = untied(text, ("/procedure/4/when", "a natural: a total of eight or nine on the first two cards (906.4(b))"))
+    return sub(text, "hand(baccarat, community.", "total(community.", None)
+
+
+def mb_split_settle(text: str) -> str:
+    """One settle step per wager, the Tie first."""
+    block = re.search(r"^  - id: settle\n(.*\n)*?(?=^# numbers)", text, flags=re.M).group(0)
+    hp, hb = "hand(baccarat, community.player)", "hand(baccarat, community.banker)"
+    steps = []
+    for wager, rules in [("tie", [(f"{hp} == {hb}", "win tie"), (f"{hp} != {hb}", "lose tie")]),
+                         ("player", [(f"{hp} > {hb}", "win player"), (f"{hp} < {hb}", "lose player"),
+                                     (f"{hp} == {hb}", "push player")]),
+                         ("banker", [(f"{hb} > {hp}", "win banker"), (f"{hb} < {hp}", "lose banker"),
+                                     (f"{hb} == {hp}", "push banker")])]:
+        cite = "§ 906.6(d)" if wager == "tie" else "§ 906.6(c)"
+        steps.append(f"  - id: settle_{wager}\n    do: settle\n    cite: {cite}\n    rules:\n" + "".join(
+            f'      - {{cite: {cite}, when: "{cond}", then: {then}}}\n' for cond, then in rules))
+    return text.replace(block, "".join(steps))
+
+
+STYLES = [
+    ("dragon-tiger", dt_tie_first, {}),
+    ("dragon-tiger", dt_points, {}),
+    ("dragon-tiger", dt_community, {}),
+    ("roulette-00", rl_wheel_order, {}),
+    # a column written as its set of pockets is a wager on chosen numbers of one legal set: its figure's
+    # policy names the set ("placed on [1, 4, ...]") where the original's says "any"
+    ("roulette-00", rl_sets, {"policy_free": ("column_1", "column_2", "column_3")}),
+    ("roulette-00", rl_each_lost, {}),
+    ("sic-bo", sb_faces, {}),
+    ("big-six", b6_attribute, {}),
+    ("craps", cr_dice_while, {}),
+    ("mini-baccarat", mb_totals, {"decks": 1}),
+    ("mini-baccarat", mb_split_settle, {"decks": 1}),
+]
+
+
+def _figures(path: Path, decks: int | None, policy_free=()):
+    mod, comp = load_game(path)
+    rep = analyze(mod.GAME, comp.chapter, {}, decks=decks)
+    figs = {}
+    for f in rep.figures:
+        assert f.status == "exact", (path.name, f.wager, f.status)
+        key = (f.stakes, "*" if set(f.stakes) <= set(policy_free) else f.policy.text)
+        assert key not in figs, key
+        figs[key] = (f.expected_return, f.per_total_wagered, f.hit_frequency, f.outcomes)
+    return [(n.wager, n.reason) for n in rep.not_computed], figs
+
+
+@lru_cache(maxsize=None)
+def original(name: str, decks: int | None, policy_free=()):
+    return _figures(CH / f"{name}.yaml", decks, policy_free)
+
+
+@pytest.mark.parametrize("name,style,settings", STYLES, ids=[f"{n}-{s.__name__}" for n, s, _ in STYLES])
+def test_a_chapter_written_in_another_style_has_the_same_figures(tmp_path, name, style, settings):
+    text = (CH / f"{name}.yaml").read_text(encoding="utf-8")
+    new = style(restyled(text))
+    assert new != text
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(new, encoding="utf-8")
+    res = run_rulespec("validate", path)
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stdout + res.stderr
+    decks, free = settings.get("decks"), settings.get("policy_free", ())
+    refused, figs = _figures(path, decks, free)
+    want_refused, want = original(name, decks, free)
+    assert refused == want_refused == []
+    assert figs.keys() == want.keys()
+    for key in want:
+        assert figs[key] == want[key], key
+
