@@ -31,6 +31,7 @@ from typing import Any, Mapping
 
 from compiler.analysis import contract
 from compiler.analysis.model import Figure, Policy, Report
+from compiler.analysis.stakes import unrounded_stake
 from compiler.ir.model import walk_steps
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.chance import find_step, legal_sets
@@ -356,10 +357,11 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
     by_card = suit_wagers(game, chapter)
     plays: list[tuple[str, Any, Any]] = []  # (wager, its seat's wagers as play_round takes them, the amount)
     sets_of: dict[str, list | None] = {}
+    stake = money(unrounded_stake(game, chapter))  # the engine rounds a payout down to the cent: 7 to 6 on 1
     for w, wd in game.wagers.items():
         if offered is not None and not offered(w):
             continue
-        amount = wd.amounts[0] if wd.amounts else money(1)
+        amount = wd.amounts[0] if wd.amounts else stake
         sets_of[w] = _sets(game, w)
         with_ = contract.companions(game, w)
         plays.extend((w, {**with_, w: {"amount": amount, "numbers": x}}, amount) for x in sets_of[w]) \

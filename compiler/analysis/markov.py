@@ -36,6 +36,7 @@ from compiler.analysis.chance_exact import placed_on
 from compiler.analysis.markov_several import FirstInstance as _FirstInstance, several_refusal
 from compiler.ir.model import walk_steps as _walk
 from compiler.analysis.model import Figure, Policy, Report
+from compiler.analysis.stakes import unrounded_stake
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.carry import Carried
 from compiler.runtime.chance import sets_of
@@ -372,11 +373,7 @@ class WagerChain:
 
 def _stake(game, chapter) -> int:
     """A stake on which every payout of the chapter is a whole number of cents (no rounding)."""
-    dens = [p.odds.ratio.denominator for p in game.payouts.values() if p.odds is not None]
-    for s in _walk(chapter.procedure):
-        for r in s.rules:
-            dens.extend(a.odds.ratio.denominator for a in r.then if a.odds is not None)
-    return math.lcm(1, *dens)
+    return unrounded_stake(game, chapter)
 
 
 def chains(game, chapter, options: dict | None = None) -> tuple[dict[Any, WagerChain], dict]:

@@ -307,3 +307,19 @@ def test_a_chapter_written_in_another_style_has_the_same_figures(tmp_path, name,
     for key in want:
         assert figs[key] == want[key], key
 
+
+def test_a_payout_of_odds_that_are_no_whole_cents_on_one_unit_is_not_rounded(tmp_path):
+    """Dice Total (tests/fixtures/chapters/dice-total.yaml, NOT official text) with its Seven paid 7 to 6: the
+    engine pays whole cents, rounding down, so the chance enumeration, which played a stake of 1, found 1.16 paid
+    and gave -16/25 as exact. It plays a stake on which no payout is rounded (compiler/analysis/stakes.py).
+    Independent: the 36 faces of two dice counted here."""
+    text = (CH / "dice-total.yaml").read_text(encoding="utf-8")
+    text = sub(restyled(text), "4 to 1", "7 to 6", None)
+    path = tmp_path / "dice-total.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert run_rulespec("validate", path).returncode == 0
+    sevens = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == 7)
+    want = Fraction(sevens, 36) * Fraction(7, 6) - Fraction(36 - sevens, 36)
+    mod, comp = load_game(path)
+    (f,) = [f for f in analyze(mod.GAME, comp.chapter, {}).figures if f.wager == "seven"]
+    assert f.status == "exact" and f.expected_return == want == Fraction(-23, 36)
