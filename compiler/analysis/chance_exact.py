@@ -216,6 +216,23 @@ def _expr_unmodelled(n) -> str | None:
     return f"expression {type(n).__name__}"
 
 
+def by_amount(game, chapter) -> dict[str, str]:
+    """wager -> why it is left out: the wagers a rule pays by a paytable with a cell of an amount or a meter
+    share (``$100``), not odds, whose return per unit made depends on the stake (each is refused by name, the
+    other wagers keep their figures)."""
+    out: dict[str, str] = {}
+    for s in walk_steps(chapter.procedure):
+        for r in s.rules:
+            for a in r.then:
+                if a.paytable is not None and a.wager and any(
+                        o.kind not in ("to", "for", "push") for _, row, _ in game.paytables[a.paytable].rows
+                        for o in row):
+                    out.setdefault(a.wager, f"the chance enumeration gives a return per unit made, and paytable "
+                                            f"{a.paytable!r} ({r.cite}) pays an amount, not odds: its return "
+                                            "depends on the stake")
+    return out
+
+
 def concerns(game, chapter) -> bool:
     """This method is the analysis of a chapter that spins or rolls, or requires no wager, unless its cards
     are ranked by a kind it does not model (a pai gow chapter rolling for the first position keeps its
@@ -242,9 +259,13 @@ def report(game, chapter, options, decks, settings, offered) -> Report:
                 rep.refuse(w, wd.name, f"the chance enumeration does not model {bad}, and no other route "
                                        "analyses a chapter that rolls, spins or requires no wager")
         return rep
-    return Report(game.chapter, game.title, settings, analyze_chance(game, chapter, options, decks, offered),
-                  ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
-                   "each wager per unit made, alone on its seat"])
+    rep = Report(game.chapter, game.title, settings, analyze_chance(game, chapter, options, decks, offered),
+                 ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
+                  "each wager per unit made, alone on its seat"])
+    for w, why in by_amount(game, chapter).items():
+        if offered(w):
+            rep.refuse(w, game.wagers[w].name, why)
+    return rep
 
 
 def _calls_suits(n) -> bool:
@@ -358,8 +379,9 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
     plays: list[tuple[str, Any, Any]] = []  # (wager, its seat's wagers as play_round takes them, the amount)
     sets_of: dict[str, list | None] = {}
     stake = money(unrounded_stake(game, chapter))  # the engine rounds a payout down to the cent: 7 to 6 on 1
+    amounts = by_amount(game, chapter)
     for w, wd in game.wagers.items():
-        if offered is not None and not offered(w):
+        if (offered is not None and not offered(w)) or w in amounts:
             continue
         amount = wd.amounts[0] if wd.amounts else stake
         sets_of[w] = _sets(game, w)

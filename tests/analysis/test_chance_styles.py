@@ -266,8 +266,10 @@ STYLES = [
     ("roulette-00", rl_sets, {"policy_free": ("column_1", "column_2", "column_3")}),
     ("roulette-00", rl_each_lost, {}),
     ("sic-bo", sb_faces, {}),
+    ("sic-bo", sb_total_paytable, {}),
     ("big-six", b6_attribute, {}),
     ("craps", cr_dice_while, {}),
+    ("craps", cr_field_paytable, {}),
     ("mini-baccarat", mb_totals, {"decks": 1}),
     ("mini-baccarat", mb_split_settle, {"decks": 1}),
 ]
@@ -323,3 +325,25 @@ def test_a_payout_of_odds_that_are_no_whole_cents_on_one_unit_is_not_rounded(tmp
     mod, comp = load_game(path)
     (f,) = [f for f in analyze(mod.GAME, comp.chapter, {}).figures if f.wager == "seven"]
     assert f.status == "exact" and f.expected_return == want == Fraction(-23, 36)
+
+
+def test_a_paytable_paying_an_amount_is_refused_for_its_wager_alone_and_simulated_on_a_set(tmp_path):
+    """Sic Bo with its Total paid by a table of values (sb_total_paytable) whose row for a total of 4 pays $100, an
+    amount, not odds: the return per unit made depends on the stake, so the chance enumeration refuses the Total
+    by name, and only it (the other wagers keep the original chapter's exact figures); the simulation then plays
+    the Total on the first of its legal sets, which its figure names (it used to fail: "placed on numbers the
+    player chooses: give them")."""
+    text = sub(sb_total_paytable(restyled((CH / "sic-bo.yaml").read_text(encoding="utf-8"))),
+               "{value: 4, label: Total of 4, pays: [60 to 1]}", "{value: 4, label: Total of 4, pays: [$100]}")
+    path = tmp_path / "sic-bo.yaml"
+    path.write_text(text, encoding="utf-8")
+    mod, comp = load_game(path)
+    rep = analyze(mod.GAME, comp.chapter, {}, rounds=2000, seed=3)
+    _, want = original("sic-bo", None)
+    exact = {(f.stakes, f.policy.text): (f.expected_return, f.per_total_wagered, f.hit_frequency, f.outcomes)
+             for f in rep.figures if f.status == "exact"}
+    assert exact == {k: v for k, v in want.items() if k[0] != ("total",)}
+    (total,) = [f for f in rep.figures if f.stakes == ("total",)]
+    assert total.status == "simulated" and total.policy.text == "placed on [4]"
+    assert "paytable 'totals' (§ 942.5(b)) pays an amount, not odds" in total.method
+    assert rep.not_computed == []
