@@ -233,13 +233,15 @@ def by_amount(game, chapter) -> dict[str, str]:
     return out
 
 
-def concerns(game, chapter) -> bool:
+def concerns(game, chapter, required: bool = False) -> bool:
     """This method is the analysis of a chapter that spins or rolls, or requires no wager, unless its cards
     are ranked by a kind it does not model (a pai gow chapter rolling for the first position keeps its
     route). A construct it does not model is then refused by name (:func:`report`), never passed on to a
-    route that would divide by the required wagers or ask a hand history for dice."""
+    route that would divide by the required wagers or ask a hand history for dice. ``required``: a chapter
+    of cards alone with a required wager too (the analysis asks where the engine enumeration does not
+    model it: a suited tie)."""
     kinds = {s.kind for s in walk_steps(chapter.procedure)}
-    chance = bool(kinds & {"roll", "spin"}) or not any(w.required for w in game.wagers.values())
+    chance = required or bool(kinds & {"roll", "spin"}) or not any(w.required for w in game.wagers.values())
     cards_ok = "deal" not in kinds or all(r.get("kind") in MODELS["rankings"] for r in game.rankings.values())
     return chance and bool(game.wagers) and cards_ok
 
@@ -364,8 +366,9 @@ def placed_on(group, every) -> str:
 def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, decks: int | None = None,
                    offered=None) -> list[Figure]:
     """An exact figure per unit of each (offered) wager made, alone on its seat; a wager on chosen numbers
-    is played on every legal set, one figure per distinct result (its policy names the sets). Unmodelled
-    if a construct of the chapter is not one this method declares."""
+    is played on every legal set, one figure per distinct result (its policy names the sets). With required
+    wagers, the round's figure is per unit of the required stake, and each optional wager is made beside them
+    (only its results read). Unmodelled if a construct of the chapter is not one this method declares."""
     bad = unmodelled(game, chapter, offered)
     if bad:
         raise Unmodelled(f"the chance enumeration does not model {bad}")
@@ -376,28 +379,17 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
                      for s in walk_steps(chapter.procedure))
     per_round = 1 if to_players else max(1, game.max_positions)
     by_card = suit_wagers(game, chapter)
-    plays: list[tuple[str, Any, Any]] = []  # (wager, its seat's wagers as play_round takes them, the amount)
-    sets_of: dict[str, list | None] = {}
-    stake = money(unrounded_stake(game, chapter))  # the engine rounds a payout down to the cent: 7 to 6 on 1
-    amounts = by_amount(game, chapter)
-    for w, wd in game.wagers.items():
-        if (offered is not None and not offered(w)) or w in amounts:
-            continue
-        amount = wd.amounts[0] if wd.amounts else stake
-        sets_of[w] = _sets(game, w)
-        with_ = contract.companions(game, w)
-        plays.extend((w, {**with_, w: {"amount": amount, "numbers": x}}, amount) for x in sets_of[w]) \
-            if sets_of[w] is not None else plays.append((w, {**with_, w: amount}, amount))
+    plays, sets_of = _plays(game, chapter, offered)
     results: list = [None] * len(plays)
     for suits in (False, True):
-        these = [k for k, pl in enumerate(plays) if (pl[0] in by_card) == suits]
+        these = [k for k, pl in enumerate(plays) if bool(by_card.intersection(pl[0])) == suits]
         for i in range(0, len(these), per_round):
             chunk = these[i:i + per_round]
             for k, r in zip(chunk, _play(game, options, decks, suits, [plays[k] for k in chunk])):
                 results[k] = r
     figs = []
     start = 0
-    for w, sets in sets_of.items():
+    for reads, sets in sets_of.items():
         n_plays = len(sets) if sets is not None else 1
         mine_results = results[start:start + n_plays]
         start += n_plays
@@ -406,30 +398,55 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
             groups.setdefault((e, tuple(sorted(o.items())), tuple(sorted(n.items()))), []).append(k)
         for idx in groups.values():
             e, o, n, paths = mine_results[idx[0]]
-            policy = "any" if sets is None else placed_on([sets[k] for k in idx], sets)
-            figs.append(Figure((w,), game.wagers[w].name, Policy("none", policy), e, e, o.get("win", Fraction(0)),
-                               dict(o),
+            policy = ("no decisions" if reads[0] in game.wagers and game.wagers[reads[0]].required else "any") \
+                if sets is None else placed_on([sets[k] for k in idx], sets)
+            made = "of the required wagers" if policy == "no decisions" else "of the wager made"
+            figs.append(Figure(reads, " + ".join(game.wagers[w].name for w in reads), Policy("none", policy), e, e,
+                               o.get("win", Fraction(0)), dict(o),
                                f"exact: the engine played once per chance outcome ({paths} outcomes of dice, "
-                               f"pockets, numbers and cards by {'card' if w in by_card else 'rank'}); per unit "
-                               f"of the wager made", status="exact"))
+                               f"pockets, numbers and cards by {'card' if by_card.intersection(reads) else 'rank'}"
+                               f"); per unit {made}", status="exact"))
     return figs
 
 
-def _play(game, options, decks, suits: bool, chunk: list[tuple[str, Any, Any]]) -> list[tuple]:
+def _plays(game, chapter, offered) -> tuple[list[tuple[tuple[str, ...], Any, Any]], dict]:
+    """The plays: (the wagers whose results are read, the seat's wagers as play_round takes them, the stake they
+    are per unit of); and the wagers read -> their legal sets (None: one play). The required wagers are one
+    play; each optional wager is made beside them and its companions."""
+    plays: list[tuple[tuple[str, ...], Any, Any]] = []
+    sets_of: dict[tuple[str, ...], list | None] = {}
+    stake = money(unrounded_stake(game, chapter))  # the engine rounds a payout down to the cent: 7 to 6 on 1
+    amounts = by_amount(game, chapter)
+    required = {w: (wd.amounts[0] if wd.amounts else stake) for w, wd in game.wagers.items() if wd.required}
+    if required and not set(required) & set(amounts):
+        sets_of[tuple(required)] = None
+        plays.append((tuple(required), dict(required), sum(required.values())))
+    for w, wd in game.wagers.items():
+        if wd.required or (offered is not None and not offered(w)) or w in amounts:
+            continue
+        amount = wd.amounts[0] if wd.amounts else stake
+        sets_of[(w,)] = _sets(game, w)
+        with_ = {**required, **contract.companions(game, w)}
+        plays.extend(((w,), {**with_, w: {"amount": amount, "numbers": x}}, amount) for x in sets_of[(w,)]) \
+            if sets_of[(w,)] is not None else plays.append(((w,), {**with_, w: amount}, amount))
+    return plays, sets_of
+
+
+def _play(game, options, decks, suits: bool, chunk: list[tuple[tuple[str, ...], Any, Any]]) -> list[tuple]:
     """(expected net, outcomes, net distribution, paths) of each play of ``chunk``, each on its own seat."""
     seen = [defaultdict(Fraction) for _ in chunk]  # (net, outcomes) -> probability, per seat
     paths = 0
-    for p, res in walk_outcomes(game, {k + 1: b for k, (w, b, _) in enumerate(chunk)}, options, decks,
+    for p, res in walk_outcomes(game, {k + 1: b for k, (_, b, _) in enumerate(chunk)}, options, decks,
                                 suits=suits):
         paths += 1
         mine: dict[int, list] = defaultdict(list)
         for r in res.results:
             mine[r.seat].append(r)
         for k in range(len(chunk)):
-            rs = [r for r in mine.get(k + 1, ()) if r.wager == chunk[k][0]]
+            rs = [r for r in mine.get(k + 1, ()) if r.wager in chunk[k][0]]
             seen[k][(sum((r.net for r in rs), Decimal(0)), tuple(r.outcome for r in rs))] += p
     out = []
-    for k, (w, _, amount) in enumerate(chunk):
+    for k, (_, _, amount) in enumerate(chunk):
         outcomes: dict[str, Fraction] = defaultdict(Fraction)
         nets: dict[Fraction, Fraction] = defaultdict(Fraction)
         for (net, outs), p in seen[k].items():

@@ -375,6 +375,9 @@ def _chance_fits(game, chapter, options) -> str | None:
     if why is not None:
         return f"it does not model {why}"
     if not chance_exact.concerns(game, chapter):
+        if chance_exact.concerns(game, chapter, required=True) and (
+                not rank_level_ok(game) or contract.refusal("engine enumeration", game, chapter, options)):
+            return None  # a required wager, and cards the engine enumeration does not model (a suited tie)
         return "no dice, wheel or random number decides the round, and a wager is required"
     return None
 

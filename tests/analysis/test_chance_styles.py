@@ -103,6 +103,26 @@ def dt_community(text: str) -> str:
     return sub(text, "dealer.", "community.", None)
 
 
+def dt_dragon_required(text: str) -> str:
+    """The Dragon wager required (every player wagers on the Dragon), the others optional beside it."""
+    return sub(text, "dragon: {name: Dragon, cite: § 944.5, pays: even_money}",
+               "dragon: {name: Dragon, cite: § 944.5, pays: even_money, required: true}")
+
+
+def dt_dealing_option(text: str) -> str:
+    """Two dealing orders in two blocks, chosen by an option: Dragon first, or Tiger first."""
+    old = re.search(r"^  - \{id: deal_dragon.*\n  - \{id: deal_tiger.*\n", text, flags=re.M).group(0)
+    tiger_first = "".join(reversed(old.splitlines(keepends=True)))
+    indent = lambda block, tag: block.replace("  - {id: deal_", f"      - {{id: {tag}_deal_")  # noqa: E731
+    text = sub(text, old, (
+        "  - id: dragon_first\n    do: block\n    cite: § 944.6(a)\n    when: option(dealing) == 'dragon_first'\n"
+        f"    steps:\n{indent(old, 'd')}"
+        "  - id: tiger_first\n    do: block\n    cite: § 944.6(a)\n    when: option(dealing) == 'tiger_first'\n"
+        f"    steps:\n{indent(tiger_first, 't')}"))
+    return sub(text, "procedure:\n", "options:\n  dealing:\n    title: The card dealt first\n    type: choice\n"
+               "    values: [dragon_first, tiger_first]\n    default: dragon_first\n    cite: § 944.6(a)\nprocedure:\n")
+
+
 # --- Roulette ---------------------------------------------------------------------------------------------
 
 WHEEL_ORDER = ["0", "28", "9", "26", "30", "11", "7", "20", "32", "17", "5", "22", "34", "15", "3", "24", "36",
@@ -260,6 +280,10 @@ STYLES = [
     ("dragon-tiger", dt_tie_first, {}),
     ("dragon-tiger", dt_points, {}),
     ("dragon-tiger", dt_community, {}),
+    # the required Dragon's figure is the round's, "no decisions" where the original's optional one says "any"
+    ("dragon-tiger", dt_dragon_required, {"policy_free": ("dragon",)}),
+    ("dragon-tiger", dt_dealing_option, {"options": {"dealing": "dragon_first"}}),
+    ("dragon-tiger", dt_dealing_option, {"options": {"dealing": "tiger_first"}}),
     ("roulette-00", rl_wheel_order, {}),
     # a column written as its set of pockets is a wager on chosen numbers of one legal set: its figure's
     # policy names the set ("placed on [1, 4, ...]") where the original's says "any"
@@ -275,9 +299,9 @@ STYLES = [
 ]
 
 
-def _figures(path: Path, decks: int | None, policy_free=()):
+def _figures(path: Path, decks: int | None, policy_free=(), options=()):
     mod, comp = load_game(path)
-    rep = analyze(mod.GAME, comp.chapter, {}, decks=decks)
+    rep = analyze(mod.GAME, comp.chapter, dict(options), decks=decks)
     figs = {}
     for f in rep.figures:
         assert f.status == "exact", (path.name, f.wager, f.status)
@@ -292,7 +316,8 @@ def original(name: str, decks: int | None, policy_free=()):
     return _figures(CH / f"{name}.yaml", decks, policy_free)
 
 
-@pytest.mark.parametrize("name,style,settings", STYLES, ids=[f"{n}-{s.__name__}" for n, s, _ in STYLES])
+@pytest.mark.parametrize("name,style,settings", STYLES, ids=[f"{n}-{s.__name__}" + "".join(
+    f"-{v}" for v in st.get("options", {}).values()) for n, s, st in STYLES])
 def test_a_chapter_written_in_another_style_has_the_same_figures(tmp_path, name, style, settings):
     text = (CH / f"{name}.yaml").read_text(encoding="utf-8")
     new = style(restyled(text))
@@ -302,7 +327,7 @@ def test_a_chapter_written_in_another_style_has_the_same_figures(tmp_path, name,
     res = run_rulespec("validate", path)
     assert res.returncode == 0 and "Traceback" not in res.stderr, res.stdout + res.stderr
     decks, free = settings.get("decks"), settings.get("policy_free", ())
-    refused, figs = _figures(path, decks, free)
+    refused, figs = _figures(path, decks, free, tuple(settings.get("options", {}).items()))
     want_refused, want = original(name, decks, free)
     assert refused == want_refused == []
     assert figs.keys() == want.keys()
