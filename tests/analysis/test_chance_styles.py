@@ -326,6 +326,11 @@ def test_a_chapter_written_in_another_style_has_the_same_figures(tmp_path, name,
     path.write_text(new, encoding="utf-8")
     res = run_rulespec("validate", path)
     assert res.returncode == 0 and "Traceback" not in res.stderr, res.stdout + res.stderr
+    # the chapter's text rendered, and a few seeded rounds played by the engine
+    opts = [a for k, v in settings.get("options", {}).items() for a in ("--option", f"{k}={v}")]
+    for args in (("text", "render", path), ("simulate", path, "--rounds", "50", "--seed", "1", *opts)):
+        res = run_rulespec(*args)
+        assert res.returncode == 0 and "Traceback" not in res.stderr, (args, res.stdout[-2000:], res.stderr)
     decks, free = settings.get("decks"), settings.get("policy_free", ())
     refused, figs = _figures(path, decks, free, tuple(settings.get("options", {}).items()))
     want_refused, want = original(name, decks, free)
