@@ -276,6 +276,34 @@ def mb_split_settle(text: str) -> str:
     return text.replace(block, "".join(steps))
 
 
+# --- EZ Baccarat ------------------------------------------------------------------------------------------
+
+def ez_one_zone(text: str) -> str:
+    """Each hand's third card dealt into the hand's own zone (three cards in one zone), read as card 3 of it,
+    instead of a zone of its own; the hands compared by hand(points, ...) instead of total(...)."""
+    text = rsub(text, r"zone: (player|banker)_third\b", r"zone: \1", None)
+    for side in ("player", "banker"):
+        text = sub(text, f"total(community.{side} + community.{side}_third)", f"total(community.{side})", None)
+    for op in (">", "<", "=="):
+        text = sub(text, f"total(community.player) {op} total(community.banker)",
+                   f"hand(points, community.player) {op} hand(points, community.banker)", None)
+    text = sub(text, "count(community.player_third) == 0", "count(community.player) == 2")
+    text = sub(text, "count(community.player_third) == 1", "count(community.player) == 3", None)
+    text = sub(text, "count(community.banker_third) == 1", "count(community.banker) == 3", None)
+    text = sub(text, "points(community.player_third)", "points(card(community.player, 3))", None)
+    assert "_third" not in text.split("\nprocedure:", 1)[1].split("\ntext_facts:", 1)[0]
+    why = "a hand holding its third card: its two first cards and the one drawn, in one zone"
+    return untied(text, *((at, why) for at in ("/procedure/2/steps/1/when", "/procedure/3/rules/1/when",
+                                               "/procedure/3/rules/2/when", "/procedure/3/rules/4/when",
+                                               "/procedure/3/rules/5/when")))
+
+
+def ez_panda_catch_all(text: str) -> str:
+    """The Panda 8 lost by a rule without a condition after its winning rule, not by the negated condition."""
+    return rsub(text, r"^      - cite: § 907\.8\(e\)\n        when: >-\n          not \(.*\n.*\n        then: lose panda_8\n",
+                "      - {cite: § 907.8(e), then: lose panda_8}\n")
+
+
 STYLES = [
     ("dragon-tiger", dt_tie_first, {}),
     ("dragon-tiger", dt_points, {}),
@@ -296,6 +324,8 @@ STYLES = [
     ("craps", cr_field_paytable, {}),
     ("mini-baccarat", mb_totals, {"decks": 1}),
     ("mini-baccarat", mb_split_settle, {"decks": 1}),
+    ("ez-baccarat", ez_one_zone, {"decks": 1}),
+    ("ez-baccarat", ez_panda_catch_all, {"decks": 1}),
 ]
 
 
