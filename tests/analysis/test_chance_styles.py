@@ -292,6 +292,23 @@ def mb_split_settle(text: str) -> str:
     return text.replace(block, "".join(steps))
 
 
+# --- Red Dog --------------------------------------------------------------------------------------------
+
+def rd_between_first(text: str) -> str:
+    """The pair settled in a step of its own; then the winning spreads, each with the third card between the
+    two written out, and every other hand lost by a rule without a condition, instead of a losing rule on
+    'not between' before the wins."""
+    lose = re.search(r"^      - cite: § 951\.7\(c\)\n(        .*\n)+?        then: lose ante; lose raise\n", text,
+                     flags=re.M).group(0)
+    text = sub(text, lose, "")
+    f, sc, t = "hand(red_dog, community.first)", "hand(red_dog, community.second)", "hand(red_dog, community.third)"
+    between = f"({t} > {f} and {t} < {sc} or {t} > {sc} and {t} < {f})"
+    text = sub(text, 'when: "has(ante) and spread(red_dog,', f'when: "has(ante) and {between} and spread(red_dog,', 4)
+    text = sub(text, "      - {cite: § 951.7(b)(1),", "  - id: settle_spread\n    do: settle\n    cite: § 951.7\n    rules:\n"
+               "      - {cite: § 951.7(b)(1),")
+    return sub(text, "\ninterpretations:", "\n      - {cite: § 951.7(c), then: lose ante; lose raise}\ninterpretations:")
+
+
 # --- EZ Baccarat ------------------------------------------------------------------------------------------
 
 def ez_one_zone(text: str) -> str:
@@ -342,6 +359,7 @@ STYLES = [
     ("craps", cr_field_paytable, {}),
     ("mini-baccarat", mb_totals, {"decks": 1}),
     ("mini-baccarat", mb_split_settle, {"decks": 1}),
+    ("red-dog", rd_between_first, {}),
     ("ez-baccarat", ez_one_zone, {"decks": 1}),
     ("ez-baccarat", ez_panda_catch_all, {"decks": 1}),
 ]
