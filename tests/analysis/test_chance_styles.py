@@ -445,3 +445,29 @@ def test_a_paytable_paying_an_amount_is_refused_for_its_wager_alone_and_simulate
     assert total.status == "simulated" and total.policy.text == "placed on [4]"
     assert "paytable 'totals' (§ 942.5(b)) pays an amount, not odds" in total.method
     assert rep.not_computed == []
+
+
+def test_red_dog_with_its_raise_written_as_an_offer_has_the_figures_of_standing_and_of_raising(tmp_path):
+    """Red Dog (tests/fixtures/chapters/red-dog.yaml, NOT official text) with the raise written as an `offer` of a
+    Raise equal to the Ante instead of a decision whose choice places it. An offer is valued as made whenever
+    offered, per unit made: the Ante's figure is the original's "always stand", and the Ante plus the Raise as
+    often as it is made is its "always raise", fraction for fraction. No optimal figure is given: the analysis
+    reads an offer as a wager made whenever offered, not as a decision of the player (docs/analysis.md, "Robust
+    to how a chapter is written")."""
+    text = restyled((CH / "red-dog.yaml").read_text(encoding="utf-8"))
+    text = rsub(text, r"^  - id: raise_decision\n(    .*\n)+?      - \{id: raise, .*\n",
+                '  - {id: raise_decision, do: offer, wager: raise, equal_to: ante, cite: § 951.6(d),\n'
+                '     players: "has(ante) and spread(red_dog, community.first, community.second) > 0"}\n')
+    path = tmp_path / "red-dog.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert run_rulespec("validate", path).returncode == 0
+    mod, comp = load_game(path)
+    rep = analyze(mod.GAME, comp.chapter, {})
+    _, want = original("red-dog", None)
+    by_policy = {k[1].split(" (")[0]: v[0] for k, v in want.items()}
+    (ante,) = [f for f in rep.figures if f.stakes == ("ante",)]
+    (raise_,) = [f for f in rep.figures if f.stakes == ("raise",)]
+    made = Fraction(re.search(r"made in (\d+/\d+) of rounds", raise_.method).group(1))
+    assert ante.status == raise_.status == "exact" and ante.policy.text == "no decisions"
+    assert ante.expected_return == by_policy["always stand"]
+    assert ante.expected_return + raise_.expected_return * made == by_policy["always raise"]
