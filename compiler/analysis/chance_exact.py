@@ -69,6 +69,9 @@ MODELS: dict[str, Any] = {
 _COMMON = {"id", "do", "cite", "title", "when", "players", "order"}
 
 
+MAX_PATHS = 1_000_000  # chance outcomes one play may walk (the engine plays a round for each)
+
+
 class Unmodelled(ValueError):
     """A construct of the chapter this method does not declare."""
 
@@ -311,7 +314,7 @@ def _rank_counts(game, decks: int, suits: bool = False) -> dict[int, int]:
 
 
 def walk_outcomes(game, bets: Mapping[int, Mapping[str, Any]], options: Mapping[str, Any] | None = None,
-                  decks: int | None = None, max_paths: int = 1_000_000, suits: bool = False):
+                  decks: int | None = None, max_paths: int = MAX_PATHS, suits: bool = False):
     """Yield (probability, RoundResult) for every outcome of the round's chance (dice, pockets, numbers,
     cards by rank, or by card with ``suits``). ``bets``: seat -> wagers, as :meth:`Table.play_round` takes them."""
     n_decks = decks if decks is not None else Table(game, options, seed=0).shoe_decks()
@@ -379,6 +382,7 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
                      for s in walk_steps(chapter.procedure))
     per_round = 1 if to_players else max(1, game.max_positions)
     by_card = suit_wagers(game, chapter)
+    _within_budget(game, chapter, options, bool(by_card))
     plays, sets_of = _plays(game, chapter, offered)
     results: list = [None] * len(plays)
     for suits in (False, True):
@@ -407,6 +411,20 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
                                f"pockets, numbers and cards by {'card' if by_card.intersection(reads) else 'rank'}"
                                f"); per unit {made}", status="exact"))
     return figs
+
+
+def _within_budget(game, chapter, options, suits: bool) -> None:
+    """Unmodelled at once where the cards dealt could give more orders than :data:`MAX_PATHS` (13 ranks, or
+    52 cards after a first of 13 by symmetry, to the power of the cards the active procedure's deal steps
+    deal), rather than after playing a million rounds (baccarat: the points method's)."""
+    steps, _ = contract.active_steps(game, chapter, dict(options or {}))
+    cards = sum(int(dict(s.params).get("count", 1)) for s, _ in steps if s.kind == "deal")
+    jokers = 1 if game.cards.jokers else 0
+    width = (52 if suits else 13) + jokers
+    if cards and (13 + jokers) * width ** (cards - 1) > MAX_PATHS:
+        raise Unmodelled(f"the chance enumeration plays a round per order of the cards dealt: its deal steps deal "
+                         f"{cards} cards in all, up to {13 + jokers} x {width}^{cards - 1} orders by "
+                         f"{'card' if suits else 'rank'}, more than its budget of {MAX_PATHS:,} chance outcomes")
 
 
 def _plays(game, chapter, offered) -> tuple[list[tuple[tuple[str, ...], Any, Any]], dict]:

@@ -171,7 +171,8 @@ METHODS: dict[str, Declaration] = {
         functions=(*_POINTS, "count", "hand", "category", "option", "offered", "has", "placed", "wager", "flag",
                    "active"),
         operators=_OPERATORS, references=("player", "dealer", "community", "name"),
-        outcomes=("win", "win at odds", "win by value table", "lose", "push", "return", "set", "clear", "note"),
+        outcomes=("win", "win at odds", "win by value table", "lose", "push", "return", "surrender", "set", "clear",
+                  "note"),
         wagers=("requires any_of",)),  # each optional wager played with its companions (companions)
     # dice, wheels, random numbers and cards by rank (hands by points too: a points ranking reads ranks only),
     # every outcome with its probability, one wager per seat
