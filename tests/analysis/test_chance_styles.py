@@ -228,6 +228,15 @@ def sb_total_paytable(text: str) -> str:
                f"    columns: [Pays]\n    header: Total\n    rows:\n{rows}procedure:\n")
 
 
+def sb_single_descending(text: str) -> str:
+    """The Single Number's rules from three dice down, the last one 'one or more' (a wager settled once: the
+    first rule that applies pays it)."""
+    rules = re.findall(r"^      - \{cite: § 942\.5\(e\), when: \"has\(single\) and hits\(single\) == \d\".*\n", text, flags=re.M)
+    assert len(rules) == 3
+    text = sub(text, "".join(rules), "".join(reversed(rules)))
+    return sub(text, "has(single) and hits(single) == 1", "has(single) and hits(single) >= 1")
+
+
 # --- Big Six ----------------------------------------------------------------------------------------------
 
 def b6_attribute(text: str) -> str:
@@ -241,6 +250,44 @@ def b6_attribute(text: str) -> str:
     for lab, sym, _ in symbols:
         text = sub(text, f"when: \"pocket.label == '{lab}'\"", f"when: \"pocket.symbol == '{sym}'\"")
     return text
+
+
+B6_SYMBOLS = {"one": "$1", "two": "$2", "five": "$5", "ten": "$10", "twenty": "$20", "joker": "Joker", "flag": "Flag"}
+
+
+def b6_one_wager(text: str) -> str:
+    """One wager on a symbol the player chooses (a segment's label), paid by a table of values on the label the
+    wheel stops at, instead of a wager per symbol each with its payout."""
+    text = rsub(text, r"^wagers:\n(  .*\n)+", "wagers:\n  symbol: {name: Symbol, cite: § 943.4, choose: {wheel: spin, size: 1, "
+                "cite: § 943.4}}\n")
+    odds = {lab: re.search(rf"^  {w}: \{{odds: ([^,]+),", text, flags=re.M).group(1) for w, lab in B6_SYMBOLS.items()}
+    rows = "".join(f'      - {{value: "{lab}", label: "{lab}", pays: [{o}]}}\n' for lab, o in odds.items())
+    text = rsub(text, r"^payouts:\n(  .*\n)+", "paytables:\n  symbols:\n    title: Payouts\n    cite: § 943.5\n"
+                f"    columns: [Pays]\n    header: Symbol\n    rows:\n{rows}")
+    text = rsub(text, r"^      - \{cite: § 943\.4, when: \"pocket\.label == .*\n", "", count=7)
+    return sub(text, "      - {cite: § 943.6, then: lose all}\n",
+               '      - {cite: § 943.5, when: "has(symbol) and hits(symbol) == 1", then: win symbol by symbols on pocket.label}\n'
+               "      - {cite: § 943.6, then: lose all}\n")
+
+
+def test_big_six_written_as_one_wager_on_a_chosen_symbol_has_each_symbols_figure(tmp_path):
+    """The Big Six wheel (tests/fixtures/chapters/big-six.yaml, NOT official text) written with one wager on a
+    symbol the player chooses, paid by a table of values on the label the wheel stops at (b6_one_wager): each
+    symbol's figure is the original's wager on that symbol, fraction for fraction (the figures of several
+    symbols that pay alike are one, its policy naming their sets)."""
+    path = tmp_path / "big-six.yaml"
+    path.write_text(b6_one_wager(restyled((CH / "big-six.yaml").read_text(encoding="utf-8"))), encoding="utf-8")
+    res = run_rulespec("validate", path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    refused, figs = _figures(path, None)
+    _, want = original("big-six", None)
+    assert refused == []
+    by_label = {}
+    for (stakes, policy), values in figs.items():
+        assert stakes == ("symbol",) and policy.startswith("placed on ")
+        for label in re.findall(r"\[([^\]]*)\]", policy):
+            by_label[label] = values
+    assert by_label == {B6_SYMBOLS[w]: v for (stakes, _), v in want.items() for w in stakes}
 
 
 # --- Craps ------------------------------------------------------------------------------------------------
@@ -354,6 +401,7 @@ STYLES = [
     ("roulette-0-la-partage", lp_partage_step_first, {"options": {"la_partage": False}}),
     ("sic-bo", sb_faces, {}),
     ("sic-bo", sb_total_paytable, {}),
+    ("sic-bo", sb_single_descending, {}),
     ("big-six", b6_attribute, {}),
     ("craps", cr_dice_while, {}),
     ("craps", cr_field_paytable, {}),
