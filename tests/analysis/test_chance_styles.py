@@ -552,3 +552,27 @@ def test_the_chance_enumeration_refuses_at_once_a_deal_of_more_orders_than_its_b
     with pytest.raises(chance_exact.Unmodelled, match=r"its deal steps deal 11 cards in all, up to 13 x 13\^10 "
                                                       r"orders by rank, more than its budget of 1,000,000 chance"):
         chance_exact.analyze_chance(mod.GAME, comp.chapter)
+
+
+def test_a_required_wager_game_paying_7_to_6_is_not_rounded_by_the_engine_enumeration(tmp_path):
+    """Dragon Tiger (tests/fixtures/chapters/dragon-tiger.yaml, NOT official text) without its Suited Tie, the Tiger
+    required and the Tie paid 7 to 6: the engine enumeration plays a stake of 1, on which the engine pays 7 to 6
+    as 1.16, and it gave -8701/10375 as exact. It refuses (stakes.rounded_on_one) and the chance enumeration,
+    which plays a stake that rounds nothing, gives the Tie exactly. Independent: the chance of a tie counted from
+    the 8 decks' ranks here."""
+    text = restyled((CH / "dragon-tiger.yaml").read_text(encoding="utf-8"))
+    text = sub(text, "tie: {odds: 8 to 1,", "tie: {odds: 7 to 6,")
+    text = sub(text, "The Tie wager is paid 8 to 1", "The Tie wager is paid 7 to 6")
+    text = sub(text, "  suited_tie: {name: Suited Tie, cite: § 944.5, pays: suited_tie}\n", "")
+    text = rsub(text, r"^      - \{cite: § 944\.7\(d\).*\n", "", count=2)
+    text = sub(text, "tiger: {name: Tiger, cite: § 944.5, pays: even_money}",
+               "tiger: {name: Tiger, cite: § 944.5, pays: even_money, required: true}")
+    path = tmp_path / "dragon-tiger.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert run_rulespec("validate", path).returncode == 0
+    tie = 13 * Fraction(32, 416) * Fraction(31, 415)  # both cards of one of 13 ranks, 32 of each in 416 cards
+    mod, comp = load_game(path)
+    figs = {f.wager: f for f in analyze(mod.GAME, comp.chapter, {}).figures}
+    assert figs["tie"].status == "exact"
+    assert figs["tie"].expected_return == tie * Fraction(7, 6) - (1 - tie) == Fraction(-2087, 2490)
+    assert figs["tiger"].expected_return == Fraction(-31, 830) and figs["tiger"].policy.text == "no decisions"
