@@ -4,22 +4,30 @@ plausibly would, by text substitution in tmp_path, and both chapters are analyse
 validates (no traceback, exit 0) and every wager has the same exact figure (Fraction equality of the expected
 return, the return per amount wagered, the hit frequency and the outcomes), computed both ways here.
 
-The styles tried, one entry of STYLES each (the substitutions are in the functions named there):
+The styles tried, one entry of STYLES each (the substitutions are in the functions named there), and a test
+of their own for what needs more than the same figures:
 * Dragon Tiger: the tie settled first and the Dragon/Tiger wagers in a settle step of their own, the Tiger's
   win written ``T > D``; the cards compared by their points (a points ranking, ace 1 to king 13) instead of a
-  high-card ranking; the two cards dealt to community zones in one block.
+  high-card ranking; the two cards dealt to community zones in one block; the Dragon wager required; two
+  dealing orders in blocks chosen by an option (both tried). Its Tie paid 7 to 6 with a required wager.
 * Roulette: the pockets listed in the order of the wheel, not of the layout; the outside wagers written as
   sets of pockets (a column as the pockets of its column), number ranges and labels instead of the pockets'
   attributes, and a straight up as ``picked(W, pocket.label)``; each wager lost by a rule of its own instead of
-  ``lose all``.
+  ``lose all``. Single-zero roulette with la partage in a step of its own under a block its option chooses.
 * Sic Bo: the dice total written from the faces (``dice_count``), a triple as ``dice.distinct == 1``; the
-  Total wager paid by a paytable on the total instead of one rule per payout.
-* Big Six: the segments listed in another order, each with an attribute the rules read instead of the label.
+  Total wager paid by a table of values on the total instead of one rule per payout (and with an amount in
+  it, refused for that wager alone); the Single Number's rules from three dice down.
+* Big Six: the segments listed in another order, each with an attribute the rules read instead of the label;
+  one wager on a chosen symbol paid by a table of values on the label.
 * Craps: ``dice.total`` for ``round.roll``, the point loop written with ``while`` instead of ``until``; the Field
-  paid by a paytable on the total.
-* Mini-Baccarat (1 deck: the shoe does not change how the chapter is written): the naturals written as
-  ``total(...) >= 8``, the hands compared by ``total`` instead of ``hand``; the settlement split into one step
-  per wager, the tie first.
+  paid by a table of values on the total.
+* Mini-Baccarat and EZ Baccarat (1 deck: the shoe does not change how the chapter is written): the naturals
+  written as ``total(...) < 8``, the hands compared by ``total`` or ``hand``; the settlement split into one step
+  per wager, the tie first; each third card in its hand's own zone; the Panda 8 lost by a rule without a
+  condition; half of the Player and Banker wagers lost on a tie.
+* Red Dog: the wins with "between" written out and every other hand lost by a rule without a condition; the
+  raise written as an ``offer`` (the figures of standing and raising; no optimal figure).
+* Dice Total with its Seven paid 7 to 6 (no payout rounded).
 """
 from __future__ import annotations
 
