@@ -27,6 +27,8 @@ of their own for what needs more than the same figures:
   condition; half of the Player and Banker wagers lost on a tie.
 * Red Dog: the wins with "between" written out and every other hand lost by a rule without a condition; the
   raise written as an ``offer`` (the figures of standing and raising; no optimal figure).
+* Blackjack on a shoe of ten cards: the dealer's drawing as a block holding an ``until`` loop; the player's drawing with
+  ``until``, the choices listed hit first.
 * Dice Total with its Seven paid 7 to 6 (no payout rounded).
 """
 from __future__ import annotations
@@ -584,3 +586,69 @@ def test_a_required_wager_game_paying_7_to_6_is_not_rounded_by_the_engine_enumer
     assert figs["tie"].status == "exact"
     assert figs["tie"].expected_return == tie * Fraction(7, 6) - (1 - tie) == Fraction(-2087, 2490)
     assert figs["tiger"].expected_return == Fraction(-31, 830) and figs["tiger"].policy.text == "no decisions"
+
+
+# --- Blackjack (a reduced shoe: the draw walk over every deal of ten cards) --------------------------------
+
+BJ_DEALER = '''  - id: dealer_draws
+    do: repeat
+    when: any_player(active())
+    while: total(dealer.cards) < 17 or (option(hit_soft_17) and total(dealer.cards) == 17 and soft(dealer.cards))
+    bound: 20
+    cite: § 961.10(a)
+    steps:
+      - {id: dealer_card, do: deal, to: dealer, zone: hits, count: 1, face: up, cite: § 961.10(a)}
+'''
+
+
+def bj_dealer_block_until(text: str) -> str:
+    """The dealer's drawing as a block entered while the dealer must draw, holding a loop that draws until the
+    dealer may stand (``until``, tested after each card), instead of one ``while`` loop."""
+    return sub(text, BJ_DEALER, '''  - id: dealer_draws
+    do: block
+    when: any_player(active()) and (total(dealer.cards) < 17 or (option(hit_soft_17) and total(dealer.cards) == 17 and soft(dealer.cards)))
+    cite: § 961.10(a)
+    steps:
+      - id: dealer_hits
+        do: repeat
+        until: total(dealer.cards) >= 17 and not (option(hit_soft_17) and total(dealer.cards) == 17 and soft(dealer.cards))
+        bound: 20
+        cite: § 961.10(a)
+        steps:
+          - {id: dealer_card, do: deal, to: dealer, zone: hits, count: 1, face: up, cite: § 961.10(a)}
+''')
+
+
+def bj_player_until(text: str) -> str:
+    """The player's drawing written with ``until`` (the hand under 21 a condition of the players it runs for),
+    and the choices listed hit first."""
+    text = sub(text, "    players: active() and not placed(double) and not (flag(split) and points(card(player.hand, 1)) == 1)\n"
+                     "    while: total(player.hand) < 21 and not chose(hit_or_stand, stand)\n",
+               "    players: active() and not placed(double) and not (flag(split) and points(card(player.hand, 1)) == 1)"
+               " and total(player.hand) < 21\n    until: total(player.hand) >= 21 or chose(hit_or_stand, stand)\n")
+    return sub(text, "          - {id: stand, cite: § 961.8(c)}\n          - {id: hit, cite: § 961.8(c)}\n",
+               "          - {id: hit, cite: § 961.8(c)}\n          - {id: stand, cite: § 961.8(c)}\n")
+
+
+@lru_cache(maxsize=None)
+def _blackjack(path: Path, h17: bool):
+    from compiler.analysis.draw_report import analyze_draw
+    shoe = {"23456789TJQKA".index(c): n for c, n in {"A": 1, "2": 1, "4": 1, "6": 1, "8": 1, "9": 1, "T": 3}.items()}
+    mod, comp = load_game(path)
+    fig, _, _ = analyze_draw(mod.GAME, comp.chapter, {"hit_soft_17": h17}, 1, shoe)
+    return fig.status, fig.expected_return, fig.per_total_wagered, fig.includes
+
+
+@pytest.mark.parametrize("style,h17", [(bj_dealer_block_until, False), (bj_dealer_block_until, True),
+                                       (bj_player_until, False)])
+def test_blackjack_written_in_another_style_has_the_same_figure_on_a_reduced_shoe(tmp_path, style, h17):
+    """Blackjack (tests/fixtures/chapters/blackjack.yaml, NOT official text) restyled: the draw walk's figure under
+    optimal play on a shoe of ten cards (A 2 4 6 8 9 T T T T: a pair of tens to split, soft hands, busts), with
+    the dealer standing or hitting on a soft 17, equal to the original's as fractions (the full 6-deck walk takes
+    minutes)."""
+    path = tmp_path / "blackjack.yaml"
+    path.write_text(style(restyled((CH / "blackjack.yaml").read_text(encoding="utf-8"))), encoding="utf-8")
+    res = run_rulespec("validate", path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    got, want = _blackjack(path, h17), _blackjack(CH / "blackjack.yaml", h17)
+    assert got == want and got[0] == "exact"
