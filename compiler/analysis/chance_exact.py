@@ -5,7 +5,7 @@ number (a :class:`BranchChance` answering ``table.chance.uniform(n, ...)`` along
 of probability 1/n); every roll of several dice as a multiset of faces with its multinomial probability
 (``BranchChance.dice``: every dice reading :data:`MODELS` declares is symmetric in the dice); every card
 by rank (a shoe of one representative card per rank, each drawn with probability count / cards left;
-only where every ranking is ``high_card``, which reads no suit), or by card, suits and all, where a rule
+only where every ranking is ``high_card`` or ``points``, which read no suit), or by card, suits and all, where a rule
 calls a function of ``MODELS["suit_functions"]`` (a suited tie). Walking every path (an odometer over the
 widths each path recorded) gives the exact distribution of each wager's net as
 :class:`fractions.Fraction`: products of the draws' probabilities.
@@ -31,6 +31,7 @@ from typing import Any, Mapping
 
 from compiler.analysis import contract
 from compiler.analysis.model import Figure, Policy, Report
+from compiler.analysis.stakes import unrounded_stake
 from compiler.ir.model import walk_steps
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.chance import find_step, legal_sets
@@ -53,16 +54,22 @@ MODELS: dict[str, Any] = {
         "block": {"steps"},
     },
     "functions": {"hand", "best", "category", "at_least", "is_hand", "has", "placed", "wager", "flag", "option",
-                  "offered", "active", "count", "dice_count", "hits", "matched", "picked", "suited", "spread"},
+                  "offered", "active", "count", "dice_count", "hits", "matched", "picked", "suited", "spread",
+                  # hands valued by points: a card's points, a hand's total, its n-th card, read by rank in the
+                  # order dealt (the odometer walks the deals in order)
+                  "total", "soft", "natural", "bust", "points", "card"},
     "suit_functions": {"suited"},  # a rule calling one of these is played over cards with their suits
     # dice.X, dice_count, hits, matched, picked and round.roll are symmetric in the dice: a reading of one
     # die by its position must not be declared here unless BranchChance.dice stops rolling by multiset
     "references": {"player", "dealer", "community", "dice", "pocket", "round"},
     "round_attrs": {"roll", "first_after_shuffle", "new_dealer", "number"},
     "actions": {"win", "lose", "push", "surrender", "set", "clear", "note", "return", "end", "bonus"},
-    "rankings": {"high_card"},  # cards by rank: no ranking may read suits
+    "rankings": {"high_card", "points"},  # cards by rank: no ranking may read suits (points: nor a joker)
 }
 _COMMON = {"id", "do", "cite", "title", "when", "players", "order"}
+
+
+MAX_PATHS = 1_000_000  # chance outcomes one play may walk (the engine plays a round for each)
 
 
 class Unmodelled(ValueError):
@@ -115,7 +122,7 @@ class _Track:
 
 
 class _RankShoe(StandInShoe):
-    """Cards by rank (one representative card per rank; a high_card ranking reads ranks only), or by card
+    """Cards by rank (one representative card per rank; a high_card or points ranking reads ranks only), or by card
     (``counts`` per card). By card, the first card's suit is fixed to spades with the weight of its four
     suits: every suit function MODELS declares is the same under a relabelling of the suits, so the
     rounds that follow each suit are alike (52 x 52 deals of two cards become 13 x 52)."""
@@ -176,6 +183,8 @@ def unmodelled(game, chapter, offered=None) -> str | None:
     for rid, r in game.rankings.items():
         if deals and r.get("kind") not in MODELS["rankings"]:
             return f"ranking {rid!r} of kind {r.get('kind')!r} (it reads suits or hands of several cards)"
+        if deals and r.get("kind") == "points" and game.cards.jokers:
+            return f"ranking {rid!r} of kind 'points' with a deck of jokers (a joker has no point value)"
     return None
 
 
@@ -210,13 +219,32 @@ def _expr_unmodelled(n) -> str | None:
     return f"expression {type(n).__name__}"
 
 
-def concerns(game, chapter) -> bool:
+def by_amount(game, chapter) -> dict[str, str]:
+    """wager -> why it is left out: the wagers a rule pays by a paytable with a cell of an amount or a meter
+    share (``$100``), not odds, whose return per unit made depends on the stake (each is refused by name, the
+    other wagers keep their figures)."""
+    out: dict[str, str] = {}
+    for s in walk_steps(chapter.procedure):
+        for r in s.rules:
+            for a in r.then:
+                if a.paytable is not None and a.wager and any(
+                        o.kind not in ("to", "for", "push") for _, row, _ in game.paytables[a.paytable].rows
+                        for o in row):
+                    out.setdefault(a.wager, f"the chance enumeration gives a return per unit made, and paytable "
+                                            f"{a.paytable!r} ({r.cite}) pays an amount, not odds: its return "
+                                            "depends on the stake")
+    return out
+
+
+def concerns(game, chapter, required: bool = False) -> bool:
     """This method is the analysis of a chapter that spins or rolls, or requires no wager, unless its cards
     are ranked by a kind it does not model (a pai gow chapter rolling for the first position keeps its
     route). A construct it does not model is then refused by name (:func:`report`), never passed on to a
-    route that would divide by the required wagers or ask a hand history for dice."""
+    route that would divide by the required wagers or ask a hand history for dice. ``required``: a chapter
+    of cards alone with a required wager too (the analysis asks where the engine enumeration does not
+    model it: a suited tie)."""
     kinds = {s.kind for s in walk_steps(chapter.procedure)}
-    chance = bool(kinds & {"roll", "spin"}) or not any(w.required for w in game.wagers.values())
+    chance = required or bool(kinds & {"roll", "spin"}) or not any(w.required for w in game.wagers.values())
     cards_ok = "deal" not in kinds or all(r.get("kind") in MODELS["rankings"] for r in game.rankings.values())
     return chance and bool(game.wagers) and cards_ok
 
@@ -236,9 +264,13 @@ def report(game, chapter, options, decks, settings, offered) -> Report:
                 rep.refuse(w, wd.name, f"the chance enumeration does not model {bad}, and no other route "
                                        "analyses a chapter that rolls, spins or requires no wager")
         return rep
-    return Report(game.chapter, game.title, settings, analyze_chance(game, chapter, options, decks, offered),
-                  ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
-                   "each wager per unit made, alone on its seat"])
+    rep = Report(game.chapter, game.title, settings, analyze_chance(game, chapter, options, decks, offered),
+                 ["exact over every outcome of the round's chance (dice faces, pockets, numbers, cards by rank); "
+                  "each wager per unit made, alone on its seat"])
+    for w, why in by_amount(game, chapter).items():
+        if offered(w):
+            rep.refuse(w, game.wagers[w].name, why)
+    return rep
 
 
 def _calls_suits(n) -> bool:
@@ -282,7 +314,7 @@ def _rank_counts(game, decks: int, suits: bool = False) -> dict[int, int]:
 
 
 def walk_outcomes(game, bets: Mapping[int, Mapping[str, Any]], options: Mapping[str, Any] | None = None,
-                  decks: int | None = None, max_paths: int = 1_000_000, suits: bool = False):
+                  decks: int | None = None, max_paths: int = MAX_PATHS, suits: bool = False):
     """Yield (probability, RoundResult) for every outcome of the round's chance (dice, pockets, numbers,
     cards by rank, or by card with ``suits``). ``bets``: seat -> wagers, as :meth:`Table.play_round` takes them."""
     n_decks = decks if decks is not None else Table(game, options, seed=0).shoe_decks()
@@ -337,8 +369,9 @@ def placed_on(group, every) -> str:
 def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, decks: int | None = None,
                    offered=None) -> list[Figure]:
     """An exact figure per unit of each (offered) wager made, alone on its seat; a wager on chosen numbers
-    is played on every legal set, one figure per distinct result (its policy names the sets). Unmodelled
-    if a construct of the chapter is not one this method declares."""
+    is played on every legal set, one figure per distinct result (its policy names the sets). With required
+    wagers, the round's figure is per unit of the required stake, and each optional wager is made beside them
+    (only its results read). Unmodelled if a construct of the chapter is not one this method declares."""
     bad = unmodelled(game, chapter, offered)
     if bad:
         raise Unmodelled(f"the chance enumeration does not model {bad}")
@@ -349,26 +382,18 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
                      for s in walk_steps(chapter.procedure))
     per_round = 1 if to_players else max(1, game.max_positions)
     by_card = suit_wagers(game, chapter)
-    plays: list[tuple[str, Any, Any]] = []  # (wager, its seat's wagers as play_round takes them, the amount)
-    sets_of: dict[str, list | None] = {}
-    for w, wd in game.wagers.items():
-        if offered is not None and not offered(w):
-            continue
-        amount = wd.amounts[0] if wd.amounts else money(1)
-        sets_of[w] = _sets(game, w)
-        with_ = contract.companions(game, w)
-        plays.extend((w, {**with_, w: {"amount": amount, "numbers": x}}, amount) for x in sets_of[w]) \
-            if sets_of[w] is not None else plays.append((w, {**with_, w: amount}, amount))
+    _within_budget(game, chapter, options, bool(by_card))
+    plays, sets_of = _plays(game, chapter, offered)
     results: list = [None] * len(plays)
     for suits in (False, True):
-        these = [k for k, pl in enumerate(plays) if (pl[0] in by_card) == suits]
+        these = [k for k, pl in enumerate(plays) if bool(by_card.intersection(pl[0])) == suits]
         for i in range(0, len(these), per_round):
             chunk = these[i:i + per_round]
             for k, r in zip(chunk, _play(game, options, decks, suits, [plays[k] for k in chunk])):
                 results[k] = r
     figs = []
     start = 0
-    for w, sets in sets_of.items():
+    for reads, sets in sets_of.items():
         n_plays = len(sets) if sets is not None else 1
         mine_results = results[start:start + n_plays]
         start += n_plays
@@ -377,30 +402,69 @@ def analyze_chance(game, chapter, options: Mapping[str, Any] | None = None, deck
             groups.setdefault((e, tuple(sorted(o.items())), tuple(sorted(n.items()))), []).append(k)
         for idx in groups.values():
             e, o, n, paths = mine_results[idx[0]]
-            policy = "any" if sets is None else placed_on([sets[k] for k in idx], sets)
-            figs.append(Figure((w,), game.wagers[w].name, Policy("none", policy), e, e, o.get("win", Fraction(0)),
-                               dict(o),
+            policy = ("no decisions" if reads[0] in game.wagers and game.wagers[reads[0]].required else "any") \
+                if sets is None else placed_on([sets[k] for k in idx], sets)
+            made = "of the required wagers" if policy == "no decisions" else "of the wager made"
+            figs.append(Figure(reads, " + ".join(game.wagers[w].name for w in reads), Policy("none", policy), e, e,
+                               o.get("win", Fraction(0)), dict(o),
                                f"exact: the engine played once per chance outcome ({paths} outcomes of dice, "
-                               f"pockets, numbers and cards by {'card' if w in by_card else 'rank'}); per unit "
-                               f"of the wager made", status="exact"))
+                               f"pockets, numbers and cards by {'card' if by_card.intersection(reads) else 'rank'}"
+                               f"); per unit {made}", status="exact"))
     return figs
 
 
-def _play(game, options, decks, suits: bool, chunk: list[tuple[str, Any, Any]]) -> list[tuple]:
+def _within_budget(game, chapter, options, suits: bool) -> None:
+    """Unmodelled at once where the cards dealt could give more orders than :data:`MAX_PATHS` (13 ranks, or
+    52 cards after a first of 13 by symmetry, to the power of the cards the active procedure's deal steps
+    deal), rather than after playing a million rounds (baccarat: the points method's)."""
+    steps, _ = contract.active_steps(game, chapter, dict(options or {}))
+    cards = sum(int(dict(s.params).get("count", 1)) for s, _ in steps if s.kind == "deal")
+    jokers = 1 if game.cards.jokers else 0
+    width = (52 if suits else 13) + jokers
+    if cards and (13 + jokers) * width ** (cards - 1) > MAX_PATHS:
+        raise Unmodelled(f"the chance enumeration plays a round per order of the cards dealt: its deal steps deal "
+                         f"{cards} cards in all, up to {13 + jokers} x {width}^{cards - 1} orders by "
+                         f"{'card' if suits else 'rank'}, more than its budget of {MAX_PATHS:,} chance outcomes")
+
+
+def _plays(game, chapter, offered) -> tuple[list[tuple[tuple[str, ...], Any, Any]], dict]:
+    """The plays: (the wagers whose results are read, the seat's wagers as play_round takes them, the stake they
+    are per unit of); and the wagers read -> their legal sets (None: one play). The required wagers are one
+    play; each optional wager is made beside them and its companions."""
+    plays: list[tuple[tuple[str, ...], Any, Any]] = []
+    sets_of: dict[tuple[str, ...], list | None] = {}
+    stake = money(unrounded_stake(game, chapter))  # the engine rounds a payout down to the cent: 7 to 6 on 1
+    amounts = by_amount(game, chapter)
+    required = {w: (wd.amounts[0] if wd.amounts else stake) for w, wd in game.wagers.items() if wd.required}
+    if required and not set(required) & set(amounts):
+        sets_of[tuple(required)] = None
+        plays.append((tuple(required), dict(required), sum(required.values())))
+    for w, wd in game.wagers.items():
+        if wd.required or (offered is not None and not offered(w)) or w in amounts:
+            continue
+        amount = wd.amounts[0] if wd.amounts else stake
+        sets_of[(w,)] = _sets(game, w)
+        with_ = {**required, **contract.companions(game, w)}
+        plays.extend(((w,), {**with_, w: {"amount": amount, "numbers": x}}, amount) for x in sets_of[(w,)]) \
+            if sets_of[(w,)] is not None else plays.append(((w,), {**with_, w: amount}, amount))
+    return plays, sets_of
+
+
+def _play(game, options, decks, suits: bool, chunk: list[tuple[tuple[str, ...], Any, Any]]) -> list[tuple]:
     """(expected net, outcomes, net distribution, paths) of each play of ``chunk``, each on its own seat."""
     seen = [defaultdict(Fraction) for _ in chunk]  # (net, outcomes) -> probability, per seat
     paths = 0
-    for p, res in walk_outcomes(game, {k + 1: b for k, (w, b, _) in enumerate(chunk)}, options, decks,
+    for p, res in walk_outcomes(game, {k + 1: b for k, (_, b, _) in enumerate(chunk)}, options, decks,
                                 suits=suits):
         paths += 1
         mine: dict[int, list] = defaultdict(list)
         for r in res.results:
             mine[r.seat].append(r)
         for k in range(len(chunk)):
-            rs = [r for r in mine.get(k + 1, ()) if r.wager == chunk[k][0]]
+            rs = [r for r in mine.get(k + 1, ()) if r.wager in chunk[k][0]]
             seen[k][(sum((r.net for r in rs), Decimal(0)), tuple(r.outcome for r in rs))] += p
     out = []
-    for k, (w, _, amount) in enumerate(chunk):
+    for k, (_, _, amount) in enumerate(chunk):
         outcomes: dict[str, Fraction] = defaultdict(Fraction)
         nets: dict[Fraction, Fraction] = defaultdict(Fraction)
         for (net, outs), p in seen[k].items():

@@ -171,19 +171,21 @@ METHODS: dict[str, Declaration] = {
         functions=(*_POINTS, "count", "hand", "category", "option", "offered", "has", "placed", "wager", "flag",
                    "active"),
         operators=_OPERATORS, references=("player", "dealer", "community", "name"),
-        outcomes=("win", "win at odds", "win by value table", "lose", "push", "return", "set", "clear", "note"),
+        outcomes=("win", "win at odds", "win by value table", "lose", "push", "return", "surrender", "set", "clear",
+                  "note"),
         wagers=("requires any_of",)),  # each optional wager played with its companions (companions)
-    # dice, wheels, random numbers and cards by rank, every outcome with its probability, one wager per seat
+    # dice, wheels, random numbers and cards by rank (hands by points too: a points ranking reads ranks only),
+    # every outcome with its probability, one wager per seat
     # (chance_exact.py; its own finer checks: chance_exact.unmodelled)
     "chance": _decl(
         {"announce": {"text": _ANY}, "burn": {"count": _ANY}, "deal": _DEAL, "reveal": {"zone": _ANY},
          "roll": {"dice": _ANY, "numbers": _ANY}, "spin": {"wheel": _ANY}, "settle": {"rules": _ANY},
          "block": {"steps": _ANY}},
         conditions=_conditions(("deal", "block", "settle", "reveal", "burn", "announce", "roll", "spin"), ("when",)),
-        functions=(*_HANDS, *_WAGERS, *_CHANCE, *_RANKS), operators=_OPERATORS,
+        functions=(*_HANDS, *_WAGERS, *_CHANCE, *_RANKS, *_POINTS), operators=_OPERATORS,
         references=("player", "dealer", "community", "dice", "pocket", "round", "name"),
         outcomes=("win", "win at odds", "win by paytable", "lose", "push", "surrender", "set", "clear", "note",
-                  "return", "end", "bonus by paytable"),
+                  "return", "end", "bonus by paytable", "win by value table", "bonus by value table"),
         wagers=("requires any_of",)),  # each wager played with the wagers it requires (companions)
     # a round that loops (repeat: roll until a 7 or the point): an absorbing Markov chain over the round state,
     # its transitions from the compiled loop replayed once per die face, one seat (markov.py; its own finer
@@ -197,7 +199,8 @@ METHODS: dict[str, Declaration] = {
         functions=("has", "placed", "wager", "option", "offered", "any_player", "dice_count", "picked", "hits",
                    "matched"), operators=_OPERATORS,  # chosen numbers: a chain per legal set
         references=("player", "round", "state", "dice", "name"),
-        outcomes=("win", "win at odds", "lose", "push", "return", "set state", "set", "clear", "note"),
+        outcomes=("win", "win at odds", "win by value table", "lose", "push", "return", "set state", "set", "clear",
+                  "note"),  # a table of values: odds cells only (markov.refusal)
         wagers=("stays until_settled", "several")),  # several (and decide.each): one instance valued (several_refusal)
     # hands valued by points played by the player's decisions (hit until standing, double, split, insurance) and
     # a dealer's play: the compiled steps walked one seat with a transposition table, each by the engine's own

@@ -36,6 +36,7 @@ from compiler.analysis.chance_exact import placed_on
 from compiler.analysis.markov_several import FirstInstance as _FirstInstance, several_refusal
 from compiler.ir.model import walk_steps as _walk
 from compiler.analysis.model import Figure, Policy, Report
+from compiler.analysis.stakes import unrounded_stake
 from compiler.lang.syntax import BinOp, BoolOp, Call, Lit, Neg, Not, Ref
 from compiler.runtime.carry import Carried
 from compiler.runtime.chance import sets_of
@@ -84,8 +85,9 @@ def refusal(game, chapter, offered=None) -> str | None:
             for a in r.then:
                 if a.kind not in ACTIONS:
                     return f"step {s.id!r} ({r.cite}): the action {a.kind!r} is not modelled by the Markov chain method"
-                if a.kind == "win" and a.paytable is not None:
-                    return f"step {s.id!r} ({r.cite}): a win by a paytable is not modelled by the Markov chain method"
+                if a.kind == "win" and a.paytable is not None and not _value_table(game.paytables[a.paytable]):
+                    return (f"step {s.id!r} ({r.cite}): a win by a paytable of hands, or of amounts or meter shares, "
+                            "is not modelled by the Markov chain method")
                 exprs.append(a.value)
         for e in exprs:
             why = _expr_refusal(e)
@@ -102,6 +104,12 @@ def refusal(game, chapter, offered=None) -> str | None:
                 d.placed != "before_deal" and (d.placed != "during_round" or w not in offers or d.choose)):
             return f"wager {w!r} ({d.cite}): the Markov chain method models wagers {WAGER_FIELDS}"
     return None
+
+
+def _value_table(pt) -> bool:
+    """A paytable of values (no ranking: the row whose value the rule's value equals, read by the engine) whose
+    cells are odds or a push, so that a win on it scales with the stake."""
+    return pt.ranking is None and all(o.kind in ("to", "for", "push") for _, row, _ in pt.rows for o in row)
 
 
 def _frozen(state: dict) -> tuple:
@@ -372,11 +380,7 @@ class WagerChain:
 
 def _stake(game, chapter) -> int:
     """A stake on which every payout of the chapter is a whole number of cents (no rounding)."""
-    dens = [p.odds.ratio.denominator for p in game.payouts.values() if p.odds is not None]
-    for s in _walk(chapter.procedure):
-        for r in s.rules:
-            dens.extend(a.odds.ratio.denominator for a in r.then if a.odds is not None)
-    return math.lcm(1, *dens)
+    return unrounded_stake(game, chapter)
 
 
 def chains(game, chapter, options: dict | None = None) -> tuple[dict[Any, WagerChain], dict]:

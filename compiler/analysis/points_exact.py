@@ -51,7 +51,7 @@ STEP_KINDS = frozenset({"announce", "burn", "deal", "reveal", "block", "settle"}
 DEAL_TARGETS = frozenset({"dealer", "community", "players"})
 FUNCTIONS = CARD_FUNCTIONS | {"option", "offered", "has", "placed", "wager", "flag", "active"}
 STEP_FUNCTIONS = CARD_FUNCTIONS | {"option", "offered"}  # conditions of dealing steps: no seat is read
-ACTIONS = frozenset({"win", "lose", "push", "return", "set", "clear", "note"})
+ACTIONS = frozenset({"win", "lose", "push", "return", "surrender", "set", "clear", "note"})  # settled by the engine
 OWNERS = frozenset({"player", "dealer", "community"})
 _DEPTH = 64  # more cards than one round of these games deals: a value's key is settlement * _DEPTH + cards
 

@@ -16,6 +16,7 @@ from compiler.analysis import chance_exact, contract, markov, paigow, per_wager,
 from compiler.analysis.exact_engine import PATH_BUDGET, PathLimit, enumerate_round, rank_level_ok
 from compiler.analysis.game_tree import game_tree, optimal, policy_result
 from compiler.analysis.counted_loops import unroll_counted_deals
+from compiler.analysis.stakes import rounded_on_one
 from compiler.analysis.model import (DURING_CLAUSE, NO_DECISION, Figure, NotComputed, Policy, Report,  # noqa: F401
                                      dec, pct)  # (DURING_CLAUSE: callers)
 from compiler.runtime.engine import FixedStrategy, Table
@@ -331,7 +332,16 @@ class Method:
         return self.fits(game, chapter, options)
 
 
+def _on_one(game, chapter, method: str) -> None:
+    """Refused where the method's stake of 1 would have a payout rounded down to the cent (stakes.py)."""
+    odd = rounded_on_one(game, chapter)
+    if odd:
+        raise contract.Refused(f"the {method} plays a stake of 1, on which {odd} is no whole number of cents (the "
+                               "engine would round it down)")
+
+
 def _run_engine(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    _on_one(game, chapter, "engine enumeration")
     try:
         figs = analyze_engine(game, options, decks)
     except PathLimit as e:
@@ -367,6 +377,7 @@ def _points_fits(game, chapter, options) -> str | None:
 
 
 def _run_points(game, chapter, options, decks, settings, rounds, seed, precision) -> Report:
+    _on_one(game, chapter, "points method")
     return points_exact.report(game, chapter, options, decks, settings)
 
 
@@ -375,6 +386,10 @@ def _chance_fits(game, chapter, options) -> str | None:
     if why is not None:
         return f"it does not model {why}"
     if not chance_exact.concerns(game, chapter):
+        if chance_exact.concerns(game, chapter, required=True) and (
+                not rank_level_ok(game) or contract.refusal("engine enumeration", game, chapter, options)
+                or rounded_on_one(game, chapter)):
+            return None  # a required wager, and cards the engine enumeration does not model (a suited tie, 7 to 6)
         return "no dice, wheel or random number decides the round, and a wager is required"
     return None
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 from compiler.analysis import contract
 from compiler.analysis.model import NO_DECISION, Figure, Policy, Report
 from compiler.analysis.simulate import simulate
+from compiler.runtime.chance import first_set
 from compiler.runtime.errors import EngineError
 
 __all__ = ["DEFAULT_ROUNDS", "analyze_simulated", "simulate_refused"]
@@ -61,8 +62,13 @@ def analyze_simulated(game, chapter, options, settings, rounds, seed, precision,
         raise contract.Refused(f"the simulation deals from the shoe the options give ({table.shoe_decks()} decks), "
                                f"not {decks}")
     opts = dict(table.options)
-    bets = {w: 1 for w, d in game.wagers.items()
-            if d.placed != "during_round" and (d.required or table.offered(w))}
+    bets: dict = {w: 1 for w, d in game.wagers.items()
+                  if d.placed != "during_round" and (d.required or table.offered(w))}
+    on: dict[str, str] = {}  # a wager on chosen numbers: placed on the first of its legal sets, which it names
+    for w in bets:
+        if game.wagers[w].choose:
+            numbers = list(first_set(game, w))
+            bets[w], on[w] = {"amount": 1, "numbers": numbers}, f"placed on [{', '.join(numbers)}]"
     if not bets:
         raise contract.Refused("no wager is placed before the deal: there is nothing to simulate")
     rounds = DEFAULT_ROUNDS if rounds is None else int(rounds)
@@ -77,10 +83,13 @@ def analyze_simulated(game, chapter, options, settings, rounds, seed, precision,
 
     def figure(stakes, name, ws, includes=()):
         n, mean, se = ws.n, ws.mean(), ws.se()
+        said = [on[w] for w in stakes if w in on]
+        play = policy if not said else policy.with_text("; ".join(
+            said + ([policy.text] if policy.kind != "none" else [])))
         if n < 2 or se != se:  # nan: too few rounds to estimate a spread
             return
         short = "" if se <= precision else f"; about {_needed(n, se, precision):,} rounds would reach the target"
-        figs.append(Figure(tuple(stakes), name, policy, _rounded(mean), None, None, {},
+        figs.append(Figure(tuple(stakes), name, play, _rounded(mean), None, None, {},
                            f"simulation: {n:,} rounds of the compiled game ({res.route}), seed {seed}; standard "
                            f"error {se * 100:.4f} points, target {precision * 100:.4f}{short}",
                            tuple(includes), standard_error=se, target=precision,

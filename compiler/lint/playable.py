@@ -2,8 +2,9 @@
 
 * a wager some path leaves unsettled, where it can be seen without playing: a wager no rule can
   ever lose (its losing rule deleted), and a step whose rules compare two values for some of
-  ``<``, ``==``, ``>`` and settle a wager in some of them, with no rule for another (nor a later
-  step comparing the same values), so that the wager is left open there (two values that are not
+  ``<``, ``==``, ``>`` and settle a wager in some of them, with no rule for another (nor another
+  step comparing the same values: a later one, or an earlier one that settled it first), so that the wager is
+  left open there (two values that are not
   constants: a threshold needs arithmetic and is not judged);
 * a fixed number of decks (``cards.decks``) that the provision text, where it states a number of
   decks, never states ("six decks" against ``decks: 8``);
@@ -88,9 +89,11 @@ def comparison_gaps(ch: Chapter, error: Error) -> None:
                 # a region whose rule does more than settle other wagers (a flag, a wager placed, a
                 # decision to come) hands the wager on to the steps after
                 handed = set().union(set(), *(reg for reg, r in rules if any(a.kind not in SETTLING for a in r.then)))
-                later = set().union(set(), *(c[2] for s in steps[i + 1:] for r in s.rules
-                                            if (c := _comparison(r)) and c[:2] == pair and _settles(r, wid)))
-                open_ = _ALL - settled - handed - later
+                # another step comparing the same values: a later one settles it there, or an earlier one
+                # already has (the tie settled first, in a step of its own)
+                others = set().union(set(), *(c[2] for s in steps[:i] + steps[i + 1:] for r in s.rules
+                                             if (c := _comparison(r)) and c[:2] == pair and _settles(r, wid)))
+                open_ = _ALL - settled - handed - others
                 if not open_ or (st.id, pair, wid) in reported:
                     continue
                 reported.add((st.id, pair, wid))
@@ -98,7 +101,7 @@ def comparison_gaps(ch: Chapter, error: Error) -> None:
                 error(st.src.pointer, f"step {st.id!r}: when {pair[0]} {ops} {pair[1]}, no rule settles {wid!r} "
                                       f"(its rules settle it only when {pair[0]} "
                                       f"{' or '.join(sorted(settled, key=['<', '==', '>'].index))} {pair[1]}), and no "
-                                      "later step does: the wager would be left unsettled")
+                                      "other step does: the wager would be left unsettled")
 
 
 _DECK_WORDS = "|".join(sorted((re.escape(w) for w in _NUMBER_OF_WORD if w != "zero"), key=len, reverse=True))

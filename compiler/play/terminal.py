@@ -59,7 +59,7 @@ class TerminalPlayer(Player):
     def numbers(self, wd, procedure) -> list[str]:
         """The numbers (pockets, faces, totals) a wager declared with ``choose`` is placed on, checked."""
         while True:
-            text = self.ask("  ... on which numbers? (separated by spaces)") or ""  # a blank answer: None
+            text = self.ask("  ... on which numbers? (separated by spaces)") or ""  # blank: none given, asked again
             try:
                 return list(check_chosen(wd, text.replace(",", " ").split(), procedure))
             except ValueError as e:

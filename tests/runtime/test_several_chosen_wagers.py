@@ -251,3 +251,19 @@ def test_rulespec_play_asks_again_after_a_blank_answer_for_the_numbers(tmp_path)
     assert "the Place cannot be placed on []" in proc.stdout and "(§ 981.5(d))" in proc.stdout
     h = yaml.safe_load((tmp_path / "981-round-001.yaml").read_text(encoding="utf-8"))
     assert h["positions"]["1"]["wagers"]["place"] == [{"amount": 6, "numbers": [8]}]
+
+
+def test_rulespec_play_asks_again_for_the_numbers_when_none_are_given():
+    """At the terminal, a blank answer to "on which numbers?" (Enter pressed) is no set: it is refused with the
+    wager's legal sets and asked again (it failed with a traceback: 'NoneType' object has no attribute 'replace').
+    Double-zero Roulette, tests/fixtures/chapters/roulette-00.yaml (NOT official text)."""
+    import subprocess
+    import sys
+
+    roulette = ROOT / "tests" / "fixtures" / "chapters" / "roulette-00.yaml"
+    answers = ["5", "", "17", *["0"] * 17, "n"]  # Straight Up 5 on (nothing, then) 17; no other wager
+    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "play", str(roulette), "--seats", "1", "--seed", "3"],
+                          input="\n".join(answers) + "\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    assert "the Straight Up cannot be placed on []: it takes one of 38 sets" in proc.stdout
+    assert "seat 1: Straight Up 5.00 placed on 17" in proc.stdout

@@ -171,7 +171,29 @@ def test_a_deleted_losing_rule_is_refused_where_it_leaves_the_wager_open():
     assert errors(text) == [
         f"b.yaml:{line}:{col}: error: step 'settle_original': when hand(war, dealer.original) > hand(war, "
         "player.original), no rule settles 'initial' (its rules settle it only when hand(war, dealer.original) < "
-        "hand(war, player.original)), and no later step does: the wager would be left unsettled [at /procedure/4]"]
+        "hand(war, player.original)), and no other step does: the wager would be left unsettled [at /procedure/4]"]
+
+
+DRAGON_TIGER = (ROOT / "tests" / "fixtures" / "chapters" / "dragon-tiger.yaml").read_text(encoding="utf-8")
+_DT_WINS = ('      - {cite: § 944.7(a), when: "hand(dragon_tiger, dealer.dragon) > hand(dragon_tiger, dealer.tiger)", '
+            'then: win dragon; lose tiger; lose tie}\n'
+            '      - {cite: § 944.7(a), when: "hand(dragon_tiger, dealer.dragon) < hand(dragon_tiger, dealer.tiger)", '
+            'then: win tiger; lose dragon; lose tie}\n')
+
+
+def test_a_wager_settled_by_an_earlier_step_where_a_later_one_is_silent_is_not_left_open():
+    """Dragon Tiger (tests/fixtures/chapters/dragon-tiger.yaml, NOT official text) with the tie settled first and
+    the Dragon and Tiger wins in a settle step after it: the later step says nothing on a tie, where the earlier
+    one settled every wager; the lint used to look only at later steps and refused it."""
+    text = edit(DRAGON_TIGER, _DT_WINS, "")
+    later = "  - id: settle_wins\n    do: settle\n    cite: § 944.6(b)\n    rules:\n" + _DT_WINS
+    assert errors(edit(text, "text_facts:\n", later + "text_facts:\n")) == []
+    # without the tie's rule, the tie is open in both steps: still refused, at the later step
+    no_tie = edit(text, '      - {cite: § 944.7(b), when: "hand(dragon_tiger, dealer.dragon) == hand(dragon_tiger, '
+                        'dealer.tiger)", then: surrender dragon 1/2; surrender tiger 1/2; win tie}\n', "")
+    errs = errors(edit(no_tie, "text_facts:\n", later + "text_facts:\n"))
+    assert any("step 'settle_wins': when hand(dragon_tiger, dealer.dragon) == hand(dragon_tiger, dealer.tiger), "
+               "no rule settles 'dragon'" in e and "no other step does" in e for e in errs), errs
 
 
 def test_a_wager_no_rule_can_lose_is_refused():
