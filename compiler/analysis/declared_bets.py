@@ -99,26 +99,30 @@ def round_figure(game, chapter, bets: list[Bet], options: Mapping[str, Any] | No
     or not offered; :class:`Refused` where no method here models the round."""
     _check(game, bets, options)
     made = {b.wager for b in bets}
-    why_chance = chance_exact.unmodelled(game, chapter, lambda w: w in made)
-    if why_chance is None:
-        suits = bool(chance_exact.suit_wagers(game, chapter) & made)
-        dist: dict[Fraction, Fraction] = defaultdict(Fraction)
-        paths = 0
-        for p, res in chance_exact.walk_outcomes(game, {1: {b.wager: b.placed() for b in bets}}, options, decks,
-                                                 suits=suits):
-            paths += 1
-            dist[sum((Fraction(r.net) for r in res.results if r.seat == 1), Fraction(0))] += p
-        return _figure(bets, dist, f"exact: the engine played once per chance outcome ({paths} outcomes of dice, "
-                                   f"pockets, numbers and cards by {'card' if suits else 'rank'}), every declared "
-                                   "wager on one seat")
     why_points = points_exact.refusal(game, chapter)
-    if why_points is None and all(b.numbers is None for b in bets):
+    if why_points is None and all(b.numbers is None for b in bets):  # the cheaper walk where it applies
         walk = points_exact.PointsWalk(game, chapter, dict(options or {}), decks, [{b.wager: b.amount for b in bets}])
-        dist = defaultdict(Fraction)
+        dist: dict[Fraction, Fraction] = defaultdict(Fraction)
         for sig, p in walk.run().items():
             dist[sum((n for _, _, n in sig[0]), Fraction(0))] += p
         return _figure(bets, dist, f"exact: points method ({len(walk.classes)} card classes, {len(walk.memo)} "
                                    "positions valued once), every declared wager on one seat")
+    why_chance = chance_exact.unmodelled(game, chapter, lambda w: w in made)
+    if why_chance is None:
+        suits = bool(chance_exact.suit_wagers(game, chapter) & made)
+        dist = defaultdict(Fraction)
+        paths = 0
+        try:
+            for p, res in chance_exact.walk_outcomes(game, {1: {b.wager: b.placed() for b in bets}}, options,
+                                                     decks, suits=suits):
+                paths += 1
+                dist[sum((Fraction(r.net) for r in res.results if r.seat == 1), Fraction(0))] += p
+        except chance_exact.Unmodelled as e:
+            why_chance = str(e)
+        else:
+            return _figure(bets, dist, f"exact: the engine played once per chance outcome ({paths} outcomes of "
+                                       f"dice, pockets, numbers and cards by {'card' if suits else 'rank'}), every "
+                                       "declared wager on one seat")
     raise Refused(f"not computed: the chance enumeration does not model {why_chance}; the points method: "
                   + (why_points or "it does not place wagers on chosen numbers"))
 
