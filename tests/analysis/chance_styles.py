@@ -327,7 +327,14 @@ def ez_one_zone(text: str) -> str:
     text = sub(text, "count(community.player_third) == 0", "count(community.player) == 2")
     text = sub(text, "count(community.player_third) == 1", "count(community.player) == 3", None)
     text = sub(text, "count(community.banker_third) == 1", "count(community.banker) == 3", None)
+    # the Banker's draws are flow mappings: a condition that reads card(zone, 3) holds a comma, so it is quoted
+    text = rsub(text, r"(\n +when: )(total\(community\.banker\)[^\n}]*points\(community\.player_third\)[^\n}]*)\}",
+                r'\1"\2"}', None)
     text = sub(text, "points(community.player_third)", "points(card(community.player, 3))", None)
+    # the Banker's draws are steps one after another: with the third card in the hand's own zone, a later
+    # step's total would read three cards, so each draws only while the Banker holds two
+    text = rsub(text, r'(\n +when: "?)total\(community\.banker\)', r"\1count(community.banker) == 2 and total(community.banker)",
+                None)
     assert "_third" not in text.split("\nprocedure:", 1)[1].split("\ntext_facts:", 1)[0]
     why = "a hand holding its third card: its two first cards and the one drawn, in one zone"
     return untied(text, *((at, why) for at in ("/procedure/2/steps/1/when", "/procedure/3/rules/1/when",
